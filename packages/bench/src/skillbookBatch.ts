@@ -1,0 +1,145 @@
+/**
+ * Skillbook batch cost: the time of one 10-op batch (4 ADD, 3 UPDATE, 2 TAG, 1 REMOVE) on
+ * books of different sizes. The design requires O(k) per batch, so the 100,000-skill figure
+ * must stay within 3× of the 1,000-skill one.
+ *
+ * Run: `./pnpmw exec tsx packages/bench/src/skillbookBatch.ts`
+ */
+import { pathToFileURL } from 'node:url';
+import { Skillbook } from '@cohort/skillbook';
+import type { Clock } from '@cohort/skillbook';
+
+/** The cost of a batch on a book of `size` skills. */
+export interface SkillbookBatchCost {
+  readonly size: number;
+  readonly opsPerBatch: number;
+  readonly reps: number;
+  /** Median wall time of one `applyBatch`, in milliseconds. */
+  readonly medianMs: number;
+  /** 90th percentile, in milliseconds. */
+  readonly p90Ms: number;
+}
+
+/** Options for {@link measureSkillbookBatch}. */
+export interface SkillbookBatchOptions {
+  /** Book sizes to measure. Default `[1_000, 100_000]`. */
+  readonly sizes?: readonly number[];
+  /** Batches run before measuring, per size. Default 300. */
+  readonly warmup?: number;
+  /** Batches measured, per size. Default 2,000. */
+  readonly reps?: number;
+  /** Seed for the choice of target skills. Default 1. */
+  readonly seed?: number;
+}
+
+const clock: Clock = { now: () => Date.UTC(2026, 0, 1) };
+
+/** A small deterministic PRNG (mulberry32), so every run targets the same skills. */
+function random(seed: number): () => number {
+  let s = seed | 0;
+  return () => {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A book of `size` active skills (`context-00001` …), built with ordinary 1,000-op batches. */
+export function buildBook(size: number): Skillbook {
+  let book = Skillbook.empty();
+  for (let start = 0; start < size; start += 1000) {
+    const operations = [];
+    for (let i = start; i < Math.min(size, start + 1000); i++) {
+      const section = i % 3 === 0 ? 'harness' : 'context';
+      operations.push({ type: 'ADD', section, issue: `issue ${i}`, insight: `insight ${i}`, keywords: [`k${i % 50}`] });
+    }
+    const result = book.applyBatch({ operations }, { clock });
+    if (!result.ok) throw new Error(result.error.message);
+    book = result.book;
+  }
+  return book;
+}
+
+/** A mixed 10-op batch against random existing skills of `book`. */
+export function mixedBatch(book: Skillbook, rand: () => number): { operations: object[] } {
+  const target = (): string => {
+    // ids are allocated 1..n in order; a third of them are harness ids
+    const n = 1 + Math.floor(rand() * book.nextId);
+    return `${(n - 1) % 3 === 0 ? 'harness' : 'context'}-${String(n).padStart(5, '0')}`;
+  };
+  return {
+    operations: [
+      { type: 'ADD', section: 'context', issue: 'new issue a', insight: 'new insight', keywords: ['bench'] },
+      { type: 'ADD', section: 'harness', issue: 'new issue b', insight: 'new insight' },
+      { type: 'ADD', section: 'Legacy notes', issue: 'new issue c' },
+      { type: 'ADD', section: 'context', issue: 'new issue d', insight: 'new insight', insight_source: { source_system: 'bench', trace_id: 't1' } },
+      { type: 'UPDATE', skill_id: target(), insight: `updated ${rand()}` },
+      { type: 'UPDATE', skill_id: target(), issue: 'updated issue', keywords: ['updated'] },
+      { type: 'UPDATE', skill_id: target(), insight_source: { source_system: 'bench', trace_id: 't2' } },
+      { type: 'TAG', skill_id: target(), metadata: { delta: 1 } },
+      { type: 'TAG', skill_id: target(), metadata: { delta: -1 } },
+      { type: 'REMOVE', skill_id: target(), reason: 'bench' },
+    ],
+  };
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
+}
+
+/** Times `count` batches on `book`, appending each `applyBatch` wall time (ms) to `times`. */
+function timeBatches(book: Skillbook, rand: () => number, count: number, times: number[] | null): void {
+  for (let i = 0; i < count; i++) {
+    const batch = mixedBatch(book, rand);
+    const t0 = performance.now();
+    const result = book.applyBatch(batch, { clock });
+    const t1 = performance.now();
+    if (!result.ok || result.applied.length !== 10) throw new Error(`bench batch did not apply: ${JSON.stringify(result)}`);
+    times?.push(t1 - t0);
+  }
+}
+
+/**
+ * Measures the cost of a 10-op batch on books of each size (default 1,000 and 100,000): builds
+ * the books, warms every one up, then measures in 10 interleaved rounds (so JIT warm-up and
+ * machine drift weigh on every size alike) and reports the median and 90th percentile.
+ *
+ * @example
+ * const [small, large] = measureSkillbookBatch();
+ * large.medianMs / small.medianMs; // ≤ 3 is the requirement
+ */
+export function measureSkillbookBatch(options: SkillbookBatchOptions = {}): SkillbookBatchCost[] {
+  const sizes = options.sizes ?? [1_000, 100_000];
+  const reps = options.reps ?? 2_000;
+  const rounds = 10;
+  const rand = random(options.seed ?? 1);
+  const books = sizes.map((size) => buildBook(size));
+  const times = books.map((): number[] => []);
+  for (const book of books) timeBatches(book, rand, options.warmup ?? 300, null);
+  for (let round = 0; round < rounds; round++) {
+    books.forEach((book, i) => timeBatches(book, rand, Math.ceil(reps / rounds), times[i] ?? null));
+  }
+  return books.map((book, i) => {
+    const sorted = (times[i] ?? []).sort((a, b) => a - b);
+    return { size: book.size, opsPerBatch: 10, reps: sorted.length, medianMs: percentile(sorted, 0.5), p90Ms: percentile(sorted, 0.9) };
+  });
+}
+
+function main(): void {
+  const results = measureSkillbookBatch();
+  console.log(`Skillbook batch cost (10 ops: 4 ADD, 3 UPDATE, 2 TAG, 1 REMOVE), Node ${process.version}`);
+  console.log('  skills     median      p90');
+  for (const r of results) {
+    console.log(`  ${String(r.size).padStart(7)}  ${r.medianMs.toFixed(3).padStart(7)} ms  ${r.p90Ms.toFixed(3).padStart(7)} ms`);
+  }
+  const first = results[0];
+  const last = results[results.length - 1];
+  if (first && last && first !== last) {
+    const ratio = last.medianMs / first.medianMs;
+    console.log(`  ratio ${ratio.toFixed(2)}× (${last.size} vs ${first.size}; required ≤ 3×)`);
+    if (ratio > 3) process.exitCode = 1;
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();

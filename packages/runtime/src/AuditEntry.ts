@@ -1,0 +1,22 @@
+import type { AppliedOp } from '@cohort/skillbook';
+
+/**
+ * One contiguous block of the audit: ops written by one session (`path` names it), in the
+ * order they were applied, in ACE's operation JSON shape as applied (final ids, normalised
+ * section and keywords, `at` timestamps). `revision` is the revision at which the block
+ * landed in the book that holds this audit. Replaying a book's audit in order on its initial
+ * book reproduces it.
+ */
+export interface AuditEntry {
+  readonly revision: number;
+  readonly sessionId: string;
+  readonly path: readonly string[];
+  readonly ops: readonly AppliedOp[];
+}
+
+/** The ops of a list of entries, flattened in order. */
+export function entryOps(entries: readonly AuditEntry[]): AppliedOp[] {
+  const out: AppliedOp[] = [];
+  for (const e of entries) for (const op of e.ops) out.push(op);
+  return out;
+}

@@ -1,0 +1,16 @@
+import type { AuditEntry } from './AuditEntry.ts';
+
+/**
+ * What a session sends its parent when its body has returned and its children have settled:
+ * its draft's audit since `baseRevision` (its own writes and its children's merged entries,
+ * in order), and the body's output. Drafts never cross an actor boundary; entries do.
+ */
+export interface Commit {
+  readonly sessionId: string;
+  readonly path: readonly string[];
+  readonly baseRevision: number;
+  readonly entries: readonly AuditEntry[];
+  /** Sessions whose work is inside `entries` (merged descendants), for failure accounting. */
+  readonly descendants: number;
+  readonly output: unknown;
+}

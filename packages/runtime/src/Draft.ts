@@ -1,0 +1,92 @@
+import type { AppliedOp, ApplyOptions, BatchResult, Skillbook } from '@cohort/skillbook';
+import type { AuditEntry } from './AuditEntry.ts';
+import type { Commit } from './Commit.ts';
+import type { ConflictPolicy } from './ConflictPolicy.ts';
+import type { MergeResult } from './mergeCommit.ts';
+import { mergeCommit } from './mergeCommit.ts';
+
+interface OpenEntry {
+  revision: number;
+  readonly sessionId: string;
+  readonly path: readonly string[];
+  readonly ops: AppliedOp[];
+}
+
+/**
+ * A session's private draft: the book it started from (its parent's, by reference: no copy)
+ * plus everything it wrote or merged since, with the audit of those changes in order. Only
+ * its own session touches it; what leaves it is a {@link Commit}.
+ */
+export class Draft {
+  private current: Skillbook;
+  private readonly log: (AuditEntry | OpenEntry)[] = [];
+  private open: OpenEntry | null = null;
+  private ops = 0;
+  private descendants = 0;
+
+  constructor(
+    start: Skillbook,
+    private readonly owner: { readonly sessionId: string; readonly path: readonly string[] },
+  ) {
+    this.current = start;
+    this.baseRevision = start.revision;
+  }
+
+  /** The parent's revision this draft started from. */
+  readonly baseRevision: number;
+
+  /** The draft's current book: its own writes included. */
+  get book(): Skillbook {
+    return this.current;
+  }
+
+  /** Ops in this draft: its own writes plus what its children merged into it. */
+  get opCount(): number {
+    return this.ops;
+  }
+
+  /** Sessions whose merged work is in this draft. */
+  get descendantCount(): number {
+    return this.descendants;
+  }
+
+  /** Applies a raw ACE batch, all or nothing; own writes between two merges form one entry. */
+  write(raw: unknown, options: ApplyOptions): BatchResult {
+    const result = this.current.applyBatch(raw, options);
+    if (!result.ok || result.applied.length === 0) return result;
+    this.current = result.book;
+    if (!this.open) {
+      this.open = { revision: result.book.revision, sessionId: this.owner.sessionId, path: this.owner.path, ops: [] };
+      this.log.push(this.open);
+    }
+    this.open.revision = result.book.revision;
+    this.open.ops.push(...result.applied);
+    this.ops += result.applied.length;
+    return result;
+  }
+
+  /** Merges a child's commit; on success its entries follow as one contiguous block. */
+  merge(commit: Commit, policy: ConflictPolicy): MergeResult {
+    const result = mergeCommit(this.current, commit, policy);
+    if (!result.ok) return result;
+    this.descendants += 1 + commit.descendants;
+    if (result.ops.length === 0) return result;
+    this.current = result.book;
+    this.open = null;
+    this.log.push(...result.entries);
+    this.ops += result.ops.length;
+    return result;
+  }
+
+  /** The commit this draft amounts to. */
+  toCommit(output: unknown): Commit {
+    return {
+      sessionId: this.owner.sessionId,
+      path: this.owner.path,
+      baseRevision: this.baseRevision,
+      entries: this.log.map((e) => ({ revision: e.revision, sessionId: e.sessionId, path: e.path, ops: [...e.ops] })),
+      descendants: this.descendants,
+      output,
+    };
+  }
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import type { StoreNotice } from '@cohort/store';
+import { ConflictSchema, ErrorInfoSchema, SessionFailureSchema } from './SessionFailure.ts';
+
+const base = {
+  sessionId: z.string(),
+  path: z.array(z.string()),
+  at: z.number(),
+};
+
+/** The typed events of sessions and merges, as emitted on `rt.events$`. */
+export const SessionEventSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('session.spawned'),
+    ...base,
+    parentId: z.string().nullable(),
+    name: z.string().optional(),
+    depth: z.number().int(),
+    attempt: z.number().int(),
+  }),
+  z.object({ type: z.literal('session.committed'), ...base, ops: z.number().int(), baseRevision: z.number().int() }),
+  z.object({
+    type: z.literal('session.merged'),
+    ...base,
+    into: z.string(),
+    revision: z.number().int(),
+    ops: z.number().int(),
+    dropped: z.array(ConflictSchema),
+  }),
+  z.object({ type: z.literal('session.rejected'), ...base, into: z.string(), conflicts: z.array(ConflictSchema) }),
+  z.object({ type: z.literal('session.failed'), ...base, failure: SessionFailureSchema }),
+  z.object({ type: z.literal('session.cancelled'), ...base, reason: z.string() }),
+  z.object({ type: z.literal('merge.backpressure'), ...base, queued: z.number().int() }),
+  z.object({ type: z.literal('runtime.defect'), at: z.number(), error: ErrorInfoSchema }),
+]);
+/** See {@link SessionEventSchema}. */
+export type SessionEvent = z.infer<typeof SessionEventSchema>;
+
+/** Everything `rt.events$` emits: session events and the store's notices. */
+export type RuntimeEvent = SessionEvent | StoreNotice;

@@ -1,0 +1,118 @@
+import type { Skillbook } from '@cohort/skillbook';
+import type { Store, StoreSnapshot } from '@cohort/store';
+import type { AuditEntry } from '../AuditEntry.ts';
+import type { Clock } from '../Clock.ts';
+import type { Commit } from '../Commit.ts';
+import type { ConflictPolicy } from '../ConflictPolicy.ts';
+import { mergeCommit } from '../mergeCommit.ts';
+import type { Verdict } from './SessionNode.ts';
+
+/**
+ * The runtime's root book. Merges are decided one at a time against the *speculative* book
+ * (the durable one plus merges still on their way to the store), handed to the store in
+ * merge order without waiting (so the store can share one fsync among them), and take effect
+ * in `book`, `revision` and `audit` only once the store reports them durable.
+ */
+export class RootLedger {
+  private durable: Skillbook;
+  private speculative: Skillbook;
+  private rev: number;
+  private readonly entries: AuditEntry[] = [];
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  constructor(
+    initial: Skillbook,
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {
+    this.durable = initial;
+    this.speculative = initial;
+    this.rev = initial.revision;
+  }
+
+  get book(): Skillbook {
+    return this.durable;
+  }
+
+  get revision(): number {
+    return this.rev;
+  }
+
+  get audit(): readonly AuditEntry[] {
+    return this.entries;
+  }
+
+  /** Loads the store's book; the runtime starts from it. */
+  async load(): Promise<StoreSnapshot> {
+    const snapshot = await this.store.load();
+    this.durable = snapshot.book;
+    this.speculative = snapshot.book;
+    this.rev = snapshot.revision;
+    return snapshot;
+  }
+
+  /**
+   * Decides a root session's commit and, when it has ops, hands it to the store. `done` is
+   * called once with the verdict: at once for a refusal or an empty commit, after the store
+   * made the commit durable otherwise.
+   */
+  merge(commit: Commit, policy: ConflictPolicy, done: (verdict: Verdict) => void): void {
+    const result = mergeCommit(this.speculative, commit, policy);
+    if (!result.ok) {
+      done(
+        result.kind === 'conflict'
+          ? { ok: false, kind: 'conflict', message: result.message, conflicts: result.conflicts }
+          : { ok: false, kind: 'invalid_commit', message: result.message },
+      );
+      return;
+    }
+    if (result.ops.length === 0) {
+      done({ ok: true, revision: this.rev, merge: result });
+      return;
+    }
+    const expectedRevision = this.speculative.revision;
+    this.speculative = result.book;
+    const append = this.store
+      .append({ expectedRevision, sessionId: commit.sessionId, path: commit.path, ops: result.ops, at: this.clock.now() })
+      .then(
+        (res): Verdict => {
+          if (!res.ok) {
+            return {
+              ok: false,
+              kind: res.error.code === 'conflict' ? 'conflict' : 'crashed',
+              message: `the store refused the commit of ${commit.sessionId}: ${res.error.message}`,
+              ...(res.error.conflicts ? { conflicts: res.error.conflicts } : {}),
+              error: Object.assign(new Error(res.error.message, { cause: res.error.cause }), {
+                name: 'StoreError',
+                code: res.error.code,
+              }),
+            };
+          }
+          if (res.revision > this.rev) {
+            this.durable = res.book;
+            this.rev = res.revision;
+          }
+          for (const e of result.entries) this.entries.push({ ...e, revision: res.revision });
+          return { ok: true, revision: res.revision, merge: result };
+        },
+        (thrown: unknown): Verdict => ({
+          ok: false,
+          kind: 'crashed',
+          message: `the store failed while appending the commit of ${commit.sessionId}`,
+          error: thrown,
+        }),
+      )
+      .then((verdict) => {
+        this.inFlight.delete(append);
+        // nothing left on its way: the store's book is the truth again (it may hold other writers' work)
+        if (this.inFlight.size === 0) this.speculative = this.durable;
+        done(verdict);
+      });
+    this.inFlight.add(append);
+  }
+
+  /** Resolves when every merge handed to the store has been answered. */
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+}

@@ -1,0 +1,118 @@
+import type { Skillbook } from '@cohort/skillbook';
+import type { Usage } from '../Budget.ts';
+import type { Clock } from '../Clock.ts';
+import type { ChargeResult, Session, SessionBatchResult, SessionBody, SpawnOptions } from '../Session.ts';
+import type { SessionOutcome } from '../SessionOutcome.ts';
+import { createSkillTools } from '../tools.ts';
+import type { SkillTools } from '../tools.ts';
+import type { SessionNode } from './SessionNode.ts';
+
+/** What a session handle needs from the tree that runs it. */
+export interface SessionHost {
+  readonly clock: Clock;
+  /** Null while the session may write; otherwise why not. */
+  endedReason(node: SessionNode): string | null;
+  write(node: SessionNode, raw: unknown): SessionBatchResult;
+  spawn(parent: SessionNode, body: SessionBody<never, unknown>, options: SpawnOptions<unknown>): Promise<SessionOutcome>;
+  fail(node: SessionNode, kind: 'aborted' | 'budget_exhausted', message: string): void;
+}
+
+/** The {@link Session} a body receives: a thin view over the runtime's record of it. */
+export class SessionHandle<I = unknown> implements Session<I> {
+  readonly tools: SkillTools;
+
+  constructor(
+    private readonly node: SessionNode,
+    private readonly host: SessionHost,
+  ) {
+    this.tools = createSkillTools({
+      endedReason: () => host.endedReason(node),
+      book: { get: (id) => node.draft.book.get(id) },
+      write: (raw) => host.write(node, raw),
+    });
+  }
+
+  get id(): string {
+    return this.node.id;
+  }
+
+  get path(): readonly string[] {
+    return this.node.path;
+  }
+
+  get depth(): number {
+    return this.node.depth;
+  }
+
+  get name(): string | undefined {
+    return this.node.name;
+  }
+
+  get input(): I {
+    return this.node.input as I;
+  }
+
+  get attempt(): number {
+    return this.node.attempt;
+  }
+
+  get book(): Skillbook {
+    return this.node.draft.book;
+  }
+
+  get signal(): AbortSignal {
+    return this.node.controller.signal;
+  }
+
+  applyBatch(raw: unknown): SessionBatchResult {
+    return this.host.write(this.node, raw);
+  }
+
+  spawn<CI, CO>(body: SessionBody<CI, CO>, options: SpawnOptions<CI> = {}): Promise<SessionOutcome<CO>> {
+    return this.host.spawn(this.node, body as SessionBody<never, unknown>, options) as Promise<SessionOutcome<CO>>;
+  }
+
+  abort(reason = 'aborted by its body'): void {
+    this.host.fail(this.node, 'aborted', reason);
+  }
+
+  charge(usage: Usage): ChargeResult {
+    const ended = this.host.endedReason(this.node);
+    if (ended) return { ok: false, message: ended };
+    const refusal = this.node.budget.charge(usage);
+    if (refusal) {
+      const message = `budget exhausted: asked for ${refusal.asked} ${refusal.meter} with ${refusal.remaining} left`;
+      this.host.fail(this.node, 'budget_exhausted', message);
+      return { ok: false, message };
+    }
+    return { ok: true, remaining: this.node.budget.remaining() };
+  }
+
+  sleep(ms: number): Promise<void> {
+    const signal = this.node.controller.signal;
+    const clock = this.host.clock;
+    const slept = new Promise<void>((resolve, reject) => {
+      if (signal.aborted) {
+        reject(abortError(signal));
+        return;
+      }
+      const onAbort = () => {
+        clock.clearTimeout(handle);
+        reject(abortError(signal));
+      };
+      const handle = clock.setTimeout(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    // already handled: a body that stopped listening must not cause an unhandled rejection
+    slept.catch(() => undefined);
+    return slept;
+  }
+}
+
+function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return new Error(`session ended: ${reason instanceof Error ? reason.message : String(reason)}`, { cause: reason });
+}

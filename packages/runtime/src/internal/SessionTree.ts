@@ -1,0 +1,429 @@
+import { createActor, fromPromise, toPromise } from 'xstate';
+import type { Actor, AnyActorLogic } from 'xstate';
+import type { Conflict } from '@cohort/skillbook';
+import { createIdAllocator } from '@cohort/skillbook';
+import { BudgetAccount } from '../Budget.ts';
+import type { Clock } from '../Clock.ts';
+import type { ConflictPolicy } from '../ConflictPolicy.ts';
+import { Draft } from '../Draft.ts';
+import type { Limits } from '../Limits.ts';
+import type { RuntimeEvent } from '../RuntimeEvent.ts';
+import type { SessionBatchResult, SessionBody, SpawnOptions } from '../Session.ts';
+import { SpawnOptionsSchema } from '../SpawnOptionsSchema.ts';
+import type { FailureKind, SessionFailure } from '../SessionFailure.ts';
+import { toErrorInfo } from '../SessionFailure.ts';
+import type { SessionOutcome } from '../SessionOutcome.ts';
+import { sessionMachine } from '../sessionMachine.ts';
+import type { FailureSeed, SessionContext } from '../sessionMachine.ts';
+import { supervisorMachine } from '../supervisorMachine.ts';
+import type { SupervisorContext } from '../supervisorMachine.ts';
+import type { RootLedger } from './RootLedger.ts';
+import { SessionHandle } from './SessionHandle.ts';
+import type { SessionHost } from './SessionHandle.ts';
+import type { SessionNode, Verdict } from './SessionNode.ts';
+
+/** What a session tree is built from. */
+export interface TreeDeps {
+  readonly clock: Clock;
+  readonly limits: Limits;
+  readonly policy: ConflictPolicy;
+  readonly budget: BudgetAccount;
+  readonly emit: (event: RuntimeEvent) => void;
+  readonly ledger: RootLedger;
+  readonly allocator: ReturnType<typeof createIdAllocator>;
+}
+
+type Deliver = (outcome: SessionOutcome) => void;
+
+const RETRY_KINDS_DEFAULT: readonly FailureKind[] = ['crashed', 'conflict', 'timeout'];
+
+/**
+ * The live sessions of one runtime: spawning (with limits and budgets), the actors' provided
+ * actions (commit, merge, acknowledge, settle), cancellation of descendants and retries. The
+ * tree keeps its own registry of sessions instead of xstate `children` (which xstate copies on
+ * every spawn): each session actor joins the actor system through `createActor(…, { parent })`.
+ */
+export class SessionTree implements SessionHost {
+  readonly clock: Clock;
+  private readonly nodes = new Map<string, SessionNode>();
+  private nextId = 1;
+  private allocator: ReturnType<typeof createIdAllocator>;
+  private rootSupervisor: Actor<typeof supervisorMachine> | null = null;
+  private readonly sessionLogic;
+  private readonly supervisorLogicImpl;
+
+  constructor(private readonly deps: TreeDeps) {
+    this.clock = deps.clock;
+    this.allocator = deps.allocator;
+    this.sessionLogic = sessionMachine.provide({
+      actors: { body: fromPromise(({ input }: { input: { sessionId: string } }) => this.runBody(input.sessionId)) },
+      actions: {
+        submitCommit: ({ context }) => this.submitCommit(context),
+        settle: ({ context }) => this.settle(context),
+      },
+    });
+    this.supervisorLogicImpl = supervisorMachine.provide({
+      actions: {
+        merge: ({ context, self }, params) => this.merge(context, params.sessionId, (v) => {
+          const node = this.nodes.get(params.sessionId);
+          if (node) node.verdict = v;
+          self.send({ type: 'DURABLE', sessionId: params.sessionId });
+        }),
+        acknowledge: ({ context }, params) => this.acknowledge(context, params.sessionId),
+        refuse: (_, params) => this.refuse(params.sessionId),
+        backpressure: (_, params) => this.emitFor(params.sessionId, (n) => ({
+          type: 'merge.backpressure', sessionId: n.id, path: [...n.path], at: this.clock.now(), queued: params.queued,
+        })),
+      },
+    });
+  }
+
+  /** The supervisor logic, for the runtime's root actor. */
+  supervisorLogic(_owner: null): typeof this.supervisorLogicImpl {
+    return this.supervisorLogicImpl;
+  }
+
+  setRootSupervisor(actor: Actor<typeof supervisorMachine>): void {
+    this.rootSupervisor = actor;
+  }
+
+  /** Restarts id allocation after the store's book is loaded. */
+  resetAllocator(nextId: number): void {
+    this.allocator = createIdAllocator(Math.max(nextId, this.allocator.next));
+  }
+
+  get liveCount(): number {
+    return this.nodes.size;
+  }
+
+  /** Spawns a session under `parent` (null: a root session); resolves with its outcome. */
+  spawn(parent: SessionNode | null, body: SessionBody<never, unknown>, options: SpawnOptions<unknown>): Promise<SessionOutcome> {
+    return new Promise((resolve) => this.start(parent, body, options, 1, resolve, false));
+  }
+
+  /** A refused `rt.run` once the runtime is closed. */
+  refuseClosed(options: SpawnOptions<unknown>): SessionOutcome {
+    const id = this.newId();
+    return this.refused(id, [id], 'cancelled', 'the runtime is closed', 1, options);
+  }
+
+  /** Cancels every live root session (and so the whole tree). */
+  cancelAll(reason: string): void {
+    for (const node of [...this.nodes.values()]) {
+      if (node.parent === null) this.failNode(node, 'cancelled', reason);
+    }
+  }
+
+  /** Reports a defect of the runtime itself as an event instead of crashing the host. */
+  reportDefect(thrown: unknown): void {
+    this.deps.emit({ type: 'runtime.defect', at: this.clock.now(), error: toErrorInfo(thrown) });
+  }
+
+  // ---- SessionHost ----------------------------------------------------------------------
+
+  endedReason(node: SessionNode): string | null {
+    if (node.writable) return null;
+    return node.settled
+      ? `session ${node.id} has ended; the call was not applied`
+      : `session ${node.id} has finished its body; the call was not applied`;
+  }
+
+  write(node: SessionNode, raw: unknown): SessionBatchResult {
+    const ended = this.endedReason(node);
+    if (ended) return { ok: false, error: { code: 'session_ended', message: ended } };
+    const result = node.draft.write(raw, { clock: this.clock, allocateId: (section) => this.allocator.allocate(section) });
+    if (!result.ok) return { ok: false, error: result.error };
+    for (const op of result.applied) if (op.type === 'ADD') this.allocator.observe(op.skill_id);
+    return { ok: true, applied: result.applied, skipped: result.skipped };
+  }
+
+  fail(node: SessionNode, kind: 'aborted' | 'budget_exhausted', message: string): void {
+    this.failNode(node, kind, message);
+  }
+
+  // ---- spawning -----------------------------------------------------------------------
+
+  private start(
+    parent: SessionNode | null,
+    body: SessionBody<never, unknown>,
+    options: SpawnOptions<unknown>,
+    attempt: number,
+    deliver: Deliver,
+    isRetry: boolean,
+  ): void {
+    const id = this.newId();
+    const path = parent ? [...parent.path, id] : [id];
+    const refusal = this.admit(parent, options, isRetry);
+    if (refusal) {
+      deliver(this.refused(id, path, refusal.kind, refusal.message, attempt, options));
+      return;
+    }
+    const account = (parent?.budget ?? this.deps.budget).open(options.budget);
+    if (!(account instanceof BudgetAccount)) {
+      const message = `budget exhausted: the child asked for ${account.asked} ${account.meter}, its parent has ${account.remaining} left`;
+      deliver(this.refused(id, path, 'budget_exhausted', message, attempt, options));
+      return;
+    }
+    const node = this.createNode(id, path, parent, body, options, attempt, deliver, account);
+    this.nodes.set(id, node);
+    parent?.children.add(node);
+    this.armTimers(node);
+    this.deps.emit({
+      type: 'session.spawned', sessionId: id, path: [...path], at: this.clock.now(),
+      parentId: parent?.id ?? null, depth: node.depth, attempt,
+      ...(options.name !== undefined ? { name: options.name } : {}),
+    });
+    parent?.actor.send({ type: 'CHILD_STARTED' });
+    node.actor.start();
+  }
+
+  private createNode(
+    id: string,
+    path: string[],
+    parent: SessionNode | null,
+    body: SessionBody<never, unknown>,
+    options: SpawnOptions<unknown>,
+    attempt: number,
+    deliver: Deliver,
+    budget: BudgetAccount,
+  ): SessionNode {
+    const start = parent ? parent.draft.book : this.deps.ledger.book;
+    const node = {
+      id, path, depth: path.length - 1, name: options.name, input: options.input, attempt, body, options, parent,
+      draft: new Draft(start, { sessionId: id, path }),
+      budget, controller: new AbortController(), children: new Set<SessionNode>(), timers: [] as unknown[],
+      supervisor: null, stopBody: null, commit: null, verdict: null, writable: true, settled: false, deliver,
+    } as unknown as SessionNode;
+    node.handle = new SessionHandle(node, this);
+    node.actor = createActor(this.sessionLogic, {
+      id,
+      parent: this.supervisorFor(parent),
+      input: { sessionId: id, path, depth: node.depth, name: options.name },
+    });
+    return node;
+  }
+
+  private admit(parent: SessionNode | null, options: SpawnOptions<unknown>, isRetry: boolean): { kind: FailureKind; message: string } | null {
+    const parsed = SpawnOptionsSchema.safeParse(options);
+    if (!parsed.success) return { kind: 'limit_exceeded', message: `invalid spawn options: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` };
+    const { limits } = this.deps;
+    if (parent && (parent.settled || (!parent.writable && !isRetry))) {
+      return { kind: 'cancelled', message: `parent session ${parent.id} can no longer spawn: ${this.endedReason(parent)}` };
+    }
+    const depth = parent ? parent.depth + 1 : 0;
+    if (depth > limits.maxDepth) return { kind: 'limit_exceeded', message: `maxDepth ${limits.maxDepth} reached: a session at depth ${depth} may not be spawned` };
+    if (parent && parent.children.size >= limits.maxChildren) {
+      return { kind: 'limit_exceeded', message: `maxChildren ${limits.maxChildren} reached: session ${parent.id} has that many live children` };
+    }
+    if (this.nodes.size >= limits.maxSessions) return { kind: 'limit_exceeded', message: `maxSessions ${limits.maxSessions} reached: that many sessions are live` };
+    return null;
+  }
+
+  private supervisorFor(parent: SessionNode | null): Actor<typeof supervisorMachine> {
+    if (!parent) {
+      if (!this.rootSupervisor) throw new Error('the root supervisor is not set');
+      return this.rootSupervisor;
+    }
+    if (!parent.supervisor) {
+      parent.supervisor = createActor(this.supervisorLogicImpl, {
+        id: `${parent.id}.supervisor`,
+        parent: parent.actor,
+        input: { ownerId: parent.id, maxQueue: this.deps.limits.maxMergeQueue },
+      });
+      parent.supervisor.start();
+    }
+    return parent.supervisor;
+  }
+
+  private armTimers(node: SessionNode): void {
+    const { timeoutMs, budget } = node.options;
+    if (timeoutMs !== undefined) {
+      node.timers.push(this.clock.setTimeout(() => this.failNode(node, 'timeout', `timed out after ${timeoutMs} ms`), timeoutMs));
+    }
+    if (budget?.ms !== undefined) {
+      const ms = budget.ms;
+      node.timers.push(this.clock.setTimeout(() => this.failNode(node, 'budget_exhausted', `wall-clock budget of ${ms} ms exhausted`), ms));
+    }
+  }
+
+  private async runBody(sessionId: string): Promise<unknown> {
+    const node = this.nodes.get(sessionId);
+    if (!node) throw new Error(`session ${sessionId} is not live`);
+    try {
+      if (typeof node.body === 'function') return await node.body(node.handle as never);
+      const actor = createActor(node.body as AnyActorLogic, { input: { session: node.handle } });
+      node.stopBody = () => actor.stop();
+      actor.start();
+      return await toPromise(actor);
+    } finally {
+      node.writable = false;
+    }
+  }
+
+  // ---- committing and merging -----------------------------------------------------------
+
+  private submitCommit(context: SessionContext): void {
+    const node = this.nodes.get(context.sessionId);
+    if (!node) return;
+    node.commit = node.draft.toCommit(context.output);
+    this.deps.emit({
+      type: 'session.committed', sessionId: node.id, path: [...node.path], at: this.clock.now(),
+      ops: node.draft.opCount, baseRevision: node.commit.baseRevision,
+    });
+    this.supervisorFor(node.parent).send({ type: 'COMMIT', sessionId: node.id });
+  }
+
+  private merge(context: SupervisorContext, sessionId: string, done: (v: Verdict) => void): void {
+    const node = this.nodes.get(sessionId);
+    const commit = node?.commit;
+    if (!node || node.settled || !commit) {
+      done({ ok: false, kind: 'cancelled', message: `session ${sessionId} is no longer waiting for its merge` });
+      return;
+    }
+    const max = this.deps.limits.maxOpsPerCommit;
+    if (node.draft.opCount > max) {
+      done({ ok: false, kind: 'limit_exceeded', message: `commit of ${sessionId} has ${node.draft.opCount} ops; maxOpsPerCommit is ${max}` });
+      return;
+    }
+    if (context.ownerId === 'root') {
+      this.deps.ledger.merge(commit, this.deps.policy, done);
+      return;
+    }
+    const owner = this.nodes.get(context.ownerId);
+    if (!owner || owner.settled) {
+      done({ ok: false, kind: 'cancelled', message: `parent session ${context.ownerId} has ended` });
+      return;
+    }
+    const result = owner.draft.merge(commit, this.deps.policy);
+    if (result.ok) done({ ok: true, revision: owner.draft.book.revision, merge: result });
+    else if (result.kind === 'conflict') done({ ok: false, kind: 'conflict', message: result.message, conflicts: result.conflicts });
+    else done({ ok: false, kind: 'invalid_commit', message: result.message });
+  }
+
+  private acknowledge(context: SupervisorContext, sessionId: string): void {
+    const node = this.nodes.get(sessionId);
+    const verdict = node?.verdict;
+    if (!node || node.settled || !verdict) return;
+    const base = { sessionId: node.id, path: [...node.path], at: this.clock.now(), into: context.ownerId };
+    if (verdict.ok) {
+      this.deps.emit({ type: 'session.merged', ...base, revision: verdict.revision, ops: verdict.merge.ops.length, dropped: [...verdict.merge.dropped] });
+      node.actor.send({ type: 'MERGED', revision: verdict.revision, dropped: verdict.merge.dropped });
+      return;
+    }
+    if (verdict.kind === 'conflict') this.deps.emit({ type: 'session.rejected', ...base, conflicts: [...(verdict.conflicts ?? [])] });
+    node.actor.send({ type: 'REJECTED', failure: seed(verdict.kind, verdict.message, verdict.error, verdict.conflicts) });
+  }
+
+  private refuse(sessionId: string): void {
+    const node = this.nodes.get(sessionId);
+    if (node && !node.settled) node.actor.send({ type: 'REJECTED', failure: { kind: 'cancelled', message: 'the runtime closed before the merge' } });
+  }
+
+  // ---- settling -----------------------------------------------------------------------
+
+  private failNode(node: SessionNode, kind: FailureKind, message: string): void {
+    if (!node.settled) node.actor.send({ type: 'FAIL', failure: { kind, message } });
+  }
+
+  private settle(context: SessionContext): void {
+    const node = this.nodes.get(context.sessionId);
+    if (!node || node.settled) return;
+    node.settled = true;
+    node.writable = false;
+    for (const t of node.timers) this.clock.clearTimeout(t);
+    const failure = context.failure;
+    const cancelled = failure ? this.cancelChildren(node, `parent session ${node.id} ended (${failure.kind})`) : 0;
+    node.controller.abort(failure ? new Error(failure.message) : 'committed');
+    node.stopBody?.();
+    node.budget.close();
+    node.supervisor?.send({ type: 'CLOSE' });
+    this.nodes.delete(node.id);
+    node.parent?.children.delete(node);
+    const outcome = failure ? this.failedOutcome(node, failure, cancelled) : this.committedOutcome(node, context);
+    if (outcome.status === 'failed') this.emitFailure(outcome.failure);
+    if (outcome.status === 'failed' && this.shouldRetry(node, outcome.failure)) {
+      this.start(node.parent, node.body, node.options, node.attempt + 1, node.deliver, true);
+    } else {
+      node.deliver(outcome);
+    }
+    node.parent?.actor.send({ type: 'CHILD_SETTLED' });
+  }
+
+  private cancelChildren(node: SessionNode, reason: string): number {
+    let count = 0;
+    for (const child of [...node.children]) {
+      count += 1 + subtreeSize(child);
+      this.failNode(child, 'cancelled', reason);
+    }
+    return count;
+  }
+
+  private shouldRetry(node: SessionNode, failure: SessionFailure): boolean {
+    const retry = node.options.retry;
+    if (!retry || node.attempt > retry.attempts) return false;
+    if (node.parent && node.parent.settled) return false;
+    const kinds = retry.on ?? RETRY_KINDS_DEFAULT;
+    return kinds.includes(failure.kind);
+  }
+
+  private committedOutcome(node: SessionNode, context: SessionContext): SessionOutcome {
+    const merged = node.verdict?.ok ? node.verdict.merge : null;
+    const added = merged ? merged.ops.filter((op) => op.type === 'ADD').map((op) => op.skill_id) : [];
+    return {
+      status: 'committed', sessionId: node.id, path: node.path, output: context.output,
+      revision: context.merged?.revision ?? 0, added, dropped: context.merged?.dropped ?? [], attempt: node.attempt,
+    };
+  }
+
+  private failedOutcome(node: SessionNode, failure: FailureSeed, cancelledDescendants: number): SessionOutcome {
+    return {
+      status: 'failed', sessionId: node.id, path: node.path,
+      failure: {
+        kind: failure.kind, sessionId: node.id, path: [...node.path], message: failure.message,
+        ...(failure.error ? { error: failure.error } : {}),
+        ...(failure.conflicts ? { conflicts: [...failure.conflicts] } : {}),
+        discarded: { ops: node.draft.opCount, descendants: node.draft.descendantCount + cancelledDescendants },
+        attempt: node.attempt, at: this.clock.now(),
+      },
+    };
+  }
+
+  private refused(id: string, path: string[], kind: FailureKind, message: string, attempt: number, options: SpawnOptions<unknown>): SessionOutcome {
+    const failure: SessionFailure = { kind, sessionId: id, path, message, discarded: { ops: 0, descendants: 0 }, attempt, at: this.clock.now() };
+    this.deps.emit({
+      type: 'session.spawned', sessionId: id, path: [...path], at: failure.at, parentId: path.length > 1 ? (path[path.length - 2] ?? null) : null,
+      depth: path.length - 1, attempt, ...(options.name !== undefined ? { name: options.name } : {}),
+    });
+    this.emitFailure(failure);
+    return { status: 'failed', sessionId: id, path, failure };
+  }
+
+  private emitFailure(failure: SessionFailure): void {
+    const base = { sessionId: failure.sessionId, path: failure.path, at: failure.at };
+    if (failure.kind === 'cancelled') this.deps.emit({ type: 'session.cancelled', ...base, reason: failure.message });
+    this.deps.emit({ type: 'session.failed', ...base, failure });
+  }
+
+  private emitFor(sessionId: string, make: (node: SessionNode) => RuntimeEvent): void {
+    const node = this.nodes.get(sessionId);
+    if (node) this.deps.emit(make(node));
+  }
+
+  private newId(): string {
+    return `s${this.nextId++}`;
+  }
+}
+
+function subtreeSize(node: SessionNode): number {
+  let n = 0;
+  for (const child of node.children) n += 1 + subtreeSize(child);
+  return n;
+}
+
+function seed(kind: FailureKind, message: string, error: unknown, conflicts: readonly Conflict[] | undefined): FailureSeed {
+  return {
+    kind, message,
+    ...(error !== undefined ? { error: toErrorInfo(error) } : {}),
+    ...(conflicts ? { conflicts } : {}),
+  };
+}

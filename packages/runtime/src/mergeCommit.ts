@@ -1,0 +1,105 @@
+import type { AppliedOp, Conflict, Skillbook } from '@cohort/skillbook';
+import type { AuditEntry } from './AuditEntry.ts';
+import { entryOps } from './AuditEntry.ts';
+import type { Commit } from './Commit.ts';
+import type { ConflictPolicy } from './ConflictPolicy.ts';
+
+/** The result of merging one commit into a book: the whole commit (less dropped ops) or nothing. */
+export type MergeResult =
+  | {
+      readonly ok: true;
+      readonly book: Skillbook;
+      /** The commit's entries as they landed (dropped ops removed), restamped with the new revision. */
+      readonly entries: readonly AuditEntry[];
+      readonly ops: readonly AppliedOp[];
+      readonly dropped: readonly Conflict[];
+    }
+  | { readonly ok: false; readonly kind: 'conflict'; readonly conflicts: readonly Conflict[]; readonly message: string }
+  | { readonly ok: false; readonly kind: 'invalid_commit'; readonly message: string; readonly opIndex?: number };
+
+/**
+ * Merges a child's commit into `book` (its parent's draft, or the root book): checks every op
+ * against what changed since the commit's base revision (DESIGN.md's table), applies the
+ * policy, then applies the kept ops atomically as one revision. An empty commit (or one whose
+ * ops were all dropped) changes nothing and keeps the revision.
+ */
+export function mergeCommit(book: Skillbook, commit: Commit, policy: ConflictPolicy): MergeResult {
+  const ops = entryOps(commit.entries);
+  const conflicts = ops.length === 0 ? [] : book.conflicts(ops, commit.baseRevision);
+  const decision = decide(book, ops, conflicts, policy);
+  if (decision.reject) {
+    return {
+      ok: false,
+      kind: 'conflict',
+      conflicts,
+      message: `commit of ${commit.sessionId} conflicts: ${conflicts.map(describeConflict).join('; ')}`,
+    };
+  }
+  const kept = decision.drop.size === 0 ? commit.entries : withoutOps(commit.entries, decision.drop);
+  const keptOps = decision.drop.size === 0 ? ops : entryOps(kept);
+  if (keptOps.length === 0) return { ok: true, book, entries: [], ops: [], dropped: decision.dropped };
+  const applied = book.replay(keptOps);
+  if (!applied.ok) {
+    return {
+      ok: false,
+      kind: 'invalid_commit',
+      message: `commit of ${commit.sessionId} cannot be applied: ${applied.error.message}`,
+      ...(applied.error.opIndex !== undefined ? { opIndex: applied.error.opIndex } : {}),
+    };
+  }
+  const revision = applied.book.revision;
+  const entries = kept.map((e) => ({ revision, sessionId: e.sessionId, path: e.path, ops: e.ops }));
+  return { ok: true, book: applied.book, entries, ops: keptOps, dropped: decision.dropped };
+}
+
+/** A conflict in one line, for messages: `UPDATE context-00001: removed at revision 3`. */
+export function describeConflict(c: Conflict): string {
+  return `${c.type} ${c.skillId}: ${c.reason.replace('_', ' ')} at revision ${c.revision}`;
+}
+
+interface Decision {
+  readonly reject: boolean;
+  readonly drop: ReadonlySet<number>;
+  readonly dropped: readonly Conflict[];
+}
+
+function decide(book: Skillbook, ops: readonly AppliedOp[], conflicts: readonly Conflict[], policy: ConflictPolicy): Decision {
+  if (conflicts.length === 0) return { reject: false, drop: new Set(), dropped: [] };
+  if (policy === 'reject') return { reject: true, drop: new Set(), dropped: [] };
+  const drop = new Set<number>();
+  const dropped: Conflict[] = [];
+  for (const c of conflicts) {
+    const verdict = verdictFor(book, ops, c, policy);
+    if (verdict === 'reject') return { reject: true, drop: new Set(), dropped: [] };
+    // an ADD whose id now exists can never be kept: the book would hold two skills with one id
+    if (verdict === 'drop' || c.reason === 'id_exists') {
+      drop.add(c.opIndex);
+      dropped.push(c);
+    }
+  }
+  return { reject: false, drop, dropped };
+}
+
+function verdictFor(book: Skillbook, ops: readonly AppliedOp[], c: Conflict, policy: ConflictPolicy): 'keep' | 'drop' | 'reject' {
+  if (policy === 'rebase') return 'drop';
+  if (policy === 'last-writer-wins') return 'keep';
+  if (policy === 'reject') return 'reject';
+  const op = ops[c.opIndex];
+  if (!op) return 'reject';
+  try {
+    return policy(c, { op, current: book.get(c.skillId) });
+  } catch {
+    // a resolver that throws cannot decide: refuse the commit rather than guess
+    return 'reject';
+  }
+}
+
+function withoutOps(entries: readonly AuditEntry[], drop: ReadonlySet<number>): AuditEntry[] {
+  const out: AuditEntry[] = [];
+  let index = 0;
+  for (const e of entries) {
+    const ops = e.ops.filter(() => !drop.has(index++));
+    if (ops.length > 0) out.push({ ...e, ops });
+  }
+  return out;
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { Subject } from 'rxjs';
+import { createRuntime } from '@cohort/runtime';
+import { MemoryStore } from '@cohort/store';
+import type { AppendResult, CommitRecord, Store, StoreNotice } from '@cohort/store';
+import { Skillbook } from '@cohort/skillbook';
+
+/** A store whose appends wait until the test releases them. */
+class GatedStore implements Store {
+  readonly kind = 'gated';
+  readonly notices$ = new Subject<StoreNotice>();
+  readonly inner = new MemoryStore(Skillbook.empty());
+  readonly waiting: { commit: CommitRecord; release: () => void }[] = [];
+  load() {
+    return this.inner.load();
+  }
+  append(commit: CommitRecord): Promise<AppendResult> {
+    return new Promise((resolve) => {
+      this.waiting.push({ commit, release: () => resolve(this.inner.append(commit)) });
+    });
+  }
+  close() {
+    return this.inner.close();
+  }
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 1));
+
+describe('durable merges at the root', () => {
+  it('acknowledges a root merge only after the store made it durable', async () => {
+    const store = new GatedStore();
+    const rt = createRuntime({ store });
+    let settled = false;
+    const run = rt.run(async (s) => {
+      await s.tools.add_skill({ section: 'harness', issue: 'x', insight: 'y' });
+    }).then((o) => ((settled = true), o));
+    while (store.waiting.length === 0) await tick();
+    await tick();
+    expect(settled).toBe(false);
+    expect(rt.book.size).toBe(0);
+    store.waiting[0]?.release();
+    expect((await run).status).toBe('committed');
+    expect(rt.book.size).toBe(1);
+    expect(rt.revision).toBe(1);
+  });
+
+  it('holds commits back when the merge queue is full, and merges them all in order', async () => {
+    const store = new GatedStore();
+    const rt = createRuntime({ store, limits: { maxMergeQueue: 2 } });
+    const pressure: string[] = [];
+    rt.events$.subscribe((e) => e.type === 'merge.backpressure' && pressure.push(e.sessionId));
+    const runs = Array.from({ length: 5 }, (_, i) =>
+      rt.run(async (s) => {
+        await s.tools.add_skill({ section: 'harness', issue: `root ${i}`, insight: 'y' });
+      }),
+    );
+    while (store.waiting.length < 2) await tick();
+    await tick();
+    expect(store.waiting).toHaveLength(2);
+    expect(pressure).toHaveLength(3);
+    while (store.waiting.length > 0 || (await Promise.race([Promise.all(runs).then(() => false), tick().then(() => true)]))) {
+      store.waiting.shift()?.release();
+      await tick();
+    }
+    const outcomes = await Promise.all(runs);
+    expect(outcomes.every((o) => o.status === 'committed')).toBe(true);
+    expect([...rt.book.skills()].map((s) => s.issue).sort()).toEqual(['root 0', 'root 1', 'root 2', 'root 3', 'root 4']);
+    expect(rt.audit.map((e) => e.revision)).toEqual([1, 2, 3, 4, 5]);
+  });
+});

@@ -1,0 +1,254 @@
+import { writeAceDocument } from './aceJson.ts';
+import { findConflicts } from './conflicts.ts';
+import { formatAceTimestamp, systemClock } from './formatAceTimestamp.ts';
+import { canonicalSource } from './insightSource.ts';
+import { commitChanges, editState, emptyStateDraft, freezeState } from './internal/BookState.ts';
+import type { BookState } from './internal/BookState.ts';
+import { listFromArray, listToArray, listValues } from './internal/ChunkedList.ts';
+import { shardedDelete, shardedGet, shardedSet } from './internal/ShardedMap.ts';
+import { normalizeKeywords, normalizeOptionalText } from './normalize.ts';
+import { parseBatch } from './parseOperation.ts';
+import type { ParsedOperation } from './parseOperation.ts';
+import { readAceDocument } from './readAceDocument.ts';
+import { computeStats, renderPrompt } from './renderPrompt.ts';
+import type { RunResult } from './runOperations.ts';
+import { runOperations } from './runOperations.ts';
+import { AppliedOpSchema } from './schemas.ts';
+import { SkillbookError, errorInfo } from './SkillbookError.ts';
+import type {
+  AppliedOp,
+  ApplyOptions,
+  Clock,
+  Conflict,
+  Section,
+  Skill,
+  SkillbookErrorInfo,
+  SkillbookStats,
+  SkillRevisions,
+  SkippedOp,
+} from './types.ts';
+
+/** The outcome of {@link Skillbook.applyBatch} / {@link Skillbook.replay}: all ops, or none. */
+export type BatchResult =
+  | { readonly ok: true; readonly book: Skillbook; readonly applied: AppliedOp[]; readonly skipped: SkippedOp[] }
+  | { readonly ok: false; /** The unchanged input book. */ readonly book: Skillbook; readonly error: SkillbookErrorInfo };
+
+/** The outcome of {@link Skillbook.parse}. */
+export type ParseResult = { readonly ok: true; readonly book: Skillbook } | { readonly ok: false; readonly error: SkillbookErrorInfo };
+
+/** Options for reading a document. */
+export interface LoadOptions {
+  /** The revision of the loaded book (and of every skill's parts). Default 0. */
+  readonly revision?: number;
+  /** Fills a missing `created_at` / `updated_at`, as ACE does. Default: the real clock. */
+  readonly clock?: Clock;
+}
+
+/**
+ * An immutable Skillbook (ACE document schema v2): skills in `context` and `harness`, changed
+ * only by ADD / UPDATE / TAG / REMOVE batches that return a new book. Books are frozen and
+ * share structure (immer), so keeping many versions is cheap and applying k ops costs O(k).
+ *
+ * @example
+ * const r = Skillbook.empty().applyBatch({
+ *   operations: [{ type: 'ADD', section: 'context', issue: 'Dates are ambiguous', insight: 'Use ISO 8601' }],
+ * });
+ * if (r.ok) console.log(r.book.get('context-00001')?.insight); // 'Use ISO 8601'
+ */
+export class Skillbook {
+  private readonly state: BookState;
+
+  private constructor(state: BookState) {
+    this.state = state;
+    Object.freeze(this);
+  }
+
+  /** An empty book (revision 0 unless given). */
+  static empty(options: { readonly revision?: number } = {}): Skillbook {
+    return new Skillbook(freezeState(emptyStateDraft(options.revision ?? 0)));
+  }
+
+  /**
+   * Reads an ACE schema-v2 document. Throws a {@link SkillbookError} (`invalid_json`,
+   * `invalid_document` with the offending `path`, or `unsupported_schema_version`).
+   */
+  static fromJSON(text: string, options: LoadOptions = {}): Skillbook {
+    const result = Skillbook.parse(text, options);
+    if (!result.ok) throw new SkillbookError(result.error);
+    return result.book;
+  }
+
+  /** Like {@link Skillbook.fromJSON}, but returns the refusal as a value. Never throws. */
+  static parse(text: string, options: LoadOptions = {}): ParseResult {
+    const read = readAceDocument(text, { revision: options.revision ?? 0, clock: options.clock ?? systemClock });
+    return read.ok ? { ok: true, book: new Skillbook(read.state) } : read;
+  }
+
+  /** The document text, byte for byte what ACE's `dumps()` writes for this book. O(n). */
+  toJSON(): string {
+    return writeAceDocument(this.state);
+  }
+
+  /**
+   * Applies a raw ACE `UpdateBatch` (`{ operations: [...] }`, or its JSON text), all or
+   * nothing. Ops that changed the book are listed in `applied` (exact, replayable); UPDATE /
+   * TAG / REMOVE of an unknown id in `skipped`. Returns this same book when nothing applied.
+   * Never throws on bad input: a refusal names the failing `opIndex` and reason.
+   */
+  applyBatch(raw: unknown, options: ApplyOptions = {}): BatchResult {
+    const parsed = parseBatch(raw);
+    if (!parsed.ok) return { ok: false, book: this, error: parsed.error };
+    const clock = options.clock ?? systemClock;
+    const run = runOperations(this.state, parsed.ops, {
+      revision: this.state.revision + 1,
+      timeOf: () => formatAceTimestamp(clock.now()),
+      allocate: options.allocateId ?? 'own',
+    });
+    return this.finish(run);
+  }
+
+  /**
+   * Applies already-applied ops exactly (explicit ids, `at` timestamps), all or nothing:
+   * `old.replay(result.applied).book.toJSON() === result.book.toJSON()`. Used to merge a
+   * child's work and to rebuild a book from its audit.
+   */
+  replay(ops: readonly AppliedOp[]): BatchResult {
+    if (!Array.isArray(ops)) return { ok: false, book: this, error: errorInfo('invalid_batch', 'replay takes a list of applied ops') };
+    const parsed: ParsedOperation[] = [];
+    const at: string[] = [];
+    for (let i = 0; i < ops.length; i++) {
+      const checked = AppliedOpSchema.safeParse(ops[i]);
+      if (!checked.success) {
+        const issue = checked.error.issues[0];
+        const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+        return { ok: false, book: this, error: errorInfo('invalid_operation', `not an applied op: ${where}${issue?.message ?? ''}`, { opIndex: i }) };
+      }
+      parsed.push(fromApplied(checked.data, i));
+      at.push(checked.data.at);
+    }
+    const run = runOperations(this.state, parsed, {
+      revision: this.state.revision + 1,
+      timeOf: (op) => at[op.opIndex] ?? '',
+      allocate: null,
+    });
+    return this.finish(run);
+  }
+
+  private finish(run: RunResult): BatchResult {
+    if (!run.ok) return { ok: false, book: this, error: run.error };
+    const book = run.changes ? new Skillbook(commitChanges(this.state, run.changes)) : this;
+    return { ok: true, book, applied: run.applied, skipped: run.skipped };
+  }
+
+  /** The ops of a commit based on `baseRevision` that conflict with this book (DESIGN.md's table). */
+  conflicts(ops: readonly AppliedOp[], baseRevision: number): Conflict[] {
+    return findConflicts(this.state, ops, baseRevision);
+  }
+
+  /** The book's revision: +1 for every batch, replay or purge that changed it. */
+  get revision(): number {
+    return this.state.revision;
+  }
+
+  /** ACE's `next_id`: the counter of the last allocated id. */
+  get nextId(): number {
+    return this.state.nextId;
+  }
+
+  /** The number of skills, inactive ones included. */
+  get size(): number {
+    return this.state.skills.size;
+  }
+
+  /** The skill with this id (active or not). */
+  get(id: string): Skill | undefined {
+    return shardedGet(this.state.skills, id)?.skill;
+  }
+
+  /** Whether a skill with this id exists (active or not). */
+  has(id: string): boolean {
+    return shardedGet(this.state.skills, id) !== undefined;
+  }
+
+  /** Every skill, inactive ones included, in document (insertion) order. */
+  *skills(): IterableIterator<Skill> {
+    for (const id of listValues(this.state.order)) {
+      const entry = shardedGet(this.state.skills, id);
+      if (entry) yield entry.skill;
+    }
+  }
+
+  /** The revisions at which the skill's content, active flag and counters last changed. */
+  revisionsOf(id: string): SkillRevisions | undefined {
+    return shardedGet(this.state.skills, id)?.rev;
+  }
+
+  /** The revision at which a purged id disappeared, if it was purged. */
+  tombstone(id: string): number | undefined {
+    return shardedGet(this.state.tombstones, id);
+  }
+
+  /**
+   * Hard-deletes skills (ACE `purge`): they leave the document and their section's list, and
+   * leave a tombstone at the new revision. Unknown ids are ignored; returns this same book when
+   * none was present. O(n): meant for a store adopting a document that lacks those skills.
+   */
+  purge(ids: readonly string[]): Skillbook {
+    const state = this.state;
+    const gone = new Map<string, Skill>();
+    for (const id of ids) {
+      const skill = shardedGet(state.skills, id)?.skill;
+      if (skill) gone.set(id, skill);
+    }
+    if (gone.size === 0) return this;
+    const revision = state.revision + 1;
+    return new Skillbook(
+      editState(state, (d) => {
+        d.revision = revision;
+        const active = { ...state.active };
+        for (const [id, skill] of gone) {
+          shardedDelete(d.skills, id);
+          shardedSet(d.tombstones, id, revision);
+          if (skill.active) active[skill.section as Section] -= 1;
+        }
+        d.active = active;
+        d.order = listFromArray(listToArray(state.order).filter((id) => !gone.has(id)));
+        for (const name of new Set([...gone.values()].map((s) => s.section))) {
+          const list = state.sections.get(name);
+          if (!list || list.length === 0) continue;
+          const kept = listToArray(list).filter((id) => gone.get(id)?.section !== name);
+          if (kept.length === 0) d.sections.delete(name);
+          else d.sections.set(name, listFromArray(kept));
+        }
+      }),
+    );
+  }
+
+  /** The prompt text, exactly ACE's `as_prompt()`. */
+  asPrompt(): string {
+    return renderPrompt(this.state);
+  }
+
+  /** ACE's `stats()`. */
+  stats(): SkillbookStats {
+    return computeStats(this.state);
+  }
+}
+
+/** An applied op as a parsed op, normalised again (idempotent) so a hand-written one is safe. */
+function fromApplied(op: ReturnType<typeof AppliedOpSchema.parse>, opIndex: number): ParsedOperation {
+  const delta = Math.sign(Math.trunc(op.metadata?.['delta'] ?? 0));
+  return {
+    opIndex,
+    type: op.type,
+    section: op.section,
+    skillId: op.skill_id,
+    issue: normalizeOptionalText(op.issue),
+    keywords: normalizeKeywords(op.keywords ?? []),
+    insight: normalizeOptionalText(op.insight),
+    metadata: op.metadata ?? {},
+    delta: delta > 0 ? 1 : delta < 0 ? -1 : 0,
+    reason: normalizeOptionalText(op.reason),
+    sources: op.insight_source ? op.insight_source.map((s) => canonicalSource(s)) : null,
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * Writes a book as the exact text of ACE's `Skillbook.dumps()`: `json.dumps(to_dict(),
+ * ensure_ascii=False, indent=2)` — two-space indentation, non-ASCII raw, ACE's key order,
+ * `"insight": null` for a missing insight, no trailing newline.
+ */
+import type { BookState, SimilarityDecision } from './internal/BookState.ts';
+import { listForEach } from './internal/ChunkedList.ts';
+import { jsonString, writeIndented } from './internal/pyJsonText.ts';
+import { shardedGet } from './internal/ShardedMap.ts';
+import type { InsightSource, Skill } from './types.ts';
+
+const SOURCE_KEYS = [
+  'trace_uid',
+  'source_system',
+  'trace_id',
+  'display_name',
+  'relation',
+  'sample_question',
+  'epoch',
+  'operation_type',
+  'error_identification',
+  'learning_text',
+] as const;
+
+function writeStrings(items: readonly string[], indent: string): string {
+  if (items.length === 0) return '[]';
+  const inner = `${indent}  `;
+  return `[\n${items.map((s) => inner + jsonString(s)).join(',\n')}\n${indent}]`;
+}
+
+function writeSource(source: InsightSource, indent: string): string {
+  const inner = `${indent}  `;
+  const lines: string[] = [];
+  for (const key of SOURCE_KEYS) {
+    const value = source[key];
+    if (value === undefined) continue;
+    lines.push(`${inner}"${key}": ${typeof value === 'number' ? String(value) : jsonString(value)}`);
+  }
+  return `{\n${lines.join(',\n')}\n${indent}}`;
+}
+
+function writeSources(sources: readonly InsightSource[], indent: string): string {
+  if (sources.length === 0) return '[]';
+  const inner = `${indent}  `;
+  return `[\n${sources.map((s) => inner + writeSource(s, inner)).join(',\n')}\n${indent}]`;
+}
+
+/** One skill as the value of its `skills` key (indented for that position). */
+export function writeSkill(skill: Skill): string {
+  const i = '      ';
+  return [
+    '{',
+    `${i}"id": ${jsonString(skill.id)},`,
+    `${i}"section": ${jsonString(skill.section)},`,
+    `${i}"keywords": ${writeStrings(skill.keywords, i)},`,
+    `${i}"issue": ${jsonString(skill.issue)},`,
+    `${i}"insight": ${skill.insight === undefined ? 'null' : jsonString(skill.insight)},`,
+    `${i}"occurrences": ${writeSources(skill.occurrences, i)},`,
+    `${i}"active": ${skill.active ? 'true' : 'false'},`,
+    `${i}"used_count": ${skill.used_count},`,
+    `${i}"helpful_count": ${skill.helpful_count},`,
+    `${i}"harmful_count": ${skill.harmful_count},`,
+    `${i}"neutral_count": ${skill.neutral_count},`,
+    `${i}"created_at": ${jsonString(skill.created_at)},`,
+    `${i}"updated_at": ${jsonString(skill.updated_at)}`,
+    '    }',
+  ].join('\n');
+}
+
+function writeSkills(state: BookState): string {
+  if (state.order.length === 0) return '{}';
+  const parts: string[] = [];
+  listForEach(state.order, (id) => {
+    const entry = shardedGet(state.skills, id);
+    if (entry) parts.push(`    ${jsonString(id)}: ${writeSkill(entry.skill)}`);
+  });
+  return `{\n${parts.join(',\n')}\n  }`;
+}
+
+function writeSections(state: BookState): string {
+  if (state.sections.size === 0) return '{}';
+  const parts: string[] = [];
+  for (const [name, list] of state.sections) {
+    const ids: string[] = [];
+    listForEach(list, (id) => ids.push(id));
+    parts.push(`    ${jsonString(name)}: ${writeStrings(ids, '    ')}`);
+  }
+  return `{\n${parts.join(',\n')}\n  }`;
+}
+
+function writeDecision(d: SimilarityDecision): string {
+  const i = '      ';
+  const [decision, reasoning, decidedAt, similarity] = d;
+  return [
+    '{',
+    `${i}"decision": ${writeIndented(decision, i)},`,
+    `${i}"reasoning": ${writeIndented(reasoning, i)},`,
+    `${i}"decided_at": ${writeIndented(decidedAt, i)},`,
+    `${i}"similarity_at_decision": ${writeIndented(similarity, i)}`,
+    '    }',
+  ].join('\n');
+}
+
+function writeSimilarity(state: BookState): string {
+  if (state.similarity.size === 0) return '{}';
+  const parts = [...state.similarity].map(([key, d]) => `    ${jsonString(key)}: ${writeDecision(d)}`);
+  return `{\n${parts.join(',\n')}\n  }`;
+}
+
+/** The whole document, byte for byte as ACE's `dumps()` would write it. O(n). */
+export function writeAceDocument(state: BookState): string {
+  return [
+    '{',
+    '  "schema_version": "2",',
+    `  "skills": ${writeSkills(state)},`,
+    `  "sections": ${writeSections(state)},`,
+    `  "next_id": ${state.nextId},`,
+    `  "similarity_decisions": ${writeSimilarity(state)}`,
+    '}',
+  ].join('\n');
+}

@@ -1,0 +1,41 @@
+/**
+ * `@cohort/skillbook`: the immutable Skillbook value — ACE schema-v2 compatible operations,
+ * documents, prompt and stats, plus the revision bookkeeping supervisors use to detect
+ * conflicts. Pure: no I/O, no actors. See docs/skillbook.md.
+ */
+export { Skillbook } from './Skillbook.ts';
+export type { BatchResult, LoadOptions, ParseResult } from './Skillbook.ts';
+export { SkillbookError } from './SkillbookError.ts';
+export { formatAceTimestamp, systemClock } from './formatAceTimestamp.ts';
+export { createIdAllocator, formatSkillId, idSuffix } from './createIdAllocator.ts';
+export type { IdAllocatorHandle } from './createIdAllocator.ts';
+export { RawBatchSchema, RawInsightSourceSchema, RawOperationSchema, parseBatch, parseOperation } from './parseOperation.ts';
+export type { ParseBatchResult, ParseOperationResult, ParsedOperation, RawBatch, RawOperation } from './parseOperation.ts';
+export {
+  AppliedOpSchema,
+  ConflictSchema,
+  InsightSourceSchema,
+  OpTypeSchema,
+  SkillbookErrorCodeSchema,
+  SkillbookErrorInfoSchema,
+  SkippedOpSchema,
+} from './schemas.ts';
+export { normalizeKeyword, normalizeKeywords } from './normalize.ts';
+export type {
+  AppliedOp,
+  ApplyOptions,
+  Clock,
+  Conflict,
+  ConflictReason,
+  IdAllocator,
+  InsightSource,
+  OpType,
+  Section,
+  Skill,
+  SkillId,
+  SkillRevisions,
+  SkillbookErrorCode,
+  SkillbookErrorInfo,
+  SkillbookStats,
+  SkippedOp,
+} from './types.ts';

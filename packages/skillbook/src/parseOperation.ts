@@ -1,0 +1,195 @@
+/**
+ * Raw operations and batches: their documented shape (zod schemas, for tool arguments) and
+ * their parsing with ACE's `UpdateOperation.from_json` / `UpdateBatch.from_json` leniency.
+ */
+import { z } from 'zod';
+import { coerceInsightSources } from './insightSource.ts';
+import { parsePyJson } from './internal/pyJson.ts';
+import { PyError, dictEntries, dictGet, dictHas, isDict, pyInt, pyStr } from './internal/python.ts';
+import { normalizeKeywords, normalizeOptionalText } from './normalize.ts';
+import { errorInfo } from './SkillbookError.ts';
+import type { InsightSource, OpType, SkillbookErrorInfo } from './types.ts';
+
+/** The documented shape of an insight source in an operation (extra keys are allowed). */
+export const RawInsightSourceSchema = z
+  .object({
+    trace_uid: z.string().optional(),
+    source_system: z.string().optional(),
+    trace_id: z.string().optional(),
+    display_name: z.string().optional(),
+    relation: z.string().optional(),
+    sample_question: z.string().optional(),
+    epoch: z.union([z.number().int(), z.string()]).optional(),
+    operation_type: z.string().optional(),
+    error_identification: z.string().optional(),
+    learning_text: z.string().optional(),
+  })
+  .loose();
+
+/**
+ * The documented shape of one ACE operation, as a well-behaved caller (or an LLM tool call)
+ * sends it. `type` is case-insensitive. `applyBatch` accepts more than this (whatever ACE
+ * accepts: numbers as text, `metadata` values as integer strings, …); use this schema to
+ * describe tool arguments, e.g. with `z.toJSONSchema(RawOperationSchema)`.
+ *
+ * @example
+ * RawOperationSchema.parse({ type: 'ADD', section: 'context', issue: 'Dates', insight: 'Use ISO 8601' });
+ */
+export const RawOperationSchema = z
+  .object({
+    type: z.string(),
+    section: z.string().optional(),
+    skill_id: z.string().nullish(),
+    issue: z.string().nullish(),
+    keywords: z.array(z.string()).optional(),
+    insight: z.string().nullish(),
+    metadata: z.record(z.string(), z.union([z.number().int(), z.string()])).optional(),
+    reason: z.string().nullish(),
+    insight_source: z.union([RawInsightSourceSchema, z.array(RawInsightSourceSchema)]).nullish(),
+    learning_index: z.number().int().nullish(),
+    reflection_index: z.number().int().nullish(),
+    reflection_indices: z.array(z.number().int()).optional(),
+  })
+  .loose();
+
+/** The documented shape of an ACE `UpdateBatch`. */
+export const RawBatchSchema = z.object({ reasoning: z.string().optional(), operations: z.array(RawOperationSchema) }).loose();
+
+/** A raw operation of the documented shape. */
+export type RawOperation = z.infer<typeof RawOperationSchema>;
+
+/** A raw batch of the documented shape. */
+export type RawBatch = z.infer<typeof RawBatchSchema>;
+
+/** An operation after ACE's `from_json` normalisation: what the Skillbook applies. */
+export interface ParsedOperation {
+  /** Index in the batch's `operations` list. */
+  readonly opIndex: number;
+  readonly type: OpType;
+  /** The section as given (`str()`-ed); ADD normalises it. */
+  readonly section: string;
+  readonly skillId: string | null;
+  readonly issue: string | null;
+  readonly keywords: readonly string[];
+  readonly insight: string | null;
+  /** `metadata` with integer values (beyond 2^53 they are approximate). */
+  readonly metadata: Readonly<Record<string, number>>;
+  /** The sign of `metadata.delta` (missing → 0): what TAG counts. */
+  readonly delta: -1 | 0 | 1;
+  readonly reason: string | null;
+  /** Canonical sources, or `null` when none were given. */
+  readonly sources: readonly InsightSource[] | null;
+}
+
+/** The outcome of parsing one operation or a batch. */
+export type ParseOperationResult =
+  | { readonly ok: true; readonly op: ParsedOperation }
+  | { readonly ok: false; readonly error: SkillbookErrorInfo };
+
+const TYPES: ReadonlySet<string> = new Set(['ADD', 'UPDATE', 'TAG', 'REMOVE']);
+
+/**
+ * Parses one raw operation exactly as ACE's `UpdateOperation.from_json` does: `type` is
+ * upper-cased and must be ADD/UPDATE/TAG/REMOVE; text is `str()`-ed and trimmed (blank →
+ * absent); keywords are read only from a list; `metadata` values go through `int()`;
+ * `insight_source` is one object or a list of objects. Never throws.
+ *
+ * @example
+ * const r = parseOperation({ type: 'tag', skill_id: 'context-00001', metadata: { delta: '-3' } });
+ * if (r.ok) r.op.delta; // -1
+ */
+export function parseOperation(raw: unknown, opIndex = 0): ParseOperationResult {
+  try {
+    return parseDict(raw, opIndex);
+  } catch (e) {
+    if (e instanceof PyError) return { ok: false, error: errorInfo('invalid_operation', e.message, { opIndex }) };
+    // Reading a caller's value can only fail on exotic objects (throwing getters, proxies).
+    return { ok: false, error: errorInfo('invalid_operation', `unreadable operation: ${String(e)}`, { opIndex }) };
+  }
+}
+
+function parseDict(raw: unknown, opIndex: number): ParseOperationResult {
+  if (!isDict(raw)) return { ok: false, error: errorInfo('invalid_operation', 'an operation must be a JSON object', { opIndex }) };
+  const get = (key: string): unknown => dictGet(raw, key);
+  const metadataRaw = get('metadata');
+  if (!dictHas(raw, 'type')) return { ok: false, error: errorInfo('invalid_operation', "an operation needs a 'type'", { opIndex }) };
+  const type = pyStr(get('type')).toUpperCase();
+  if (!TYPES.has(type)) {
+    return { ok: false, error: errorInfo('unknown_operation_type', `Invalid operation type: ${type}`, { opIndex }) };
+  }
+  const sources = coerceInsightSources(get('insight_source'));
+  const rawKeywords = get('keywords');
+  const keywords = Array.isArray(rawKeywords) ? normalizeKeywords(rawKeywords) : [];
+  const issue = normalizeOptionalText(get('issue'));
+  const insight = normalizeOptionalText(get('insight'));
+  const reason = normalizeOptionalText(get('reason'));
+  const section = dictHas(raw, 'section') ? pyStr(get('section')) : '';
+  const rawId = get('skill_id');
+  const skillId = rawId === null || rawId === undefined ? null : pyStr(rawId);
+  const metadata: Record<string, number> = Object.create(null) as Record<string, number>;
+  let delta: -1 | 0 | 1 = 0;
+  if (isDict(metadataRaw)) {
+    for (const [key, value] of dictEntries(metadataRaw)) {
+      const n = pyInt(value);
+      metadata[key] = Number(n);
+      if (key === 'delta') delta = n > 0n ? 1 : n < 0n ? -1 : 0;
+    }
+  }
+  const op: ParsedOperation = {
+    opIndex,
+    type: type as OpType,
+    section,
+    skillId,
+    issue,
+    keywords,
+    insight,
+    metadata,
+    delta,
+    reason,
+    sources,
+  };
+  return { ok: true, op };
+}
+
+/** The outcome of parsing a batch. */
+export type ParseBatchResult =
+  | { readonly ok: true; readonly ops: readonly ParsedOperation[] }
+  | { readonly ok: false; readonly error: SkillbookErrorInfo };
+
+/**
+ * Parses a raw batch as ACE's `UpdateBatch.from_json` does: an object whose `operations` list
+ * holds the operations; items that are not objects are ignored, and so is an `operations`
+ * value that is not a list. JSON text is accepted too. All operations are parsed before any is
+ * applied, so a malformed operation anywhere refuses the batch. Never throws.
+ */
+export function parseBatch(raw: unknown): ParseBatchResult {
+  try {
+    return parseBatchValue(raw);
+  } catch (e) {
+    // Only exotic caller values (throwing getters, hostile proxies) get here.
+    return { ok: false, error: errorInfo('invalid_batch', `unreadable batch: ${String(e)}`) };
+  }
+}
+
+function parseBatchValue(raw: unknown): ParseBatchResult {
+  let payload = raw;
+  if (typeof raw === 'string') {
+    const parsed = parsePyJson(raw);
+    if (!parsed.ok) return { ok: false, error: errorInfo('invalid_json', `the batch is not valid JSON: ${parsed.message}`) };
+    payload = parsed.value;
+  }
+  if (!isDict(payload)) {
+    return { ok: false, error: errorInfo('invalid_batch', 'a batch must be a JSON object with an "operations" list') };
+  }
+  const items = dictGet(payload, 'operations');
+  const ops: ParsedOperation[] = [];
+  if (!Array.isArray(items)) return { ok: true, ops };
+  for (let i = 0; i < items.length; i++) {
+    const item: unknown = items[i];
+    if (!isDict(item)) continue;
+    const result = parseOperation(item, i);
+    if (!result.ok) return result;
+    ops.push(result.op);
+  }
+  return { ok: true, ops };
+}

@@ -1,0 +1,215 @@
+/**
+ * Reads an ACE schema-v2 document the way ACE's `Skillbook.loads` does (normalising text,
+ * keywords and legacy sections, de-duplicating sources, keeping `sections` as written), and
+ * refuses what is not a Skillbook document with the JSON path of the offending value.
+ */
+import { z } from 'zod';
+import { idSuffix } from './createIdAllocator.ts';
+import { formatAceTimestamp } from './formatAceTimestamp.ts';
+import { appendUniqueSources, insightSourceFromDict } from './insightSource.ts';
+import { emptyStateDraft, freezeState } from './internal/BookState.ts';
+import type { BookState, SimilarityDecision, SkillEntry } from './internal/BookState.ts';
+import { listFromArray } from './internal/ChunkedList.ts';
+import { parsePyJson } from './internal/pyJson.ts';
+import { compareCodePoints } from './internal/pyJsonText.ts';
+import { PyError, isDict, pyInt, pyStr, pyTruthy, quoteRepr } from './internal/python.ts';
+import type { PyDict, PyValue } from './internal/python.ts';
+import { shardedSet } from './internal/ShardedMap.ts';
+import { coerceSectionAndKeywords, normalizeKeywords, normalizeOptionalText, normalizeRequiredText } from './normalize.ts';
+import { errorInfo } from './SkillbookError.ts';
+import type { Clock, Section, Skill, SkillId, SkillbookErrorInfo } from './types.ts';
+
+const Count = z.int({ error: 'expected an integer (a count)' }).optional();
+const Text = (what: string) => z.string({ error: `expected ${what} (a string)` });
+
+/** The fields of a stored skill whose type Cohort checks (ACE coerces the others). */
+export const StoredSkillSchema = z
+  .object({
+    id: Text('the skill id'),
+    used_count: Count,
+    helpful_count: Count,
+    harmful_count: Count,
+    neutral_count: Count,
+    created_at: Text('a timestamp').optional(),
+    updated_at: Text('a timestamp').optional(),
+  })
+  .loose();
+
+const DECISION_KEYS = ['decision', 'reasoning', 'decided_at', 'similarity_at_decision'] as const;
+
+/** What reading a document needs. */
+export interface ReadOptions {
+  readonly revision: number;
+  /** Fills a missing `created_at` / `updated_at`, as ACE does with the current time. */
+  readonly clock: Clock;
+}
+
+/** A read book state, or why the document is refused. */
+export type ReadResult = { readonly ok: true; readonly state: BookState } | { readonly ok: false; readonly error: SkillbookErrorInfo };
+
+class Refusal {
+  constructor(readonly error: SkillbookErrorInfo) {}
+}
+
+function refuse(path: string, message: string, code: 'invalid_document' | 'unsupported_schema_version' = 'invalid_document'): never {
+  throw new Refusal(errorInfo(code, path === '' ? message : `${path}: ${message}`, { path }));
+}
+
+/** Reads a document's text into a frozen state. Never throws. */
+export function readAceDocument(text: unknown, options: ReadOptions): ReadResult {
+  if (typeof text !== 'string') return { ok: false, error: errorInfo('invalid_json', 'a Skillbook document is JSON text (a string)') };
+  const parsed = parsePyJson(text);
+  if (!parsed.ok) return { ok: false, error: errorInfo('invalid_json', `the document is not valid JSON: ${parsed.message}`) };
+  try {
+    return { ok: true, state: readDocument(parsed.value, options) };
+  } catch (e) {
+    if (e instanceof Refusal) return { ok: false, error: e.error };
+    throw e;
+  }
+}
+
+function readDocument(doc: PyValue, options: ReadOptions): BookState {
+  if (!(doc instanceof Map)) refuse('', 'Skillbook serialization must be a JSON object.');
+  checkVersion(doc);
+  const entries = readSkills(field(doc, 'skills'), options);
+  const sections = readSections(field(doc, 'sections'));
+  if (sections.size === 0) {
+    for (const { skill } of entries.values()) {
+      const ids = sections.get(skill.section) ?? [];
+      ids.push(skill.id);
+      sections.set(skill.section, ids);
+    }
+  }
+  let nextId = readNextId(doc.get('next_id'));
+  const draft = emptyStateDraft(options.revision);
+  const active = { context: 0, harness: 0 };
+  for (const [id, entry] of entries) {
+    shardedSet(draft.skills, id, entry);
+    if (entry.skill.active) active[entry.skill.section as Section] += 1;
+    nextId = Math.max(nextId, idSuffix(id) ?? nextId);
+  }
+  draft.nextId = nextId;
+  draft.active = active;
+  draft.order = listFromArray([...entries.keys()]);
+  draft.sections = new Map([...sections].map(([name, ids]) => [name, listFromArray(ids)]));
+  draft.similarity = readSimilarity(field(doc, 'similarity_decisions'));
+  return freezeState(draft);
+}
+
+/** A container field: absent → empty; present but not an object → refused. */
+function field(doc: PyDict, key: string): PyDict {
+  const value = doc.get(key);
+  if (value === undefined) return new Map();
+  if (!(value instanceof Map)) refuse(key, 'expected an object');
+  return value;
+}
+
+function checkVersion(doc: PyDict): void {
+  const raw = doc.get('schema_version');
+  const version = raw === undefined ? '' : guard('schema_version', () => pyStr(raw));
+  if (version === '2') return;
+  const found = raw === undefined ? 'no schema_version' : `schema version ${quoteRepr(version)}`;
+  refuse('schema_version', `unsupported ${found}: Cohort reads the Skillbook format v2 (ACE: "Skillbook format v2 required — regenerate")`, 'unsupported_schema_version');
+}
+
+/** Runs an ACE coercion; a Python error becomes a refusal at `path`. */
+function guard<T>(path: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof PyError) refuse(path, e.message);
+    throw e;
+  }
+}
+
+function readSkills(skills: PyDict, options: ReadOptions): Map<string, SkillEntry> {
+  const out = new Map<string, SkillEntry>();
+  let now: string | undefined;
+  const clockNow = (): string => (now ??= formatAceTimestamp(options.clock.now()));
+  const r = options.revision;
+  for (const [key, value] of skills) {
+    const path = `skills.${key}`;
+    if (!(value instanceof Map)) refuse(path, 'expected a skill object');
+    out.set(key, { skill: readSkill(key, value, path, clockNow), rev: { content: r, active: r, counters: r } });
+  }
+  return out;
+}
+
+function readSkill(key: string, raw: PyDict, path: string, now: () => string): Skill {
+  const checked = StoredSkillSchema.safeParse(Object.fromEntries(raw));
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    refuse([path, ...(issue?.path ?? []).map(String)].join('.'), issue?.message ?? 'invalid skill');
+  }
+  const stored = checked.data;
+  if (stored.id !== key) refuse(`${path}.id`, `the id ${JSON.stringify(stored.id)} does not match its key`);
+  const active = raw.has('active') ? pyTruthy(raw.get('active')) : true;
+  const rawKeywords = raw.get('keywords');
+  const sectionValue = raw.has('section') ? raw.get('section') : 'context';
+  const [section, keywords] = guard(`${path}.section`, () => {
+    let kw = Array.isArray(rawKeywords) ? normalizeKeywords(rawKeywords) : [];
+    if (kw.length === 0) kw = normalizeKeywords([sectionValue]);
+    return coerceSectionAndKeywords(pyStr(sectionValue), kw);
+  });
+  const issue = guard(`${path}.issue`, () => normalizeRequiredText(raw.get('issue'), 'issue'));
+  const insight = guard(`${path}.insight`, () => normalizeOptionalText(raw.get('insight')));
+  const occurrences = guard(`${path}.occurrences`, () => readSources(raw.get('occurrences')));
+  return {
+    id: key as SkillId,
+    section,
+    keywords,
+    issue,
+    ...(insight !== null ? { insight } : {}),
+    occurrences,
+    active,
+    used_count: stored.used_count ?? 0,
+    helpful_count: stored.helpful_count ?? 0,
+    harmful_count: stored.harmful_count ?? 0,
+    neutral_count: stored.neutral_count ?? 0,
+    created_at: stored.created_at ?? now(),
+    updated_at: stored.updated_at ?? now(),
+  };
+}
+
+/** ACE `_deserialize_sources`: the objects of a list, canonicalised and de-duplicated. */
+function readSources(raw: PyValue | undefined): Skill['occurrences'] {
+  if (!Array.isArray(raw)) return [];
+  return appendUniqueSources([], raw.filter((item) => isDict(item)).map((item) => insightSourceFromDict(item as PyDict)));
+}
+
+function readSections(raw: PyDict): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [name, ids] of raw) {
+    if (!Array.isArray(ids)) refuse(`sections.${name}`, 'expected a list of skill ids');
+    const list = ids as readonly PyValue[];
+    list.forEach((id, i) => {
+      if (typeof id !== 'string') refuse(`sections.${name}[${i}]`, 'expected a skill id (a string)');
+    });
+    out.set(name, list as string[]);
+  }
+  return out;
+}
+
+function readNextId(raw: PyValue | undefined): number {
+  if (raw === undefined || raw === null) return 0;
+  const n = Number(guard('next_id', () => pyInt(raw)));
+  if (!Number.isSafeInteger(n)) refuse('next_id', 'expected an integer below 2^53');
+  return n;
+}
+
+function readSimilarity(raw: PyDict): Map<string, SimilarityDecision> {
+  const out = new Map<string, SimilarityDecision>();
+  for (const [key, value] of raw) {
+    const path = `similarity_decisions.${key}`;
+    if (!(value instanceof Map)) refuse(path, 'expected a similarity decision object');
+    const keys = [...value.keys()];
+    if (keys.length !== DECISION_KEYS.length || !DECISION_KEYS.every((k) => value.has(k))) {
+      refuse(path, `expected exactly the keys ${DECISION_KEYS.join(', ')}`);
+    }
+    // ACE keys decisions by the frozenset of the two ids and writes them sorted and joined.
+    const pair = [...new Set(key.split(','))].sort(compareCodePoints).join(',');
+    const [decision, reasoning, decidedAt, similarity] = DECISION_KEYS.map((k) => value.get(k) ?? null);
+    out.set(pair, [decision ?? null, reasoning ?? null, decidedAt ?? null, similarity ?? null]);
+  }
+  return out;
+}

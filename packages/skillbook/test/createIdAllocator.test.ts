@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { createIdAllocator, formatSkillId, idSuffix } from '../src/index.ts';
+
+describe('createIdAllocator', () => {
+  it('allocates <section>-<5 digits> from one counter, incremented before use', () => {
+    const ids = createIdAllocator(0);
+    expect([ids.allocate('context'), ids.allocate('harness'), ids.allocate('context')]).toEqual([
+      'context-00001',
+      'harness-00002',
+      'context-00003',
+    ]);
+    expect(ids.next).toBe(3);
+  });
+
+  it('observe raises the counter past an id’s numeric suffix, never lowers it', () => {
+    const ids = createIdAllocator(10);
+    ids.observe('context-00042');
+    ids.observe('harness-00007');
+    ids.observe('custom-beta');
+    ids.observe('7');
+    expect(ids.next).toBe(42);
+    expect(ids.allocate('harness')).toBe('harness-00043');
+  });
+
+  it('formats like Python {:05d}: wider numbers unpadded, negatives keep the sign inside the width', () => {
+    expect(formatSkillId('context', 123456)).toBe('context-123456');
+    expect(formatSkillId('context', -4)).toBe('context--0004');
+  });
+
+  it('reads the suffix of <letters or _>-<digits> ids only', () => {
+    expect([idSuffix('context-00012'), idSuffix('x_y-3'), idSuffix('a-b-3'), idSuffix('12'), idSuffix('c-99999999999999999999')]).toEqual([
+      12,
+      3,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it('refuses a counter that is not a safe integer (a programmer error)', () => {
+    expect(() => createIdAllocator(1.5)).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,123 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Skillbook } from '../src/index.ts';
+import type { Skill } from '../src/index.ts';
+import { book, history, rawBatch, tickingClock } from './utils/arbitraries.ts';
+
+function everySkillRevisions(b: Skillbook): unknown[] {
+  return [...b.skills()].map((s) => [s.id, b.revisionsOf(s.id)]);
+}
+
+function isDeepFrozen(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  if (!Object.isFrozen(value)) return false;
+  return Object.values(value).every(isDeepFrozen);
+}
+
+describe('Skillbook laws (fast-check)', () => {
+  it('replay - replaying the applied ops on the old book gives the new book, byte for byte', () => {
+    fc.assert(
+      fc.property(book, rawBatch, (old, batch) => {
+        const result = old.applyBatch(batch, { clock: tickingClock(Date.UTC(2027, 0, 1)) });
+        if (!result.ok) return;
+        const replayed = old.replay(result.applied);
+        expect(replayed.ok).toBe(true);
+        if (!replayed.ok) return;
+        expect(replayed.book.toJSON()).toBe(result.book.toJSON());
+        expect(replayed.book.revision).toBe(result.book.revision);
+        expect(everySkillRevisions(replayed.book)).toEqual(everySkillRevisions(result.book));
+        expect(replayed.applied).toEqual(result.applied);
+        expect(replayed.skipped).toEqual([]);
+      }),
+    );
+  });
+
+  it('replay - the applied ops survive a trip through JSON', () => {
+    fc.assert(
+      fc.property(book, rawBatch, (old, batch) => {
+        const result = old.applyBatch(batch);
+        if (!result.ok) return;
+        const replayed = old.replay(JSON.parse(JSON.stringify(result.applied)) as typeof result.applied);
+        expect(replayed.ok && replayed.book.toJSON()).toBe(result.book.toJSON());
+      }),
+    );
+  });
+
+  it('rejection - a rejected batch leaves the book byte-identical and returns the same instance', () => {
+    fc.assert(
+      fc.property(book, rawBatch, (old, batch) => {
+        const before = old.toJSON();
+        const result = old.applyBatch(batch);
+        if (result.ok) return;
+        expect(result.book).toBe(old);
+        expect(old.toJSON()).toBe(before);
+        expect(result.error.opIndex).toBeTypeOf('number');
+      }),
+    );
+  });
+
+  it('revision - a batch that applies something bumps the revision by one, otherwise nothing changes', () => {
+    fc.assert(
+      fc.property(book, rawBatch, (old, batch) => {
+        const result = old.applyBatch(batch);
+        if (!result.ok) return;
+        if (result.applied.length === 0) expect(result.book).toBe(old);
+        else expect(result.book.revision).toBe(old.revision + 1);
+        for (const op of result.applied) {
+          const rev = result.book.revisionsOf(op.skill_id);
+          expect(rev && Math.max(rev.content, rev.active, rev.counters) <= result.book.revision).toBe(true);
+        }
+      }),
+    );
+  });
+
+  it('round trip - fromJSON(toJSON(b)) equals b', () => {
+    fc.assert(
+      fc.property(book, (b) => {
+        const text = b.toJSON();
+        const again = Skillbook.fromJSON(text);
+        expect(again.toJSON()).toBe(text);
+        expect(again.asPrompt()).toBe(b.asPrompt());
+        expect(again.stats()).toEqual(b.stats());
+        expect([...again.skills()]).toEqual([...b.skills()]);
+        expect(again.nextId).toBe(b.nextId);
+      }),
+    );
+  });
+
+  it('immutability - old values never change and every skill is deep-frozen', () => {
+    fc.assert(
+      fc.property(fc.array(rawBatch, { maxLength: 8 }), (batches) => {
+        const clock = tickingClock();
+        const books = [Skillbook.empty()];
+        const texts = [books[0]?.toJSON()];
+        const skills: Skill[][] = [[]];
+        for (const batch of batches) {
+          const next = (books[books.length - 1] as Skillbook).applyBatch(batch, { clock }).book;
+          books.push(next);
+          texts.push(next.toJSON());
+          skills.push([...next.skills()]);
+        }
+        books.forEach((b, i) => {
+          expect(Object.isFrozen(b)).toBe(true);
+          expect(b.toJSON()).toBe(texts[i]);
+          expect([...b.skills()]).toEqual(skills[i]);
+          for (const s of b.skills()) expect(isDeepFrozen(s)).toBe(true);
+        });
+      }),
+    );
+  });
+
+  it('ids - next_id never falls below the numeric suffix of any skill id', () => {
+    fc.assert(
+      fc.property(fc.array(rawBatch, { maxLength: 6 }), (batches) => {
+        for (const b of history(batches)) {
+          for (const s of b.skills()) {
+            const m = /^[A-Za-z_]+-([0-9]+)$/.exec(s.id);
+            if (m) expect(b.nextId).toBeGreaterThanOrEqual(Number(m[1]));
+          }
+        }
+      }),
+    );
+  });
+});

@@ -1,0 +1,93 @@
+import type { Observable } from 'rxjs';
+import type { Skillbook } from '@cohort/skillbook';
+import type { FileStoreOptions, ResolvedFileStoreOptions } from './FileStoreOptions.ts';
+import { resolveFileStoreOptions } from './FileStoreOptions.ts';
+import type { AppendResult, CommitRecord, Store, StoreError, StoreSnapshot } from './Store.ts';
+import type { OpenResult } from './StoreOpenError.ts';
+import type { StoreNotice } from './StoreNotice.ts';
+import { GroupCommit } from './internal/GroupCommit.ts';
+import { openFileStore } from './internal/openFileStore.ts';
+import type { StoreContext } from './internal/StoreContext.ts';
+import { storePaths } from './internal/StorePaths.ts';
+
+/**
+ * The embedded durable store: an ACE schema-v2 document (`skillbook.json`, byte-compatible
+ * with ACE), beside it an append-only journal of merged commits with checksums and a hash
+ * chain, a revision ledger, a base copy, a writer lock and a conflict log (docs/persistence.md).
+ *
+ * - An append resolves once its journal line is fsynced; appends arriving while an fsync is
+ *   in flight share the next one (group commit).
+ * - The document is rewritten atomically when the journal passes `checkpointEvery` entries,
+ *   after `idleCheckpointMs` without appends, and on `close()`.
+ * - Before every write it compares the ledger, the journal and the document with what it
+ *   last saw, and classifies what other writers did by content (adopt, rebase, fork to a
+ *   bounded recovery copy), with one typed notice per occurrence.
+ *
+ * @example
+ * ```ts
+ * const opened = await FileStore.open('data/skillbook.json');
+ * if (!opened.ok) throw new Error(describeOpenError(opened.error));
+ * const rt = createRuntime({ store: opened.store });
+ * ```
+ */
+export class FileStore implements Store {
+  readonly kind = 'file';
+  readonly notices$: Observable<StoreNotice>;
+  private readonly group: GroupCommit;
+
+  private constructor(private readonly ctx: StoreContext) {
+    this.notices$ = ctx.notices.notices$;
+    this.group = new GroupCommit(ctx);
+  }
+
+  /**
+   * Opens the store of the document at `path`, creating the document when it does not exist.
+   * Fails (as a value, writing nothing) on corruption before the journal's tail, an unreadable
+   * document or base, a document of another schema version, or a lock it could not get.
+   */
+  static async open(path: string, options: FileStoreOptions = {}): Promise<OpenResult<FileStore>> {
+    const resolved: ResolvedFileStoreOptions = resolveFileStoreOptions(options);
+    const opened = await openFileStore(resolved, storePaths(path));
+    if (!opened.ok) return opened;
+    const notices = opened.ctx.notices.openNotices;
+    opened.ctx.notices.markOpened();
+    return { ok: true, store: new FileStore(opened.ctx), notices };
+  }
+
+  /** The document's path. */
+  get path(): string {
+    return this.ctx.paths.document;
+  }
+
+  /** This writer's id (lock, ledger, journal lines). */
+  get writerId(): string {
+    return this.ctx.options.writerId;
+  }
+
+  /** The store's current book (acknowledged merges, and what it took in from other writers). */
+  get book(): Skillbook {
+    return this.ctx.sequencer.book;
+  }
+
+  /** Catches up with the files (other writers) and returns the current book. */
+  async load(): Promise<StoreSnapshot> {
+    await this.group.refresh();
+    const book = this.ctx.sequencer.book;
+    return { book, revision: book.revision };
+  }
+
+  /** Appends a merged commit; resolves once it is durable, or with a structured refusal. Never rejects. */
+  append(commit: CommitRecord): Promise<AppendResult> {
+    return this.group.submit(commit);
+  }
+
+  /** Rewrites the document now (as the idle timer would). */
+  checkpoint(): Promise<{ readonly ok: true } | { readonly ok: false; readonly error: StoreError }> {
+    return this.group.checkpoint('idle');
+  }
+
+  /** Waits for queued appends, rewrites the document, releases everything and completes `notices$`. */
+  close(): Promise<void> {
+    return this.group.close();
+  }
+}

@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Skillbook } from '@cohort/skillbook';
+import { nodeFs } from './nodeFs.ts';
+import type { StoreClock } from './StoreClock.ts';
+import { systemStoreClock } from './StoreClock.ts';
+import type { StoreFs } from './StoreFs.ts';
+import type { ProcessIdentity } from './internal/WriterLock.ts';
+import { isProcessAlive } from './internal/WriterLock.ts';
+
+/** Options of {@link FileStore.open}; every one has a default. */
+export interface FileStoreOptions {
+  /** The file system (default: {@link nodeFs}; tests and the simulation pass a {@link SimFs} mount). */
+  readonly fs?: StoreFs;
+  /** Time and timers (default: the system clock). */
+  readonly clock?: StoreClock;
+  /**
+   * This writer's id, in the lock, the ledger, journal lines and the fixed-point copy's name
+   * (default: random per open). Give a long-lived deployment a stable one, so its
+   * fixed-point copy stays one file across restarts.
+   */
+  readonly writerId?: string;
+  /** Rewrite the document once this many commits are in the journal past it (default 256). */
+  readonly checkpointEvery?: number;
+  /** Rewrite the document after this long without appends, in ms (default 1,000; 0: never when idle). */
+  readonly idleCheckpointMs?: number;
+  /** How long a writer lock lasts before it is considered stale, in ms (default 30,000). */
+  readonly lockLeaseMs?: number;
+  /** How long to wait for another writer's lock before refusing with code `locked`, in ms (default 10,000). */
+  readonly lockWaitMs?: number;
+  /** The book of a document that does not exist yet (default: empty). */
+  readonly initialBook?: Skillbook;
+  /** Create the document when it does not exist (default true). */
+  readonly create?: boolean;
+  /** This process, for the lock file (default: the real pid and host name). */
+  readonly process?: ProcessIdentity;
+}
+
+/** {@link FileStoreOptions} with every default filled in. */
+export interface ResolvedFileStoreOptions {
+  readonly fs: StoreFs;
+  readonly clock: StoreClock;
+  readonly writerId: string;
+  readonly checkpointEvery: number;
+  readonly idleCheckpointMs: number;
+  readonly lockLeaseMs: number;
+  readonly lockWaitMs: number;
+  readonly initialBook: Skillbook | null;
+  readonly create: boolean;
+  readonly process: ProcessIdentity;
+}
+
+/** Fills in the defaults of {@link FileStoreOptions}. */
+export function resolveFileStoreOptions(options: FileStoreOptions): ResolvedFileStoreOptions {
+  return {
+    fs: options.fs ?? nodeFs,
+    clock: options.clock ?? systemStoreClock,
+    writerId: options.writerId ?? `w-${randomUUID().slice(0, 8)}`,
+    checkpointEvery: Math.max(1, options.checkpointEvery ?? 256),
+    idleCheckpointMs: Math.max(0, options.idleCheckpointMs ?? 1_000),
+    lockLeaseMs: options.lockLeaseMs ?? 30_000,
+    lockWaitMs: options.lockWaitMs ?? 10_000,
+    initialBook: options.initialBook ?? null,
+    create: options.create ?? true,
+    process: options.process ?? { pid: process.pid, host: hostname(), isAlive: isProcessAlive },
+  };
+}

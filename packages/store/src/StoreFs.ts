@@ -1,0 +1,74 @@
+/**
+ * The small file-system surface the file store needs, injectable so tests and the
+ * simulation can tear unsynced writes, fail an fsync or crash between two writes
+ * ({@link SimFs}); {@link nodeFs} is the real one.
+ *
+ * Methods reject with an `Error` carrying a Node-style `code` (`ENOENT`, `EEXIST`, `EIO`, …),
+ * like `node:fs`: this is a port to the operating system, and the store turns every such
+ * rejection into a value (`StoreError` code `io`) before it reaches a caller.
+ */
+export interface StoreFs {
+  /** The whole file, or `undefined` when it does not exist. */
+  readFile(path: string): Promise<Uint8Array | undefined>;
+  /** The bytes from `offset` to the end (empty past the end), or `undefined` when the file does not exist. */
+  readFrom(path: string, offset: number): Promise<Uint8Array | undefined>;
+  /**
+   * Creates or truncates `path` and writes `data`. `exclusive` fails with `EEXIST` when the
+   * file exists (the lock file); `sync` fsyncs the file before resolving. The directory
+   * entry is durable only after {@link StoreFs.syncDir}.
+   */
+  writeFile(path: string, data: Uint8Array, options?: { readonly exclusive?: boolean; readonly sync?: boolean }): Promise<void>;
+  /** Opens `path` for appending, creating it when missing. */
+  openAppend(path: string): Promise<StoreAppendHandle>;
+  /** Cuts `path` to `size` bytes and fsyncs it. */
+  truncate(path: string, size: number): Promise<void>;
+  /** Atomically replaces `to` with `from` (POSIX `rename`). */
+  rename(from: string, to: string): Promise<void>;
+  /** Gives the file at `existing` a second name (POSIX `link`); rejects with `EEXIST` when `path` exists. */
+  link(existing: string, path: string): Promise<void>;
+  /** Removes `path`; rejects with `ENOENT` when it does not exist. */
+  unlink(path: string): Promise<void>;
+  /** Size and identity of `path`, or `undefined` when it does not exist. */
+  stat(path: string): Promise<StoreFileStat | undefined>;
+  /** The names (not paths) in `dir`; empty when it does not exist. */
+  readdir(dir: string): Promise<string[]>;
+  /** Makes `dir`'s entries (creations, renames, removals) durable. */
+  syncDir(dir: string): Promise<void>;
+  /** Creates `dir` and its parents when missing. */
+  mkdir(dir: string): Promise<void>;
+}
+
+/** An open append-only file. */
+export interface StoreAppendHandle {
+  /** Appends `data` at the end of the file (one write). */
+  append(data: Uint8Array): Promise<void>;
+  /** fsyncs the file: resolves once every appended byte is durable. */
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What {@link StoreFs.stat} reports. */
+export interface StoreFileStat {
+  readonly size: number;
+  /** The file itself (device and inode): unchanged by writes, different for another file under the same name. */
+  readonly identity: string;
+  /**
+   * Changes whenever the file's content may have changed: its identity (inode), size and
+   * modification time (a second name, `link`, must not change it). Two equal fingerprints mean the store need not re-read the file.
+   */
+  readonly fingerprint: string;
+}
+
+/** The `code` of a rejection from a {@link StoreFs} method (`ENOENT`, `EIO`, …), if any. */
+export function fsErrorCode(error: unknown): string | undefined {
+  if (typeof error === 'object' && error !== null && 'code' in error) {
+    const code = (error as { code: unknown }).code;
+    return typeof code === 'string' ? code : undefined;
+  }
+  return undefined;
+}
+
+/** Creates an `Error` with a Node-style `code`, as {@link StoreFs} implementations reject with. */
+export function fsError(code: string, message: string): Error & { code: string } {
+  return Object.assign(new Error(`${code}: ${message}`), { code });
+}

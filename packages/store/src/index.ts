@@ -1,0 +1,27 @@
+/**
+ * `@cohort/store`: where the runtime's root Skillbook lives. The {@link Store} interface, the
+ * default {@link MemoryStore}, the durable {@link FileStore} (ACE document + journal + ledger),
+ * the injectable file system ({@link StoreFs}: {@link nodeFs}, the fault-injecting
+ * {@link SimFs}) and the typed notices. The conformance suite is in `@cohort/store/testing`.
+ * See docs/persistence.md.
+ */
+export type { AppendResult, CommitRecord, Store, StoreError, StoreErrorCode, StoreSnapshot } from './Store.ts';
+export { StoreNoticeSchema, ExternalChangesSchema, ForkConflictSchema, LockHolderSchema } from './StoreNotice.ts';
+export type { ExternalChanges, ForkConflict, LockHolder, StoreNotice, StoreNoticeType } from './StoreNotice.ts';
+export { MemoryStore } from './MemoryStore.ts';
+export type { MemoryStoreOptions } from './MemoryStore.ts';
+export { FileStore } from './FileStore.ts';
+export type { FileStoreOptions } from './FileStoreOptions.ts';
+export { describeOpenError } from './StoreOpenError.ts';
+export type { FilePosition, OpenResult, StoreOpenError, StoreOpenErrorCode } from './StoreOpenError.ts';
+export { systemStoreClock, sleepOn } from './StoreClock.ts';
+export type { StoreClock } from './StoreClock.ts';
+export { fsError, fsErrorCode } from './StoreFs.ts';
+export type { StoreAppendHandle, StoreFileStat, StoreFs } from './StoreFs.ts';
+export { nodeFs } from './nodeFs.ts';
+export { SimFs } from './SimFs.ts';
+export type { SimCrashOptions, SimMount } from './SimFs.ts';
+export type { TearPolicy } from './internal/SimDisk.ts';
+export type { ProcessIdentity } from './internal/WriterLock.ts';
+export { inspectBook } from './inspectBook.ts';
+export type { BookInspection, InspectedCommit, InspectionFinding } from './inspectBook.ts';

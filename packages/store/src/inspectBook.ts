@@ -1,0 +1,130 @@
+import type { Skillbook } from '@cohort/skillbook';
+import { nodeFs } from './nodeFs.ts';
+import type { StoreFs } from './StoreFs.ts';
+import type { FilePosition } from './StoreOpenError.ts';
+import { LockHolderSchema } from './StoreNotice.ts';
+import type { LockHolder, StoreNotice } from './StoreNotice.ts';
+import { fromUtf8, sha256Hex } from './internal/digest.ts';
+import { isLedgerFault, readLedger } from './internal/Ledger.ts';
+import type { Ledger } from './internal/Ledger.ts';
+import { readConflictLog } from './internal/NoticeLog.ts';
+import { readDisk } from './internal/readDisk.ts';
+import { RecoveryCopies } from './internal/RecoveryCopies.ts';
+import { scanJournal } from './internal/scanJournal.ts';
+import { storePaths } from './internal/StorePaths.ts';
+
+/** One journal line, as `cohort book log` shows it. */
+export interface InspectedCommit {
+  readonly kind: 'commit' | 'mark';
+  readonly revision: number;
+  readonly at: number;
+  readonly writer: string;
+  /** For a commit: the session and its path (root … session). */
+  readonly sessionId: string | null;
+  readonly path: readonly string[];
+  /** For a commit: `TYPE skill-id` per op; for a mark: its reason. */
+  readonly ops: readonly string[];
+  /** Whether the document already holds it (else it is replayed from the journal on open). */
+  readonly inDocument: boolean;
+  readonly line: number;
+  readonly offset: number;
+}
+
+/** Something `verify` found: `damage` makes it fail. */
+export interface InspectionFinding {
+  readonly severity: 'damage' | 'warning' | 'info';
+  readonly code: string;
+  readonly message: string;
+  readonly file: string;
+  readonly position?: FilePosition;
+}
+
+/** A read-only look at a file store's files (nothing is written, no lock is taken). */
+export interface BookInspection {
+  readonly document: string;
+  /** No damage found. */
+  readonly ok: boolean;
+  /** The book the store would open with (document + journal), when it can be read. */
+  readonly book: Skillbook | null;
+  readonly ledger: Ledger | null;
+  readonly journal: { readonly bytes: number; readonly commits: number; readonly marks: number; readonly pastDocument: number };
+  readonly entries: readonly InspectedCommit[];
+  readonly recoveryCopies: readonly string[];
+  readonly conflictLog: readonly StoreNotice[];
+  readonly lock: LockHolder | null;
+  readonly findings: readonly InspectionFinding[];
+}
+
+async function readLock(fs: StoreFs, path: string): Promise<LockHolder | null> {
+  const bytes = await fs.readFile(path);
+  if (!bytes) return null;
+  try {
+    const parsed = LockHolderSchema.safeParse(JSON.parse(fromUtf8(bytes) ?? ''));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Inspects the files of the store of `document` without writing anything: the book it would
+ * open with, the audit journal (each commit with its session path), recovery copies, the
+ * conflict log, the lock, and every finding of an integrity check. `cohort book` is built on it.
+ *
+ * @example
+ * ```ts
+ * const report = await inspectBook('data/skillbook.json');
+ * if (!report.ok) for (const f of report.findings) console.error(f.severity, f.message);
+ * ```
+ */
+export async function inspectBook(document: string, options: { readonly fs?: StoreFs } = {}): Promise<BookInspection> {
+  const fs = options.fs ?? nodeFs;
+  const paths = storePaths(document);
+  const findings: InspectionFinding[] = [];
+  const ledgerRead = await readLedger(fs, paths.ledger);
+  const ledger = ledgerRead !== null && !isLedgerFault(ledgerRead) ? ledgerRead : null;
+  const bytes = (await fs.readFile(paths.journal)) ?? new Uint8Array(0);
+  const scan = scanJournal(bytes);
+  const entries: InspectedCommit[] = scan.entries.map((e) => ({
+    kind: e.line.t, revision: e.line.rev, at: e.line.at, writer: e.line.writer,
+    sessionId: e.line.t === 'commit' ? e.line.session : null,
+    path: e.line.t === 'commit' ? e.line.path : [],
+    ops: e.line.t === 'commit' ? e.line.ops.map((op) => `${op.type} ${op.skill_id}`) : [e.line.reason],
+    inDocument: ledger !== null && e.line.rev <= ledger.revision, line: e.lineNo, offset: e.offset,
+  }));
+  if (scan.tail) {
+    findings.push({ severity: 'damage', code: 'torn_tail', message: `${scan.tail.bytes} bytes after the last good line (${scan.tail.reason}); the next open cuts them`, file: paths.journal, position: { offset: scan.tail.offset, line: scan.tail.lineNo } });
+  }
+  const disk = await readDisk(fs, paths);
+  let book: Skillbook | null = null;
+  if (!disk.ok) {
+    const e = disk.error;
+    findings.push({ severity: 'damage', code: e.code, message: e.message, file: e.file, ...(e.position ? { position: e.position } : {}) });
+  } else if (disk.value.kind === 'missing') {
+    findings.push({ severity: 'damage', code: 'missing_document', message: 'there is no document', file: paths.document });
+  } else if (disk.value.kind === 'fresh') {
+    book = disk.value.book;
+    findings.push({ severity: 'info', code: 'untracked', message: 'an ACE document Cohort has not opened yet (no ledger)', file: paths.document });
+  } else {
+    const v = disk.value;
+    book = v.head;
+    if (v.rollForward.document || v.rollForward.base) findings.push({ severity: 'info', code: 'unfinished_checkpoint', message: 'a checkpoint was interrupted after its commit point; the next open finishes it', file: paths.ledger });
+    if (v.document && v.document.digest !== v.ledger.contentDigest) {
+      findings.push({ severity: 'warning', code: 'changed_by_another_writer', message: `the document changed since Cohort wrote it (digest ${v.document.digest.slice(0, 12)}); the next open reconciles it`, file: paths.document });
+    }
+  }
+  const base = await fs.readFile(paths.base);
+  if (ledger && base && sha256Hex(base) !== ledger.contentDigest && disk.ok) {
+    findings.push({ severity: 'warning', code: 'stale_base', message: 'the base file does not hold the ledger revision; the next open rewrites it', file: paths.base });
+  }
+  const copies = await new RecoveryCopies(fs, paths).list();
+  if (copies.length > 0) findings.push({ severity: 'info', code: 'recovery_copies', message: `${copies.length} recovery cop${copies.length === 1 ? 'y' : 'ies'} beside the document`, file: paths.dir });
+  const lock = await readLock(fs, paths.lock);
+  if (lock) findings.push({ severity: 'info', code: 'locked', message: `locked by pid ${lock.pid} on ${lock.host} (writer ${lock.writerId}, generation ${lock.generation})`, file: paths.lock });
+  const commits = scan.entries.filter((e) => e.line.t === 'commit').length;
+  return {
+    document, ok: !findings.some((f) => f.severity === 'damage'), book, ledger, entries,
+    journal: { bytes: bytes.length, commits, marks: scan.entries.length - commits, pastDocument: entries.filter((e) => e.kind === 'commit' && !e.inDocument).length },
+    recoveryCopies: copies, conflictLog: await readConflictLog(fs, paths.conflicts), lock, findings,
+  };
+}

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import type { StoreFs } from '../StoreFs.ts';
+import { atomicWrite } from './atomicWrite.ts';
+import { fromUtf8, utf8 } from './digest.ts';
+
+/**
+ * The revision ledger beside the document: which revision the document holds, the digest
+ * of its exact bytes, who wrote it, how much of the journal it covers, and the recovery copy
+ * its content descends from. It is the commit point of a checkpoint.
+ */
+export const LedgerSchema = z.object({
+  format: z.literal('cohort-ledger/1'),
+  revision: z.number().int().nonnegative(),
+  contentDigest: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The journal's hash chain at `revision`: the first commit past it names this as `prev`. */
+  chain: z.string(),
+  writerId: z.string(),
+  journalOffset: z.number().int().nonnegative(),
+  lineage: z.string().nullable(),
+  at: z.number(),
+});
+/** See {@link LedgerSchema}. */
+export type Ledger = z.infer<typeof LedgerSchema>;
+
+/** A ledger that could not be read. */
+export interface LedgerFault {
+  readonly message: string;
+}
+
+/** Reads and checks the ledger: the ledger, `null` when there is none, or what is wrong with it. */
+export async function readLedger(fs: StoreFs, path: string): Promise<Ledger | null | LedgerFault> {
+  const bytes = await fs.readFile(path);
+  if (!bytes) return null;
+  const text = fromUtf8(bytes);
+  if (text === null) return { message: 'not UTF-8' };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { message: `not JSON: ${(error as Error).message}` };
+  }
+  const parsed = LedgerSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { message: `not a ledger: ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'invalid'}` };
+  }
+  return parsed.data;
+}
+
+/** Whether {@link readLedger} found a fault. */
+export function isLedgerFault(value: Ledger | null | LedgerFault): value is LedgerFault {
+  return value !== null && !('format' in value);
+}
+
+/** Writes the ledger atomically (the commit point of a checkpoint). */
+export async function writeLedger(fs: StoreFs, path: string, ledger: Ledger): Promise<void> {
+  await atomicWrite(fs, path, utf8(`${JSON.stringify(ledger, null, 2)}\n`));
+}
+
+/** Whether two ledgers describe the same checkpoint. */
+export function sameLedger(a: Ledger, b: Ledger): boolean {
+  return a.revision === b.revision && a.contentDigest === b.contentDigest && a.chain === b.chain
+    && a.journalOffset === b.journalOffset && a.lineage === b.lineage;
+}

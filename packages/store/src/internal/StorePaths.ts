@@ -1,0 +1,44 @@
+import { basename, dirname, join } from 'node:path';
+
+/** The files of one file store, all beside the document. */
+export interface StorePaths {
+  readonly document: string;
+  readonly dir: string;
+  /** The document's name without `.json`, for recovery copies. */
+  readonly stem: string;
+  readonly journal: string;
+  readonly ledger: string;
+  /** The document as of the ledger's revision, kept by Cohort alone (other writers rewrite the document). */
+  readonly base: string;
+  readonly lock: string;
+  readonly conflicts: string;
+  /** The document's previous file, kept under a second name after a checkpoint replaced it, to catch a write that landed in it late. */
+  readonly replaced: string;
+}
+
+/** The file names beside `document` (see docs/persistence.md, "The files"). */
+export function storePaths(document: string): StorePaths {
+  const dir = dirname(document);
+  const name = basename(document);
+  return {
+    document,
+    dir,
+    stem: name.endsWith('.json') ? name.slice(0, -'.json'.length) : name,
+    journal: `${document}.journal`,
+    ledger: `${document}.ledger`,
+    base: `${document}.base`,
+    lock: `${document}.lock`,
+    conflicts: `${document}.conflicts`,
+    replaced: `${document}.replaced`,
+  };
+}
+
+/** The temporary name a file is written under before it is renamed into place. */
+export function tempPath(path: string): string {
+  return `${path}.cohort-tmp`;
+}
+
+/** The path of a recovery copy named `name`, beside the document. */
+export function copyPath(paths: StorePaths, name: string): string {
+  return join(paths.dir, name);
+}

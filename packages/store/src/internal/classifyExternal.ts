@@ -1,0 +1,109 @@
+import type { AppliedOp, Conflict, Skill, Skillbook } from '@cohort/skillbook';
+import type { ExternalChanges, ForkConflict } from '../StoreNotice.ts';
+import type { CommitLine } from './JournalLine.ts';
+import { contentConflicts, sameContent } from './contentConflicts.ts';
+import { remapIds } from './remapIds.ts';
+
+/** How our side relates to a document another writer left: see {@link classifyExternal}. */
+export interface Classification {
+  /** `adopt`: the document has all of ours; `rebase`: ours applies cleanly on top; `fork`: diverged. */
+  readonly kind: 'adopt' | 'rebase' | 'fork';
+  readonly external: ExternalChanges;
+  /** The new main book: the document, plus our commits that apply cleanly on top of it. */
+  readonly main: Skillbook;
+  readonly rebased: number;
+  readonly idMap: Readonly<Record<string, string>>;
+  /** Ops of our commits that could not be re-applied (they stay in the recovery copy). */
+  readonly conflicts: readonly ForkConflict[];
+}
+
+const SAMPLE = 50;
+
+/** What another writer changed, from `base` (the document we last wrote) to `disk`. */
+export function externalChanges(base: Skillbook, disk: Skillbook): ExternalChanges {
+  const added: string[] = [];
+  const changed: string[] = [];
+  const removed: string[] = [];
+  const dropped: string[] = [];
+  for (const before of base.skills()) {
+    const after = disk.get(before.id);
+    if (!after) dropped.push(before.id);
+    else if (!sameContent(before, after)) changed.push(before.id);
+    else if (before.active && !after.active) removed.push(before.id);
+  }
+  for (const skill of disk.skills()) if (!base.get(skill.id)) added.push(skill.id);
+  return {
+    added: added.slice(0, SAMPLE), changed: changed.slice(0, SAMPLE), removed: removed.slice(0, SAMPLE), dropped: dropped.slice(0, SAMPLE),
+    counts: { added: added.length, changed: changed.length, removed: removed.length, dropped: dropped.length },
+  };
+}
+
+/** Whether `d` has everything `o` has: same content and flag, counters and occurrences at least as far. */
+function holds(d: Skill, o: Skill): boolean {
+  return sameContent(o, d) && o.active === d.active && d.used_count >= o.used_count && d.helpful_count >= o.helpful_count
+    && d.harmful_count >= o.harmful_count && d.neutral_count >= o.neutral_count && d.occurrences.length >= o.occurrences.length;
+}
+
+function covers(disk: Skillbook, ours: Skillbook, commits: readonly CommitLine[]): boolean {
+  for (const commit of commits) {
+    for (const op of commit.ops) {
+      const o = ours.get(op.skill_id);
+      if (!o) continue;
+      const d = disk.get(op.skill_id);
+      if (!d || !holds(d, o)) return false;
+    }
+  }
+  return true;
+}
+
+function forkConflicts(commit: CommitLine, conflicts: readonly Conflict[]): ForkConflict[] {
+  return conflicts.map((c) => ({
+    revision: commit.rev, sessionId: commit.session, path: [...commit.path], opIndex: c.opIndex, type: c.type, skillId: c.skillId, reason: c.reason,
+  }));
+}
+
+/**
+ * Classifies, by content, our side against a document another writer left. `base` is the
+ * document as we last wrote it, `ours` is base plus our acknowledged commits since (`commits`),
+ * `disk` is the other writer's document (parsed at a revision past ours). Nothing changed is
+ * not a case here (the digests were equal). The document has all of ours → `adopt`. Else our
+ * commits are re-applied on top of it, one by one (DESIGN.md's table, by content; ids the
+ * other writer took are re-mapped): all apply and the document lost none of base's skills →
+ * `rebase`; otherwise → `fork` (ours must be kept whole in a recovery copy).
+ */
+export function classifyExternal(base: Skillbook, ours: Skillbook, disk: Skillbook, commits: readonly CommitLine[]): Classification {
+  const external = externalChanges(base, disk);
+  const dropped = external.counts.dropped > 0;
+  if (!dropped && covers(disk, ours, commits)) {
+    return { kind: 'adopt', external, main: disk, rebased: 0, idMap: {}, conflicts: [] };
+  }
+  let book = disk;
+  const idMap: Record<string, string> = {};
+  const conflicts: ForkConflict[] = [];
+  let rebased = 0;
+  for (const commit of commits) {
+    const ops = commit.ops.map((op): AppliedOp => {
+      const mapped = op.type === 'ADD' ? undefined : idMap[op.skill_id];
+      return mapped === undefined ? op : { ...op, skill_id: mapped };
+    });
+    const remapped = remapIds(book, ops, new Set());
+    const found = contentConflicts(base, disk, remapped.ops, disk.revision);
+    if (found.length > 0) {
+      conflicts.push(...forkConflicts(commit, found));
+      continue;
+    }
+    const replayed = book.replay(remapped.ops);
+    if (!replayed.ok || replayed.skipped.length > 0) {
+      const missing: Conflict[] = replayed.ok
+        ? replayed.skipped.map((k) => ({ opIndex: k.opIndex, type: k.type, skillId: k.skillId ?? '', reason: 'removed', revision: disk.revision }))
+        : [{ opIndex: replayed.error.opIndex ?? 0, type: ops[0]?.type ?? 'ADD', skillId: ops[0]?.skill_id ?? '', reason: 'removed', revision: disk.revision }];
+      conflicts.push(...forkConflicts(commit, missing));
+      continue;
+    }
+    book = replayed.book;
+    Object.assign(idMap, remapped.idMap);
+    rebased += 1;
+  }
+  const kind = !dropped && conflicts.length === 0 ? 'rebase' : 'fork';
+  return { kind, external, main: book, rebased, idMap, conflicts };
+}

@@ -1,0 +1,37 @@
+import { createHash } from 'node:crypto';
+
+/** sha256 of bytes or UTF-8 text, lower-case hex. */
+export function sha256Hex(data: Uint8Array | string): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** A stable id for one occurrence of a notice, derived from what identifies it. */
+export function occurrenceId(kind: string, ...parts: readonly (string | number)[]): string {
+  return `${kind}:${sha256Hex(parts.join('\u0000')).slice(0, 20)}`;
+}
+
+/**
+ * The next link of the journal's hash chain: the digest of the state after a line, from the
+ * digest of the state before it and the line's body. The chain starts at the document's
+ * content digest at each checkpoint, so a line names exactly the state it was applied to.
+ */
+export function chainDigest(previous: string, body: string): string {
+  return sha256Hex(`${previous}\n${body}`).slice(0, 32);
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** UTF-8 bytes of `text`. */
+export function utf8(text: string): Uint8Array {
+  return encoder.encode(text);
+}
+
+/** `bytes` as UTF-8 text, or `null` when they are not valid UTF-8. */
+export function fromUtf8(bytes: Uint8Array): string | null {
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,132 @@
+import { Skillbook } from '@cohort/skillbook';
+import type { ResolvedFileStoreOptions } from '../FileStoreOptions.ts';
+import type { StoreOpenError } from '../StoreOpenError.ts';
+import { atomicWrite } from './atomicWrite.ts';
+import { writeCheckpoint } from './checkpoint.ts';
+import { CommitSequencer } from './CommitSequencer.ts';
+import { sha256Hex, utf8 } from './digest.ts';
+import type { Ledger } from './Ledger.ts';
+import { NoticeLog } from './NoticeLog.ts';
+import { parseDocument, readDisk } from './readDisk.ts';
+import type { DiskRead } from './readDisk.ts';
+import { reconcileExternal } from './reconcileExternal.ts';
+import { RecoveryCopies } from './RecoveryCopies.ts';
+import { ensureJournal, noticeBase } from './StoreContext.ts';
+import type { StoreContext } from './StoreContext.ts';
+import type { StorePaths } from './StorePaths.ts';
+import { tempPath } from './StorePaths.ts';
+import { cutTornTail } from './syncWithDisk.ts';
+import { WriterLock } from './WriterLock.ts';
+
+type Opened = { ok: true; ctx: StoreContext } | { ok: false; error: StoreOpenError };
+
+type Shared = Pick<StoreContext, 'lock' | 'notices'>;
+
+function contextFor(options: ResolvedFileStoreOptions, paths: StorePaths, shared: Shared, book: Skillbook, ledger: Ledger): StoreContext {
+  return {
+    fs: options.fs, paths, options, ...shared, failures: 0,
+    sequencer: new CommitSequencer(book),
+    copies: new RecoveryCopies(options.fs, paths),
+    view: { ledger, baseBook: book, since: [], journalEnd: 0, journalLines: 0, chain: ledger.chain, docFingerprint: null, replaced: null },
+  };
+}
+
+/** A ledger placeholder for a document being created or first adopted (the checkpoint replaces it). */
+function initialLedger(writerId: string, revision: number, digest: string): Ledger {
+  return { format: 'cohort-ledger/1', revision, contentDigest: digest, chain: digest, writerId, journalOffset: 0, lineage: null, at: 0 };
+}
+
+async function startTracking(ctx: StoreContext, text: string, rewriteDocument: boolean, reason: 'created'): Promise<void> {
+  await ensureJournal(ctx);
+  ctx.view = { ...ctx.view, journalEnd: (await ctx.fs.stat(ctx.paths.journal))?.size ?? 0 };
+  const written = await writeCheckpoint(ctx, { book: ctx.sequencer.book, text, reason, rewriteDocument, expectFingerprint: null, expectDigest: null });
+  if (!written.ok) throw new Error(`the document could not be started (${written.reason})`);
+}
+
+/** Finishes a checkpoint a crash interrupted, cuts a torn tail, and takes up the journal. */
+async function resume(ctx: StoreContext, read: Extract<DiskRead, { kind: 'tracked' }>): Promise<void> {
+  const { fs, paths } = ctx;
+  if (read.rollForward.base) await fs.rename(tempPath(paths.base), paths.base);
+  if (read.rollForward.document) await fs.rename(tempPath(paths.document), paths.document);
+  if (read.rewriteBase) await atomicWrite(fs, paths.base, utf8(read.baseBook.toJSON()));
+  if (read.rollForward.base || read.rollForward.document) {
+    await fs.syncDir(paths.dir);
+    await ctx.notices.emit({
+      type: 'store.saved', ...noticeBase(ctx, 'saved', read.ledger.revision, read.ledger.contentDigest, 'recovered'),
+      revision: read.ledger.revision, digest: read.ledger.contentDigest, reason: 'recovered', entries: 0,
+    });
+  }
+  await cutTornTail(ctx, read.journal);
+  ctx.view = {
+    ...ctx.view, since: [...read.since], chain: read.chain, journalEnd: read.journal.end, journalLines: read.journal.entries.length,
+    docFingerprint: null,
+  };
+}
+
+/** Checks a document another writer left while no Cohort process ran; a hard error when it cannot be read. */
+function foreignDocument(read: Extract<DiskRead, { kind: 'tracked' }>, paths: StorePaths) {
+  const doc = read.document;
+  if (!doc || doc.digest === read.ledger.contentDigest || read.rollForward.document) return { ok: true as const, doc: null };
+  const parsed = parseDocument(doc.text, paths.document, read.head.revision + 1);
+  if (!parsed.ok) return parsed;
+  return { ok: true as const, doc: { text: doc.text ?? '', digest: doc.digest, fingerprint: doc.fingerprint, book: parsed.value } };
+}
+
+/**
+ * Opens (or creates) the files of a file store under the writer lock: reads and checks them
+ * ({@link readDisk}), stops on a hard error before writing anything, then repairs what a
+ * crash leaves (an unfinished checkpoint, a torn journal tail) and reconciles a document
+ * another writer changed while no Cohort process ran.
+ */
+export async function openFileStore(options: ResolvedFileStoreOptions, paths: StorePaths): Promise<Opened> {
+  const { fs, clock, writerId } = options;
+  await fs.mkdir(paths.dir);
+  const shared: Shared = {
+    lock: new WriterLock(fs, paths.lock, writerId, options.process, clock, { leaseMs: options.lockLeaseMs, waitMs: options.lockWaitMs }),
+    notices: new NoticeLog(fs, paths.conflicts),
+  };
+  const attempt = await shared.lock.acquire();
+  if (!attempt.ok) {
+    return { ok: false, error: { code: 'locked', message: attempt.message, file: paths.lock, ...(attempt.holder ? { holder: attempt.holder } : {}) } };
+  }
+  try {
+    const read = await readDisk(options.fs, paths);
+    if (!read.ok) return read;
+    const value = read.value;
+    if (value.kind === 'missing' && !options.create) {
+      return { ok: false, error: { code: 'missing_document', message: 'the document does not exist (create: false)', file: paths.document } };
+    }
+    const foreign = value.kind === 'tracked' ? foreignDocument(value, paths) : { ok: true as const, doc: null };
+    if (!foreign.ok) return foreign;
+    await shared.notices.load();
+    let ctx: StoreContext;
+    if (value.kind === 'missing') {
+      const book = options.initialBook ?? Skillbook.empty();
+      const text = book.toJSON();
+      ctx = contextFor(options, paths, shared, book, initialLedger(writerId, book.revision, sha256Hex(text)));
+    } else if (value.kind === 'fresh') {
+      ctx = contextFor(options, paths, shared, value.book, initialLedger(writerId, 0, value.document.digest));
+    } else {
+      ctx = contextFor(options, paths, shared, value.head, value.ledger);
+      ctx.view = { ...ctx.view, baseBook: value.baseBook };
+    }
+    if (attempt.takeover) {
+      const { previous, reason } = attempt.takeover;
+      await ctx.notices.emit({
+        type: 'store.lock_taken_over', ...noticeBase(ctx, 'lock_taken_over', previous.writerId, previous.generation),
+        lockFile: paths.lock, previous, generation: previous.generation + 1, reason,
+      });
+    }
+    if (value.kind === 'missing') await startTracking(ctx, ctx.sequencer.book.toJSON(), true, 'created');
+    else if (value.kind === 'fresh') await startTracking(ctx, value.document.text ?? '', false, 'created');
+    else {
+      await resume(ctx, value);
+      if (foreign.doc) await reconcileExternal(ctx, foreign.doc);
+    }
+    return { ok: true, ctx };
+  } catch (error) {
+    return { ok: false, error: { code: 'io', message: `opening failed: ${(error as Error).message}`, file: paths.document, cause: error } };
+  } finally {
+    await shared.lock.release().catch(() => undefined);
+  }
+}

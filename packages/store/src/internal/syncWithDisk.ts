@@ -1,0 +1,173 @@
+import type { StoreError } from '../Store.ts';
+import type { StoreNotice } from '../StoreNotice.ts';
+import { externalChanges } from './classifyExternal.ts';
+import { chainDigest, fromUtf8, sha256Hex } from './digest.ts';
+import { isLedgerFault, readLedger, sameLedger } from './Ledger.ts';
+import type { Ledger } from './Ledger.ts';
+import { parseDocument, replayJournal } from './readDisk.ts';
+import type { SinceEntry } from './readDisk.ts';
+import { reconcileExternal } from './reconcileExternal.ts';
+import type { JournalScan } from './scanJournal.ts';
+import { scanJournal } from './scanJournal.ts';
+import { noticeBase } from './StoreContext.ts';
+import type { StoreContext } from './StoreContext.ts';
+
+/** The outcome of {@link syncWithDisk}: in step with the files, or an I/O refusal (`poison`: stop writing until reopened). */
+export type SyncResult = { readonly ok: true } | { readonly ok: false; readonly error: StoreError; readonly poison: boolean };
+
+const fail = (message: string, poison: boolean): SyncResult => ({ ok: false, error: { code: 'io', message }, poison });
+
+/** Cuts a torn journal tail (a writer died mid-append) and reports it. */
+export async function cutTornTail(ctx: StoreContext, scan: JournalScan): Promise<void> {
+  const tail = scan.tail;
+  if (!tail) return;
+  await ctx.fs.truncate(ctx.paths.journal, tail.offset);
+  const notice: StoreNotice = {
+    type: 'store.torn_tail_cut', ...noticeBase(ctx, 'torn_tail_cut', tail.offset, tail.bytes, ctx.view.ledger.chain),
+    file: ctx.paths.journal, offset: tail.offset, bytes: tail.bytes, reason: tail.reason,
+  };
+  await ctx.notices.emit(notice);
+}
+
+type Lines = { readonly kind: 'read'; readonly commits: number } | { readonly kind: 'reload' } | { readonly kind: 'failed'; readonly result: SyncResult };
+
+/** Takes in the journal lines other Cohort writers appended; `reload` when they do not follow by ops. */
+async function readForeignLines(ctx: StoreContext): Promise<Lines> {
+  const size = (await ctx.fs.stat(ctx.paths.journal))?.size ?? 0;
+  const view = ctx.view;
+  if (size < view.journalEnd) return { kind: 'failed', result: fail(`the journal shrank below ${view.journalEnd} bytes: another program cut it`, true) };
+  if (size === view.journalEnd) return { kind: 'read', commits: 0 };
+  const bytes = (await ctx.fs.readFrom(ctx.paths.journal, view.journalEnd)) ?? new Uint8Array(0);
+  const scan = scanJournal(bytes, view.journalEnd, view.journalLines + 1);
+  if (scan.corruption) return { kind: 'failed', result: fail(`the journal is corrupt at line ${scan.corruption.lineNo}: ${scan.corruption.message}`, true) };
+  await cutTornTail(ctx, scan);
+  let book = ctx.sequencer.book;
+  let chain = view.chain;
+  const since: SinceEntry[] = [];
+  for (const e of scan.entries) {
+    if (e.line.t !== 'commit' || e.line.rev !== book.revision + 1 || e.line.prev !== chain) return { kind: 'reload' };
+    const replayed = book.replay(e.line.ops);
+    if (!replayed.ok) return { kind: 'reload' };
+    book = replayed.book;
+    chain = chainDigest(chain, e.body);
+    since.push({ line: e.line, chain });
+  }
+  ctx.sequencer.advance(book);
+  ctx.view = { ...view, since: [...view.since, ...since], journalEnd: scan.end, journalLines: view.journalLines + scan.entries.length, chain };
+  return { kind: 'read', commits: since.length };
+}
+
+/** Another writer checkpointed content we have: move the baseline to its revision. `false`: it does not match ours. */
+async function followCheckpoint(ctx: StoreContext, ledger: Ledger): Promise<boolean> {
+  const view = ctx.view;
+  const head = ctx.sequencer.book.revision;
+  if (ledger.revision > head) return false;
+  const chainThere = ledger.revision === head ? view.chain : view.since.find((s) => s.line.rev === ledger.revision)?.chain;
+  if (chainThere !== ledger.chain) return false;
+  const bytes = await ctx.fs.readFile(ctx.paths.base);
+  if (!bytes || sha256Hex(bytes) !== ledger.contentDigest) return false;
+  const base = parseDocument(fromUtf8(bytes), ctx.paths.base, ledger.revision, 'unreadable_base');
+  if (!base.ok) return false;
+  ctx.view = { ...view, ledger, baseBook: base.value, since: view.since.filter((s) => s.line.rev > ledger.revision), docFingerprint: null };
+  return true;
+}
+
+/** Reloads from the base and the journal (another writer re-based the document), absorbing the result. */
+async function reload(ctx: StoreContext, ledger: Ledger): Promise<SyncResult> {
+  const bytes = await ctx.fs.readFile(ctx.paths.base);
+  if (!bytes || sha256Hex(bytes) !== ledger.contentDigest) return fail(`the base file does not hold the ledger's revision ${ledger.revision}`, false);
+  const base = parseDocument(fromUtf8(bytes), ctx.paths.base, ledger.revision, 'unreadable_base');
+  if (!base.ok) return fail(base.error.message, false);
+  const journal = (await ctx.fs.readFile(ctx.paths.journal)) ?? new Uint8Array(0);
+  const scan = scanJournal(journal);
+  if (scan.corruption) return fail(`the journal is corrupt at line ${scan.corruption.lineNo}: ${scan.corruption.message}`, true);
+  await cutTornTail(ctx, scan);
+  const replayed = replayJournal(base.value, ledger, scan.entries, ctx.paths.journal);
+  if (!replayed.ok) return fail(replayed.error.message, true);
+  const before = ctx.sequencer.book;
+  const { head, since, chain } = replayed.value;
+  ctx.view = { ledger, baseBook: base.value, since, journalEnd: scan.end, journalLines: scan.entries.length, chain, docFingerprint: null, replaced: null };
+  ctx.sequencer.absorb(head);
+  await ctx.notices.emit({
+    type: 'store.adopted', ...noticeBase(ctx, 'adopted', 'cohort', ledger.contentDigest, chain),
+    revision: head.revision, fromRevision: before.revision, diskDigest: ledger.contentDigest, rebased: 0, idMap: {},
+    external: externalChanges(before, head), source: 'cohort', writerId: ledger.writerId, commits: since.length,
+  });
+  return { ok: true };
+}
+
+/** Looks at the document: unchanged, ours, unreadable (deferred) or another writer's (reconciled). */
+async function checkDocument(ctx: StoreContext): Promise<void> {
+  const stat = await ctx.fs.stat(ctx.paths.document);
+  if (stat && stat.fingerprint === ctx.view.docFingerprint) return;
+  const bytes = stat ? await ctx.fs.readFile(ctx.paths.document) : undefined;
+  if (!bytes) return;
+  const digest = sha256Hex(bytes);
+  if (digest === ctx.view.ledger.contentDigest) {
+    ctx.view = { ...ctx.view, docFingerprint: stat?.fingerprint ?? null };
+    return;
+  }
+  const text = fromUtf8(bytes);
+  const parsed = parseDocument(text, ctx.paths.document, ctx.sequencer.book.revision + 1);
+  if (!parsed.ok || text === null) {
+    await ctx.notices.emit({
+      type: 'store.document_unreadable', ...noticeBase(ctx, 'document_unreadable', digest),
+      file: ctx.paths.document, digest, message: parsed.ok ? 'not UTF-8' : parsed.error.message,
+    });
+    return;
+  }
+  await reconcileExternal(ctx, { text, digest, fingerprint: stat?.fingerprint ?? null, book: parsed.value });
+}
+
+/**
+ * Brings the store in step with the files before it writes (under the lock): other Cohort
+ * writers' journal lines (replayed), their checkpoints and re-basings (followed or reloaded),
+ * and a document another program rewrote (classified and reconciled). A document being
+ * written (unreadable) is left for the next look: appends go on to the journal meanwhile.
+ */
+export async function syncWithDisk(ctx: StoreContext): Promise<SyncResult> {
+  const ledger = await readLedger(ctx.fs, ctx.paths.ledger);
+  if (ledger === null || isLedgerFault(ledger)) return fail(`the ledger is ${ledger === null ? 'missing' : `unreadable: ${ledger.message}`}`, false);
+  const before = ctx.sequencer.book.revision;
+  const lines = await readForeignLines(ctx);
+  if (lines.kind === 'failed') return lines.result;
+  const follows = lines.kind === 'read' && (sameLedger(ledger, ctx.view.ledger) || (await followCheckpoint(ctx, ledger)));
+  if (!follows) {
+    const reloaded = await reload(ctx, ledger);
+    if (!reloaded.ok) return reloaded;
+  } else if (lines.kind === 'read' && lines.commits > 0) {
+    const last = ctx.view.since[ctx.view.since.length - 1];
+    await ctx.notices.emit({
+      type: 'store.adopted', ...noticeBase(ctx, 'adopted', 'cohort', ctx.view.chain),
+      revision: ctx.sequencer.book.revision, fromRevision: before, diskDigest: ctx.view.ledger.contentDigest,
+      rebased: 0, idMap: {}, external: NO_CHANGES, source: 'cohort', writerId: last?.line.writer ?? null, commits: lines.commits,
+    });
+  }
+  await checkDocument(ctx);
+  await checkReplaced(ctx);
+  return { ok: true };
+}
+
+/**
+ * A writer that opened the document before a checkpoint replaced it (ACE writes in place)
+ * may have written into the old file after: that write is another writer's document too.
+ */
+async function checkReplaced(ctx: StoreContext): Promise<void> {
+  const watched = ctx.view.replaced;
+  if (watched === null || ctx.view.docFingerprint === null) return;
+  const stat = await ctx.fs.stat(ctx.paths.replaced);
+  const bytes = stat?.identity === watched.identity ? await ctx.fs.readFile(ctx.paths.replaced) : undefined;
+  if (!bytes) {
+    ctx.view = { ...ctx.view, replaced: null };
+    return;
+  }
+  const digest = sha256Hex(bytes);
+  if (digest === watched.digest) return;
+  const text = fromUtf8(bytes);
+  const parsed = parseDocument(text, ctx.paths.replaced, ctx.sequencer.book.revision + 1);
+  // still being written: looked at again next time
+  if (!parsed.ok || text === null) return;
+  await reconcileExternal(ctx, { text, digest, fingerprint: ctx.view.docFingerprint, book: parsed.value, late: true });
+}
+
+const NO_CHANGES = { added: [], changed: [], removed: [], dropped: [], counts: { added: 0, changed: 0, removed: 0, dropped: 0 } };

@@ -1,0 +1,103 @@
+import { constants } from 'node:fs';
+import { link, mkdir, open, readdir, rename, stat, truncate, unlink } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import type { StoreAppendHandle, StoreFileStat, StoreFs } from './StoreFs.ts';
+import { fsErrorCode } from './StoreFs.ts';
+
+async function orUndefined<T>(work: Promise<T>): Promise<T | undefined> {
+  try {
+    return await work;
+  } catch (error) {
+    if (fsErrorCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+async function withFile<T>(path: string, flags: string | number, use: (fh: FileHandle) => Promise<T>): Promise<T> {
+  const fh = await open(path, flags, 0o644);
+  try {
+    return await use(fh);
+  } finally {
+    await fh.close();
+  }
+}
+
+async function readFrom(path: string, offset: number): Promise<Uint8Array | undefined> {
+  return orUndefined(
+    withFile(path, 'r', async (fh) => {
+      const { size } = await fh.stat();
+      const length = Math.max(0, size - offset);
+      const buffer = new Uint8Array(length);
+      let read = 0;
+      while (read < length) {
+        const { bytesRead } = await fh.read(buffer, read, length - read, offset + read);
+        if (bytesRead === 0) break;
+        read += bytesRead;
+      }
+      return read === length ? buffer : buffer.subarray(0, read);
+    }),
+  );
+}
+
+class NodeAppendHandle implements StoreAppendHandle {
+  constructor(private readonly fh: FileHandle) {}
+  async append(data: Uint8Array): Promise<void> {
+    let written = 0;
+    while (written < data.length) {
+      const { bytesWritten } = await this.fh.write(data, written, data.length - written);
+      written += bytesWritten;
+    }
+  }
+  sync(): Promise<void> {
+    return this.fh.sync();
+  }
+  close(): Promise<void> {
+    return this.fh.close();
+  }
+}
+
+/**
+ * The real file system, through `node:fs/promises`. `syncDir` opens the directory and
+ * fsyncs it, which is what makes a `rename` durable on Linux.
+ *
+ * @example
+ * ```ts
+ * const opened = await FileStore.open('data/skillbook.json', { fs: nodeFs });
+ * ```
+ */
+export const nodeFs: StoreFs = {
+  readFile: (path) => readFrom(path, 0),
+  readFrom,
+  async writeFile(path, data, options = {}) {
+    const flags = constants.O_WRONLY | constants.O_CREAT | (options.exclusive ? constants.O_EXCL : constants.O_TRUNC);
+    await withFile(path, flags, async (fh) => {
+      await new NodeAppendHandle(fh).append(data);
+      if (options.sync) await fh.sync();
+    });
+  },
+  async openAppend(path) {
+    return new NodeAppendHandle(await open(path, 'a', 0o644));
+  },
+  async truncate(path, size) {
+    await truncate(path, size);
+    await withFile(path, 'r+', (fh) => fh.sync());
+  },
+  rename: (from, to) => rename(from, to),
+  link: (existing, path) => link(existing, path),
+  unlink: (path) => unlink(path),
+  async stat(path): Promise<StoreFileStat | undefined> {
+    const s = await orUndefined(stat(path, { bigint: true }));
+    if (!s) return undefined;
+    // not ctime: giving the file a second name (link) changes it, and that is no write
+    return { size: Number(s.size), identity: `${s.dev}:${s.ino}`, fingerprint: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}` };
+  },
+  async readdir(dir) {
+    return (await orUndefined(readdir(dir))) ?? [];
+  },
+  async syncDir(dir) {
+    await withFile(dir, 'r', (fh) => fh.sync());
+  },
+  async mkdir(dir) {
+    await mkdir(dir, { recursive: true });
+  },
+};

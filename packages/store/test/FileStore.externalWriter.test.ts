@@ -1,0 +1,91 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Skillbook } from '@cohort/skillbook';
+import { FileStore, describeOpenError } from '@cohort/store';
+import type { StoreNotice } from '@cohort/store';
+import { addOp, makeCommit } from '@cohort/store/testing';
+import { childCommand, spawnMergeChild } from './utils/spawnMergeChild.ts';
+import type { MergeChild } from './utils/spawnMergeChild.ts';
+
+const WRITER = fileURLToPath(new URL('./utils/aceWriter.ts', import.meta.url));
+const RECONCILED = new Set(['store.adopted', 'store.rebased', 'store.forked', 'store.force_saved']);
+
+async function issuesIn(path: string): Promise<Set<string>> {
+  const parsed = Skillbook.parse(await readFile(path, 'utf8'));
+  if (!parsed.ok) throw new Error(`${path}: ${parsed.error.message}`);
+  return new Set([...parsed.book.skills()].map((s) => s.issue));
+}
+
+/** Merges in this process while an ACE-like writer rewrites the document; returns what each side wrote and the notices. */
+async function race(dir: string, mode: 'cumulative' | 'reload', children: MergeChild[]) {
+  const document = join(dir, 'skillbook.json');
+  const opened = await FileStore.open(document, { checkpointEvery: 4, idleCheckpointMs: 15 });
+  if (!opened.ok) throw new Error(describeOpenError(opened.error));
+  const store = opened.store;
+  const notices: StoreNotice[] = [];
+  store.notices$.subscribe((n) => notices.push(n));
+  const ours: string[] = [];
+  let n = 0;
+  const mergeOnce = async (): Promise<void> => {
+    const issue = `ours-${mode}-${(n += 1)}`;
+    const result = await store.append(makeCommit(store.book, [addOp(issue)], { basis: 'store', sessionId: issue }).commit);
+    if (result.ok) ours.push(issue);
+  };
+  for (let i = 0; i < 6; i += 1) await mergeOnce();
+  const writer = spawnMergeChild({ document, mode, writes: 30, intervalMs: 12, prefix: `ace-${mode}` }, await childCommand(WRITER));
+  children.push(writer);
+  let done = false;
+  void writer.closed.then(() => (done = true));
+  while (!done) {
+    await mergeOnce();
+    await new Promise((resolve) => setTimeout(resolve, 3));
+  }
+  for (let i = 0; i < 4; i += 1) await mergeOnce();
+  await store.close();
+  const theirs = writer.lines.flatMap((l) => (l.kind === 'other' && l.text.startsWith('WROTE ') ? [(JSON.parse(l.text.slice(6)) as { issue: string }).issue] : []));
+  return { document, ours, theirs, notices };
+}
+
+async function check(dir: string, result: Awaited<ReturnType<typeof race>>): Promise<StoreNotice[]> {
+  const reconciled = result.notices.filter((x) => RECONCILED.has(x.type));
+  expect(new Set(result.notices.map((x) => x.id)).size).toBe(result.notices.length);
+  expect(reconciled.length).toBeGreaterThan(0);
+  const main = await issuesIn(result.document);
+  // the other writer's skills are in the document
+  for (const issue of result.theirs) expect(main.has(issue), `${issue} (theirs) is in the document`).toBe(true);
+  // ours are in the document or in a recovery copy
+  const copies = (await readdir(dir)).filter((f) => f.includes('.recovery-') && !f.endsWith('.meta.json'));
+  expect(copies.length).toBeLessThanOrEqual(4);
+  const kept = new Set(main);
+  for (const copy of copies) for (const issue of await issuesIn(join(dir, copy))) kept.add(issue);
+  const lost = result.ours.filter((i) => !kept.has(i));
+  if (lost.length > 0) console.log('LOST', lost, JSON.stringify(result.notices.map((x) => [x.type, 'revision' in x ? x.revision : null, 'fromRevision' in x ? x.fromRevision : null, 'external' in x ? x.external.counts : null, 'rebased' in x ? x.rebased : null, 'copy' in x ? x.copy : null, 'reason' in x ? x.reason : null])), dir);
+  for (const issue of result.ours) expect(kept.has(issue), `${issue} (ours) is kept`).toBe(true);
+  return reconciled;
+}
+
+describe('FileStore with an external writer', () => {
+  const children: MergeChild[] = [];
+  const dirs: string[] = [];
+  afterAll(async () => {
+    for (const c of children) c.proc.kill('SIGKILL');
+
+  });
+
+  it('external writer - ACE rewriting the whole document from its own copy while we merge: outcomes classified, no skill of either side lost', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cohort-ace-'));
+    dirs.push(dir);
+    const reconciled = await check(dir, await race(dir, 'cumulative', children));
+    // its copy lacks what we merged after it loaded: that diverges, and our side goes to a recovery copy
+    expect(reconciled.some((x) => x.type === 'store.forked' || x.type === 'store.force_saved')).toBe(true);
+  }, 30_000);
+
+  it('external writer - ACE loading, changing and saving the document while we merge: outcomes classified, no skill of either side lost', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cohort-ace-'));
+    dirs.push(dir);
+    await check(dir, await race(dir, 'reload', children));
+  }, 30_000);
+});
