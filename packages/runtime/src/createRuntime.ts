@@ -15,6 +15,7 @@ import type { ConflictPolicy } from './ConflictPolicy.ts';
 import { defaultLimits } from './Limits.ts';
 import type { Limits } from './Limits.ts';
 import type { RuntimeEvent } from './RuntimeEvent.ts';
+import type { RuntimeMutation } from './RuntimeMutation.ts';
 import type { SessionBody, SpawnOptions } from './Session.ts';
 import type { SessionOutcome } from './SessionOutcome.ts';
 import { supervisorMachine } from './supervisorMachine.ts';
@@ -34,6 +35,8 @@ export interface RuntimeOptions {
   readonly budget?: BudgetSpec;
   /** How supervisors treat conflicting commits (default `reject`). */
   readonly conflicts?: ConflictPolicy;
+  /** A deliberately broken variant, for mutation tests of the simulation only. */
+  readonly mutation?: RuntimeMutation;
   /** xstate's inspector, passed through to the actor system. */
   readonly inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 }
@@ -99,6 +102,7 @@ class CohortRuntime implements Runtime {
       emit: (e) => this.events.next(e),
       ledger: this.ledger,
       allocator: createIdAllocator(initial.nextId),
+      mutation: options.mutation ?? null,
     });
     this.rootActor = createActor(this.tree.supervisorLogic(null), {
       clock: this.clock,

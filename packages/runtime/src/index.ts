@@ -1,5 +1,6 @@
 export { createRuntime, bookClock } from './createRuntime.ts';
 export type { Runtime, RuntimeOptions } from './createRuntime.ts';
+export type { RuntimeMutation } from './RuntimeMutation.ts';
 export type { Session, SessionBody, SpawnOptions, RetryPolicy, SessionBatchResult, ChargeResult } from './Session.ts';
 export type { SessionOutcome } from './SessionOutcome.ts';
 export { SessionFailureSchema, FailureKindSchema, ErrorInfoSchema, ConflictSchema, toErrorInfo } from './SessionFailure.ts';

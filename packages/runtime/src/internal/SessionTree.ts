@@ -1,6 +1,7 @@
 import { createActor, fromPromise, toPromise } from 'xstate';
 import type { Actor, AnyActorLogic } from 'xstate';
-import type { Conflict } from '@cohort/skillbook';
+import type { AppliedOp, Conflict } from '@cohort/skillbook';
+import type { Commit } from '../Commit.ts';
 import { createIdAllocator } from '@cohort/skillbook';
 import { BudgetAccount } from '../Budget.ts';
 import type { Clock } from '../Clock.ts';
@@ -8,6 +9,7 @@ import type { ConflictPolicy } from '../ConflictPolicy.ts';
 import { Draft } from '../Draft.ts';
 import type { Limits } from '../Limits.ts';
 import type { RuntimeEvent } from '../RuntimeEvent.ts';
+import type { RuntimeMutation } from '../RuntimeMutation.ts';
 import type { SessionBatchResult, SessionBody, SpawnOptions } from '../Session.ts';
 import { SpawnOptionsSchema } from '../SpawnOptionsSchema.ts';
 import type { FailureKind, SessionFailure } from '../SessionFailure.ts';
@@ -31,6 +33,7 @@ export interface TreeDeps {
   readonly emit: (event: RuntimeEvent) => void;
   readonly ledger: RootLedger;
   readonly allocator: ReturnType<typeof createIdAllocator>;
+  readonly mutation: RuntimeMutation | null;
 }
 
 type Deliver = (outcome: SessionOutcome) => void;
@@ -190,7 +193,7 @@ export class SessionTree implements SessionHost {
     const start = parent ? parent.draft.book : this.deps.ledger.book;
     const node = {
       id, path, depth: path.length - 1, name: options.name, input: options.input, attempt, body, options, parent,
-      draft: new Draft(start, { sessionId: id, path }),
+      draft: parent && this.deps.mutation === 'shared-draft' ? parent.draft : new Draft(start, { sessionId: id, path }),
       budget, controller: new AbortController(), children: new Set<SessionNode>(), timers: [] as unknown[],
       supervisor: null, stopBody: null, commit: null, verdict: null, writable: true, settled: false, deliver,
     } as unknown as SessionNode;
@@ -294,10 +297,26 @@ export class SessionTree implements SessionHost {
       done({ ok: false, kind: 'cancelled', message: `parent session ${context.ownerId} has ended` });
       return;
     }
+    if (this.deps.mutation === 'interleaved-merge' && commit.entries.length > 0) {
+      this.mergeInterleaved(owner, commit, done);
+      return;
+    }
     const result = owner.draft.merge(commit, this.deps.policy);
     if (result.ok) done({ ok: true, revision: owner.draft.book.revision, merge: result });
     else if (result.kind === 'conflict') done({ ok: false, kind: 'conflict', message: result.message, conflicts: result.conflicts });
     else done({ ok: false, kind: 'invalid_commit', message: result.message });
+  }
+
+  /** The `interleaved-merge` mutation: half of the commit now, the rest after other work. */
+  private mergeInterleaved(owner: SessionNode, commit: Commit, done: (v: Verdict) => void): void {
+    const ops = commit.entries.flatMap((e) => e.ops);
+    const half = Math.ceil(ops.length / 2);
+    const part = (slice: AppliedOp[]): Commit => ({ ...commit, entries: [{ ...commit.entries[0]!, ops: slice }] });
+    const first = owner.draft.merge(part(ops.slice(0, half)), 'last-writer-wins');
+    this.clock.setTimeout(() => {
+      if (!owner.settled && half < ops.length) owner.draft.merge(part(ops.slice(half)), 'last-writer-wins');
+      done(first.ok ? { ok: true, revision: owner.draft.book.revision, merge: { ...first, ops } } : { ok: false, kind: 'invalid_commit', message: first.message });
+    }, 0);
   }
 
   private acknowledge(context: SupervisorContext, sessionId: string): void {
@@ -333,6 +352,9 @@ export class SessionTree implements SessionHost {
     for (const t of node.timers) this.clock.clearTimeout(t);
     const failure = context.failure;
     const cancelled = failure ? this.cancelChildren(node, `parent session ${node.id} ended (${failure.kind})`) : 0;
+    if (failure && this.deps.mutation === 'keep-failed-writes' && node.parent && !node.parent.settled) {
+      node.parent.draft.merge(node.draft.toCommit(undefined), 'last-writer-wins');
+    }
     node.controller.abort(failure ? new Error(failure.message) : 'committed');
     node.stopBody?.();
     node.budget.close();

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { Skillbook } from '@cohort/skillbook';
+import { Skillbook, createIdAllocator } from '@cohort/skillbook';
 import type { AppliedOp } from '@cohort/skillbook';
 import type { StoreFs } from '../StoreFs.ts';
 import { atomicWrite } from './atomicWrite.ts';
+import { sameSkill } from './contentConflicts.ts';
 import { fromUtf8, sha256Hex, utf8 } from './digest.ts';
 import type { StorePaths } from './StorePaths.ts';
 import { copyPath } from './StorePaths.ts';
@@ -149,19 +150,24 @@ export class RecoveryCopies {
 
 /**
  * `ours` plus the skills of `previous` that ours lacks (content and soft-removal carried;
- * their counters restart), so rewriting the fixed-point copy drops nothing it held.
+ * their counters restart), so rewriting the fixed-point copy drops nothing it held. A skill
+ * of `previous` whose id ours gave to another skill is carried under a fresh id.
  */
 function unionOf(ours: Skillbook, previous: Skillbook): { book: Skillbook; carried: number } {
   const ops: AppliedOp[] = [];
   let carried = 0;
+  const ids = createIdAllocator(Math.max(ours.nextId, previous.nextId));
   for (const s of previous.skills()) {
-    if (ours.get(s.id)) continue;
+    const mine = ours.get(s.id);
+    if (mine && sameSkill(mine, s)) continue;
+    let id: string = s.id;
+    while (ours.has(id)) id = ids.allocate(s.section === 'harness' ? 'harness' : 'context');
     carried += 1;
     ops.push({
-      type: 'ADD', section: s.section, skill_id: s.id, issue: s.issue, keywords: [...s.keywords],
+      type: 'ADD', section: s.section, skill_id: id, issue: s.issue, keywords: [...s.keywords],
       ...(s.insight !== undefined ? { insight: s.insight } : {}), at: s.created_at,
     });
-    if (!s.active) ops.push({ type: 'REMOVE', section: s.section, skill_id: s.id, at: s.updated_at });
+    if (!s.active) ops.push({ type: 'REMOVE', section: s.section, skill_id: id, at: s.updated_at });
   }
   if (ops.length === 0) return { book: ours, carried: 0 };
   const replayed = ours.replay(ops);

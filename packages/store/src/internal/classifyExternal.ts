@@ -1,7 +1,7 @@
 import type { AppliedOp, Conflict, Skill, Skillbook } from '@cohort/skillbook';
 import type { ExternalChanges, ForkConflict } from '../StoreNotice.ts';
 import type { CommitLine } from './JournalLine.ts';
-import { contentConflicts, sameContent } from './contentConflicts.ts';
+import { contentConflicts, sameContent, sameSkill } from './contentConflicts.ts';
 import { remapIds } from './remapIds.ts';
 
 /** How our side relates to a document another writer left: see {@link classifyExternal}. */
@@ -27,11 +27,15 @@ export function externalChanges(base: Skillbook, disk: Skillbook): ExternalChang
   const dropped: string[] = [];
   for (const before of base.skills()) {
     const after = disk.get(before.id);
-    if (!after) dropped.push(before.id);
+    // a different skill under the same id: ours was displaced (dropped), theirs is new
+    if (!after || !sameSkill(before, after)) dropped.push(before.id);
     else if (!sameContent(before, after)) changed.push(before.id);
     else if (before.active && !after.active) removed.push(before.id);
   }
-  for (const skill of disk.skills()) if (!base.get(skill.id)) added.push(skill.id);
+  for (const skill of disk.skills()) {
+    const before = base.get(skill.id);
+    if (!before || !sameSkill(before, skill)) added.push(skill.id);
+  }
   return {
     added: added.slice(0, SAMPLE), changed: changed.slice(0, SAMPLE), removed: removed.slice(0, SAMPLE), dropped: dropped.slice(0, SAMPLE),
     counts: { added: added.length, changed: changed.length, removed: removed.length, dropped: dropped.length },
@@ -40,7 +44,7 @@ export function externalChanges(base: Skillbook, disk: Skillbook): ExternalChang
 
 /** Whether `d` has everything `o` has: same content and flag, counters and occurrences at least as far. */
 function holds(d: Skill, o: Skill): boolean {
-  return sameContent(o, d) && o.active === d.active && d.used_count >= o.used_count && d.helpful_count >= o.helpful_count
+  return sameSkill(o, d) && sameContent(o, d) && o.active === d.active && d.used_count >= o.used_count && d.helpful_count >= o.helpful_count
     && d.harmful_count >= o.harmful_count && d.neutral_count >= o.neutral_count && d.occurrences.length >= o.occurrences.length;
 }
 

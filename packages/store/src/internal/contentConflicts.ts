@@ -1,5 +1,13 @@
 import type { AppliedOp, Conflict, Skill, Skillbook } from '@cohort/skillbook';
 
+/**
+ * Whether two skills under one id are the same skill: ACE keeps `created_at` for a skill's
+ * whole life, so another `created_at` means another writer allocated the id again.
+ */
+export function sameSkill(a: Skill, b: Skill): boolean {
+  return a.created_at === b.created_at;
+}
+
 /** Whether two versions of a skill have the same content (issue, keywords, insight): counters and provenance are not content. */
 export function sameContent(a: Skill, b: Skill): boolean {
   if (a.issue !== b.issue || (a.insight ?? '') !== (b.insight ?? '')) return false;
