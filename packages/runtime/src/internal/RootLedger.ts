@@ -1,6 +1,7 @@
 import type { Skillbook } from '@cohort/skillbook';
 import type { Store, StoreSnapshot } from '@cohort/store';
 import type { AuditEntry } from '../AuditEntry.ts';
+import { entryOps } from '../AuditEntry.ts';
 import type { Clock } from '../Clock.ts';
 import type { Commit } from '../Commit.ts';
 import type { ConflictPolicy } from '../ConflictPolicy.ts';
@@ -56,7 +57,7 @@ export class RootLedger {
    * called once with the verdict: at once for a refusal or an empty commit, after the store
    * made the commit durable otherwise.
    */
-  merge(commit: Commit, policy: ConflictPolicy, done: (verdict: Verdict) => void): void {
+  merge(commit: Commit, policy: ConflictPolicy, isAllocated: (id: string) => boolean, done: (verdict: Verdict) => void): void {
     const result = mergeCommit(this.speculative, commit, policy);
     if (!result.ok) {
       done(
@@ -73,7 +74,14 @@ export class RootLedger {
     const expectedRevision = this.speculative.revision;
     this.speculative = result.book;
     const append = this.store
-      .append({ expectedRevision, sessionId: commit.sessionId, path: commit.path, ops: result.ops, at: this.clock.now() })
+      .append({
+        expectedRevision,
+        sessionId: commit.sessionId,
+        path: commit.path,
+        ops: result.ops,
+        explicitIds: result.ops.filter((op) => op.type === 'ADD' && !isAllocated(op.skill_id)).map((op) => op.skill_id),
+        at: this.clock.now(),
+      })
       .then(
         (res): Verdict => {
           if (!res.ok) {
@@ -92,8 +100,12 @@ export class RootLedger {
             this.durable = res.book;
             this.rev = res.revision;
           }
-          for (const e of result.entries) this.entries.push({ ...e, revision: res.revision });
-          return { ok: true, revision: res.revision, merge: result };
+          // another writer took some of our allocated ids: the store gave those ADDs fresh ones
+          const idMap = res.idMap ?? {};
+          const landed = res.idMap ? remapEntries(result.entries, idMap) : result.entries;
+          for (const e of landed) this.entries.push({ ...e, revision: res.revision });
+          const merge = res.idMap ? { ...result, entries: landed, ops: entryOps(landed) } : result;
+          return { ok: true, revision: res.revision, merge };
         },
         (thrown: unknown): Verdict => ({
           ok: false,
@@ -115,4 +127,15 @@ export class RootLedger {
   async drain(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
   }
+}
+
+/** Rewrites the ids of entries' ops through `idMap` (old id → id in the book). */
+function remapEntries(entries: readonly AuditEntry[], idMap: Readonly<Record<string, string>>): AuditEntry[] {
+  return entries.map((e) => ({
+    ...e,
+    ops: e.ops.map((op) => {
+      const mapped = idMap[op.skill_id];
+      return mapped === undefined ? op : { ...op, skill_id: mapped };
+    }),
+  }));
 }

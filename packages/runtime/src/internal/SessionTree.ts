@@ -1,6 +1,6 @@
 import { createActor, fromPromise, toPromise } from 'xstate';
 import type { Actor, AnyActorLogic } from 'xstate';
-import type { AppliedOp, Conflict } from '@cohort/skillbook';
+import type { AppliedOp, Conflict, Section, SkillId } from '@cohort/skillbook';
 import type { Commit } from '../Commit.ts';
 import { createIdAllocator } from '@cohort/skillbook';
 import { BudgetAccount } from '../Budget.ts';
@@ -52,6 +52,8 @@ export class SessionTree implements SessionHost {
   private nextId = 1;
   private allocator: ReturnType<typeof createIdAllocator>;
   private rootSupervisor: Actor<typeof supervisorMachine> | null = null;
+  /** Ids this runtime allocated (every other ADD id was chosen by its session). */
+  private readonly allocated = new Set<string>();
   private readonly sessionLogic;
   private readonly supervisorLogicImpl;
 
@@ -61,18 +63,22 @@ export class SessionTree implements SessionHost {
     this.sessionLogic = sessionMachine.provide({
       actors: { body: fromPromise(({ input }: { input: { sessionId: string } }) => this.runBody(input.sessionId)) },
       actions: {
-        submitCommit: ({ context }) => this.submitCommit(context),
-        settle: ({ context }) => this.settle(context),
+        submitCommit: ({ context }) => this.guard(() => this.submitCommit(context), () => this.rescue(context.sessionId)),
+        settle: ({ context }) => this.guard(() => this.settle(context), (err) => this.rescueSettle(context.sessionId, err)),
       },
     });
     this.supervisorLogicImpl = supervisorMachine.provide({
       actions: {
-        merge: ({ context, self }, params) => this.merge(context, params.sessionId, (v) => {
-          const node = this.nodes.get(params.sessionId);
-          if (node) node.verdict = v;
-          self.send({ type: 'DURABLE', sessionId: params.sessionId });
-        }),
-        acknowledge: ({ context }, params) => this.acknowledge(context, params.sessionId),
+        merge: ({ context, self }, params) => {
+          const done = (v: Verdict) => {
+            const node = this.nodes.get(params.sessionId);
+            if (node) node.verdict = v;
+            self.send({ type: 'DURABLE', sessionId: params.sessionId });
+          };
+          this.guard(() => this.merge(context, params.sessionId, done), (err) =>
+            done({ ok: false, kind: 'crashed', message: 'the merge failed: a runtime defect', error: err }));
+        },
+        acknowledge: ({ context }, params) => this.guard(() => this.acknowledge(context, params.sessionId), () => this.rescue(params.sessionId)),
         refuse: (_, params) => this.refuse(params.sessionId),
         backpressure: (_, params) => this.emitFor(params.sessionId, (n) => ({
           type: 'merge.backpressure', sessionId: n.id, path: [...n.path], at: this.clock.now(), queued: params.queued,
@@ -122,6 +128,32 @@ export class SessionTree implements SessionHost {
     this.deps.emit({ type: 'runtime.defect', at: this.clock.now(), error: toErrorInfo(thrown) });
   }
 
+  /** Runs a provided action; a throw is a defect of the runtime: reported, then rescued. */
+  private guard(action: () => void, rescue: (err: unknown) => void): void {
+    try {
+      action();
+    } catch (err) {
+      this.reportDefect(err);
+      rescue(err);
+    }
+  }
+
+  /** Fails a session stuck by a defect, so that it still settles (never a hang). */
+  private rescue(sessionId: string): void {
+    const node = this.nodes.get(sessionId);
+    if (node && !node.settled) node.actor.send({ type: 'REJECTED', failure: { kind: 'crashed', message: 'runtime defect while committing' } });
+  }
+
+  /** Delivers a crash to a session whose settling hit a defect (its outcome is delivered once). */
+  private rescueSettle(sessionId: string, err: unknown): void {
+    const node = this.nodes.get(sessionId);
+    this.nodes.delete(sessionId);
+    if (!node) return;
+    node.parent?.children.delete(node);
+    node.deliver(this.failedOutcome(node, { kind: 'crashed', message: 'runtime defect while settling', error: toErrorInfo(err) }, 0));
+    node.parent?.actor.send({ type: 'CHILD_SETTLED' });
+  }
+
   // ---- SessionHost ----------------------------------------------------------------------
 
   endedReason(node: SessionNode): string | null {
@@ -134,7 +166,12 @@ export class SessionTree implements SessionHost {
   write(node: SessionNode, raw: unknown): SessionBatchResult {
     const ended = this.endedReason(node);
     if (ended) return { ok: false, error: { code: 'session_ended', message: ended } };
-    const result = node.draft.write(raw, { clock: this.clock, allocateId: (section) => this.allocator.allocate(section) });
+    const allocateId = (section: Section): SkillId => {
+      const id = this.allocator.allocate(section);
+      this.allocated.add(id);
+      return id;
+    };
+    const result = node.draft.write(raw, { clock: this.clock, allocateId });
     if (!result.ok) return { ok: false, error: result.error };
     for (const op of result.applied) if (op.type === 'ADD') this.allocator.observe(op.skill_id);
     return { ok: true, applied: result.applied, skipped: result.skipped };
@@ -156,16 +193,15 @@ export class SessionTree implements SessionHost {
   ): void {
     const id = this.newId();
     const path = parent ? [...parent.path, id] : [id];
+    const refuse = (kind: FailureKind, message: string) => {
+      deliver(this.refused(id, path, kind, message, attempt, options));
+      if (isRetry) parent?.actor.send({ type: 'CHILD_SETTLED' });
+    };
     const refusal = this.admit(parent, options, isRetry);
-    if (refusal) {
-      deliver(this.refused(id, path, refusal.kind, refusal.message, attempt, options));
-      return;
-    }
+    if (refusal) return refuse(refusal.kind, refusal.message);
     const account = (parent?.budget ?? this.deps.budget).open(options.budget);
     if (!(account instanceof BudgetAccount)) {
-      const message = `budget exhausted: the child asked for ${account.asked} ${account.meter}, its parent has ${account.remaining} left`;
-      deliver(this.refused(id, path, 'budget_exhausted', message, attempt, options));
-      return;
+      return refuse('budget_exhausted', `budget exhausted: the child asked for ${account.asked} ${account.meter}, its parent has ${account.remaining} left`);
     }
     const node = this.createNode(id, path, parent, body, options, attempt, deliver, account);
     this.nodes.set(id, node);
@@ -176,7 +212,7 @@ export class SessionTree implements SessionHost {
       parentId: parent?.id ?? null, depth: node.depth, attempt,
       ...(options.name !== undefined ? { name: options.name } : {}),
     });
-    parent?.actor.send({ type: 'CHILD_STARTED' });
+    if (!isRetry) parent?.actor.send({ type: 'CHILD_STARTED' });
     node.actor.start();
   }
 
@@ -195,7 +231,7 @@ export class SessionTree implements SessionHost {
       id, path, depth: path.length - 1, name: options.name, input: options.input, attempt, body, options, parent,
       draft: parent && this.deps.mutation === 'shared-draft' ? parent.draft : new Draft(start, { sessionId: id, path }),
       budget, controller: new AbortController(), children: new Set<SessionNode>(), timers: [] as unknown[],
-      supervisor: null, stopBody: null, commit: null, verdict: null, writable: true, settled: false, deliver,
+      supervisor: null, stopBody: null, commit: null, verdict: null, writable: true, settled: false, deliver: once(deliver),
     } as unknown as SessionNode;
     node.handle = new SessionHandle(node, this);
     node.actor = createActor(this.sessionLogic, {
@@ -289,7 +325,7 @@ export class SessionTree implements SessionHost {
       return;
     }
     if (context.ownerId === 'root') {
-      this.deps.ledger.merge(commit, this.deps.policy, done);
+      this.deps.ledger.merge(commit, this.deps.policy, (id) => this.allocated.has(id), done);
       return;
     }
     const owner = this.nodes.get(context.ownerId);
@@ -364,10 +400,12 @@ export class SessionTree implements SessionHost {
     const outcome = failure ? this.failedOutcome(node, failure, cancelled) : this.committedOutcome(node, context);
     if (outcome.status === 'failed') this.emitFailure(outcome.failure);
     if (outcome.status === 'failed' && this.shouldRetry(node, outcome.failure)) {
-      this.start(node.parent, node.body, node.options, node.attempt + 1, node.deliver, true);
-    } else {
-      node.deliver(outcome);
+      // the parent keeps counting this child until the retry settles; the retry starts outside
+      // this action (creating an actor inside one trips xstate's purity checks)
+      queueMicrotask(() => this.start(node.parent, node.body, node.options, node.attempt + 1, node.deliver, true));
+      return;
     }
+    node.deliver(outcome);
     node.parent?.actor.send({ type: 'CHILD_SETTLED' });
   }
 
@@ -447,5 +485,14 @@ function seed(kind: FailureKind, message: string, error: unknown, conflicts: rea
     kind, message,
     ...(error !== undefined ? { error: toErrorInfo(error) } : {}),
     ...(conflicts ? { conflicts } : {}),
+  };
+}
+
+function once<T>(fn: (value: T) => void): (value: T) => void {
+  let called = false;
+  return (value) => {
+    if (called) return;
+    called = true;
+    fn(value);
   };
 }
