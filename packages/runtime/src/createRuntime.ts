@@ -115,6 +115,8 @@ class CohortRuntime implements Runtime {
     this.tree.setRootSupervisor(this.rootActor);
     this.noticeSub = this.store.notices$.subscribe((n) => this.events.next(n));
     this.ready = this.ledger.load().then((snapshot) => this.tree.resetAllocator(snapshot.book.nextId));
+    // a failed load is reported to each `run` as a failure value; never an unhandled rejection
+    this.ready.catch(() => undefined);
   }
 
   get book(): Skillbook {
@@ -134,8 +136,12 @@ class CohortRuntime implements Runtime {
   }
 
   async run<I, O>(body: SessionBody<I, O>, options: SpawnOptions<I> = {}): Promise<SessionOutcome<O>> {
-    await this.ready;
-    if (this.closed) return this.tree.refuseClosed(options) as SessionOutcome<O>;
+    try {
+      await this.ready;
+    } catch (err) {
+      return this.tree.refuse(options, 'crashed', 'the store could not be loaded', err) as SessionOutcome<O>;
+    }
+    if (this.closed) return this.tree.refuse(options, 'cancelled', 'the runtime is closed') as SessionOutcome<O>;
     return this.tree.spawn(null, body as SessionBody<never, unknown>, options) as Promise<SessionOutcome<O>>;
   }
 

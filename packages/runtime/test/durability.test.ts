@@ -68,3 +68,33 @@ describe('durable merges at the root', () => {
     expect(rt.audit.map((e) => e.revision)).toEqual([1, 2, 3, 4, 5]);
   });
 });
+
+describe('store failures are failure values', () => {
+  it('a store that cannot load fails every run with a crash, never a rejection', async () => {
+    const store = new GatedStore();
+    store.load = () => Promise.reject(new Error('document unreadable'));
+    const rt = createRuntime({ store });
+    const outcome = await rt.run(async () => 'never runs');
+    expect(outcome).toMatchObject({ status: 'failed', failure: { kind: 'crashed', error: { message: 'document unreadable' } } });
+  });
+
+  it('an append the store refuses fails the session and leaves the book as it was', async () => {
+    const store = new GatedStore();
+    store.append = async () => ({ ok: false, error: { code: 'io', message: 'fsync failed', cause: new Error('EIO') } });
+    const rt = createRuntime({ store });
+    const outcome = await rt.run(async (s) => {
+      await s.tools.add_skill({ section: 'harness', issue: 'x', insight: 'y' });
+    });
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      failure: { kind: 'crashed', discarded: { ops: 1 }, error: { name: 'StoreError', code: 'io', cause: { message: 'EIO' } } },
+    });
+    expect(rt.book.size).toBe(0);
+    expect(rt.audit).toEqual([]);
+    // the next commit is decided against the durable book again
+    store.append = (commit) => store.inner.append(commit);
+    const next = await rt.run(async (s) => s.tools.add_skill({ section: 'harness', issue: 'x', insight: 'y' }));
+    expect(next.status).toBe('committed');
+    expect(rt.book.size).toBe(1);
+  });
+});

@@ -55,3 +55,18 @@ describe('events$ and the inspector', () => {
     expect(rt.book.size).toBe(1);
   });
 });
+
+describe('the Stately inspector', () => {
+  it('receives the live actor tree through @statelyai/inspect, offline', async () => {
+    const { createInspector } = await import('@statelyai/inspect');
+    const sent: { type: string; sessionId?: string }[] = [];
+    const inspector = createInspector({ send: (event) => sent.push(event as { type: string; sessionId?: string }) });
+    const rt = createRuntime({ inspect: inspector.inspect });
+    await rt.run(async (s) => s.spawn(async () => 'child'));
+    await new Promise((r) => setTimeout(r, 10));
+    const actorIds = sent.filter((e) => e.type === '@xstate.actor').map((e) => e.sessionId);
+    expect(actorIds.length).toBeGreaterThanOrEqual(4);
+    expect(sent.some((e) => e.type === '@xstate.snapshot')).toBe(true);
+    inspector.stop();
+  });
+});

@@ -79,7 +79,7 @@ export class SessionTree implements SessionHost {
             done({ ok: false, kind: 'crashed', message: 'the merge failed: a runtime defect', error: err }));
         },
         acknowledge: ({ context }, params) => this.guard(() => this.acknowledge(context, params.sessionId), () => this.rescue(params.sessionId)),
-        refuse: (_, params) => this.refuse(params.sessionId),
+        refuse: (_, params) => this.refuseCommit(params.sessionId),
         backpressure: (_, params) => this.emitFor(params.sessionId, (n) => ({
           type: 'merge.backpressure', sessionId: n.id, path: [...n.path], at: this.clock.now(), queued: params.queued,
         })),
@@ -110,10 +110,10 @@ export class SessionTree implements SessionHost {
     return new Promise((resolve) => this.start(parent, body, options, 1, resolve, false));
   }
 
-  /** A refused `rt.run` once the runtime is closed. */
-  refuseClosed(options: SpawnOptions<unknown>): SessionOutcome {
+  /** A refused `rt.run` (the runtime is closed, or its store could not be loaded). */
+  refuse(options: SpawnOptions<unknown>, kind: FailureKind, message: string, error?: unknown): SessionOutcome {
     const id = this.newId();
-    return this.refused(id, [id], 'cancelled', 'the runtime is closed', 1, options);
+    return this.refused(id, [id], kind, message, 1, options, error);
   }
 
   /** Cancels every live root session (and so the whole tree). */
@@ -369,7 +369,7 @@ export class SessionTree implements SessionHost {
     node.actor.send({ type: 'REJECTED', failure: seed(verdict.kind, verdict.message, verdict.error, verdict.conflicts) });
   }
 
-  private refuse(sessionId: string): void {
+  private refuseCommit(sessionId: string): void {
     const node = this.nodes.get(sessionId);
     if (node && !node.settled) node.actor.send({ type: 'REJECTED', failure: { kind: 'cancelled', message: 'the runtime closed before the merge' } });
   }
@@ -448,8 +448,13 @@ export class SessionTree implements SessionHost {
     };
   }
 
-  private refused(id: string, path: string[], kind: FailureKind, message: string, attempt: number, options: SpawnOptions<unknown>): SessionOutcome {
-    const failure: SessionFailure = { kind, sessionId: id, path, message, discarded: { ops: 0, descendants: 0 }, attempt, at: this.clock.now() };
+  private refused(
+    id: string, path: string[], kind: FailureKind, message: string, attempt: number, options: SpawnOptions<unknown>, error?: unknown,
+  ): SessionOutcome {
+    const failure: SessionFailure = {
+      kind, sessionId: id, path, message, ...(error !== undefined ? { error: toErrorInfo(error) } : {}),
+      discarded: { ops: 0, descendants: 0 }, attempt, at: this.clock.now(),
+    };
     this.deps.emit({
       type: 'session.spawned', sessionId: id, path: [...path], at: failure.at, parentId: path.length > 1 ? (path[path.length - 2] ?? null) : null,
       depth: path.length - 1, attempt, ...(options.name !== undefined ? { name: options.name } : {}),
