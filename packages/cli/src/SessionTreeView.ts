@@ -27,7 +27,7 @@ export class SessionTreeView {
     if (!row) return;
     if (event.type === 'session.merged') {
       const dropped = event.dropped.length > 0 ? `; dropped ${event.dropped.map((c) => `${c.type} ${c.skillId}`).join(', ')}` : '';
-      row.status = `committed (${event.ops} ops) into ${event.into === 'root' ? 'the book' : event.into} at revision ${event.revision}${dropped}`;
+      row.status = `committed (${plural(event.ops, 'op')}) into ${event.into === 'root' ? 'the book' : event.into} at revision ${event.revision}${dropped}`;
     } else if (event.type === 'session.failed') {
       const f = event.failure;
       const discarded = f.discarded.ops + f.discarded.descendants > 0
@@ -35,6 +35,11 @@ export class SessionTreeView {
         : '';
       row.status = `failed (${f.kind}): ${f.message}${discarded}`;
     }
+  }
+
+  /** A session's label: its name when it has one (`A`), else its id. */
+  nameOf(id: string): string {
+    return this.rows.get(id)?.name ?? id;
   }
 
   /** The tree, one line per session. */

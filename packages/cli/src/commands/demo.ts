@@ -73,15 +73,15 @@ async function scenario(clock: SimulatedClock, out: Output, body: (root: Session
   rt.events$.subscribe((e) => view.observe(e));
   const outcome = await clock.settle(rt.run(body, { name: 'root' }));
   out.write(`Session tree\n${view.render()}\n\n`);
-  out.write(`Audit log (each entry one contiguous block, attributed to one session path)\n${renderAudit(rt)}\n\n`);
+  out.write(`Audit log (each entry one contiguous block, attributed to one session path)\n${renderAudit(rt, view)}\n\n`);
   out.write(`Final book, as the prompt a model sees\n${indent(rt.book.asPrompt())}\n\n`);
   await rt.close();
   return outcome.status === 'committed';
 }
 
-function renderAudit(rt: Runtime): string {
+function renderAudit(rt: Runtime, view: SessionTreeView): string {
   if (rt.audit.length === 0) return '  (empty)';
-  return rt.audit.map((e: AuditEntry) => `  rev ${e.revision}  ${e.path.join('/')}\n${e.ops.map((op) => `      ${op.type.padEnd(6)} ${op.skill_id}${op.issue ? `  "${op.issue}"` : ''}`).join('\n')}`).join('\n');
+  return rt.audit.map((e: AuditEntry) => `  rev ${e.revision}  ${e.path.map((id) => view.nameOf(id)).join('/')}\n${e.ops.map((op) => `      ${op.type.padEnd(6)} ${op.skill_id}${op.issue ? `  "${op.issue}"` : ''}`).join('\n')}`).join('\n');
 }
 
 function heading(text: string): string {
