@@ -63,7 +63,7 @@ export class BudgetAccount {
   /** Spends `usage`; refused (and nothing spent) when any account up the chain would go over. */
   charge(usage: Usage): BudgetRefusal | null {
     const amount = pickMeters(usage);
-    const refusal = this.check(amount, true);
+    const refusal = this.check(amount);
     if (refusal) return refusal;
     this.walk((acc) => addTo(acc.used, amount));
     return null;
@@ -99,10 +99,10 @@ export class BudgetAccount {
     return lim === undefined ? Infinity : lim - this.used[m] - this.reserved[m];
   }
 
-  private check(amount: Partial<Record<Meter, number>>, includeSelf = true): BudgetRefusal | null {
+  private check(amount: Partial<Record<Meter, number>>): BudgetRefusal | null {
     let refusal: BudgetRefusal | null = null;
     this.walk((acc) => {
-      if (refusal || (!includeSelf && acc === this)) return;
+      if (refusal) return;
       for (const m of METERS) {
         const asked = amount[m] ?? 0;
         if (asked > 0 && asked > acc.left(m)) refusal = { meter: m, asked, remaining: acc.left(m) };

@@ -3,7 +3,6 @@ import type { Subscription } from 'rxjs';
 import { createActor } from 'xstate';
 import type { Actor, InspectionEvent, Observer } from 'xstate';
 import { Skillbook, createIdAllocator } from '@cohort/skillbook';
-import type { Clock as BookClock } from '@cohort/skillbook';
 import { MemoryStore } from '@cohort/store';
 import type { Store } from '@cohort/store';
 import type { AuditEntry } from './AuditEntry.ts';
@@ -104,7 +103,7 @@ class CohortRuntime implements Runtime {
       allocator: createIdAllocator(initial.nextId),
       mutation: options.mutation ?? null,
     });
-    this.rootActor = createActor(this.tree.supervisorLogic(null), {
+    this.rootActor = createActor(this.tree.supervisorLogic, {
       clock: this.clock,
       ...(options.inspect ? { inspect: options.inspect } : {}),
       input: { ownerId: 'root', maxQueue: limits.maxMergeQueue },
@@ -160,9 +159,4 @@ class CohortRuntime implements Runtime {
     await this.store.close();
     this.events.complete();
   }
-}
-
-/** The skillbook's clock view of a runtime clock. */
-export function bookClock(clock: Clock): BookClock {
-  return { now: () => clock.now() };
 }

@@ -1,4 +1,4 @@
-export { createRuntime, bookClock } from './createRuntime.ts';
+export { createRuntime } from './createRuntime.ts';
 export type { Runtime, RuntimeOptions } from './createRuntime.ts';
 export type { RuntimeMutation } from './RuntimeMutation.ts';
 export type { Session, SessionBody, SpawnOptions, RetryPolicy, SessionBatchResult, ChargeResult } from './Session.ts';

@@ -55,7 +55,8 @@ export class SessionTree implements SessionHost {
   /** Ids this runtime allocated (every other ADD id was chosen by its session). */
   private readonly allocated = new Set<string>();
   private readonly sessionLogic;
-  private readonly supervisorLogicImpl;
+  /** The supervisor machine with this tree's actions: the root's and every session's. */
+  readonly supervisorLogic;
 
   constructor(private readonly deps: TreeDeps) {
     this.clock = deps.clock;
@@ -67,7 +68,7 @@ export class SessionTree implements SessionHost {
         settle: ({ context }) => this.guard(() => this.settle(context), (err) => this.rescueSettle(context.sessionId, err)),
       },
     });
-    this.supervisorLogicImpl = supervisorMachine.provide({
+    this.supervisorLogic = supervisorMachine.provide({
       actions: {
         merge: ({ context, self }, params) => {
           const done = (v: Verdict) => {
@@ -85,11 +86,6 @@ export class SessionTree implements SessionHost {
         })),
       },
     });
-  }
-
-  /** The supervisor logic, for the runtime's root actor. */
-  supervisorLogic(_owner: null): typeof this.supervisorLogicImpl {
-    return this.supervisorLogicImpl;
   }
 
   setRootSupervisor(actor: Actor<typeof supervisorMachine>): void {
@@ -264,7 +260,7 @@ export class SessionTree implements SessionHost {
       return this.rootSupervisor;
     }
     if (!parent.supervisor) {
-      parent.supervisor = createActor(this.supervisorLogicImpl, {
+      parent.supervisor = createActor(this.supervisorLogic, {
         id: `${parent.id}.supervisor`,
         parent: parent.actor,
         input: { ownerId: parent.id, maxQueue: this.deps.limits.maxMergeQueue },
