@@ -17,6 +17,7 @@ type Command = (args: string[], out: Output) => Promise<number>;
 
 const commands: Record<string, () => Promise<Command>> = {
   demo: async () => runDemo,
+  sim: async () => (await import('./commands/sim.ts')).runSim,
 };
 
 /** Runs the `cohort` command line; resolves with the exit code. */

@@ -155,8 +155,8 @@ class CohortRuntime implements Runtime {
     this.rootActor.send({ type: 'CLOSE' });
     await this.ledger.drain();
     this.rootActor.stop();
-    this.noticeSub.unsubscribe();
     await this.store.close();
+    this.noticeSub.unsubscribe();
     this.events.complete();
   }
 }

@@ -1,0 +1,102 @@
+import type { AppliedOp, Conflict, Skillbook } from '@cohort/skillbook';
+import type { EpochRecord } from './EpochRecord.ts';
+
+/** A run of one session's own ops, as it should appear in an audit. */
+export interface Segment {
+  readonly sessionId: string;
+  readonly ops: readonly AppliedOp[];
+}
+
+/** One merge into the root, as the reference model expects it to land. */
+export interface ExpectedBlock {
+  readonly rootId: string;
+  readonly revision: number;
+  readonly segments: readonly Segment[];
+}
+
+/** The reference model of one epoch. */
+export interface Reference {
+  /** The serial application, in merge order, of exactly the committed sessions' ops. */
+  readonly book: Skillbook;
+  readonly blocks: readonly ExpectedBlock[];
+  /** Committed ops that did not replay on the reference book (each one a violation). */
+  readonly errors: readonly string[];
+}
+
+/**
+ * Builds the reference model of an epoch from the observations alone, with nothing but the
+ * Skillbook: each committed session's draft history is its own applied ops and, where a
+ * child merged, that child's history (less the ops the merge reported dropped); the book is
+ * the initial book with every root commit's history replayed serially, in merge order.
+ *
+ * @example
+ * const ref = buildReference(record);
+ * ref.book.toJSON() === record.final?.book.toJSON(); // invariant 1
+ */
+export function buildReference(record: EpochRecord): Reference {
+  let book = record.initial;
+  const blocks: ExpectedBlock[] = [];
+  const errors: string[] = [];
+  for (const merge of record.rootMerges) {
+    const segments = withoutDropped(segmentsOf(record, merge.sessionId, new Set()), merge.dropped);
+    blocks.push({ rootId: merge.sessionId, revision: merge.revision, segments });
+    const ops = segments.flatMap((s) => s.ops);
+    if (ops.length === 0) continue;
+    const replayed = book.replay(ops);
+    if (replayed.ok) book = replayed.book;
+    else errors.push(`the committed ops of root ${merge.sessionId} do not replay serially: ${replayed.error.message}`);
+  }
+  return { book, blocks, errors };
+}
+
+/** A session's draft history as segments: its own writes, and its merged children's, in order. */
+export function segmentsOf(record: EpochRecord, sessionId: string, seen: Set<string>): Segment[] {
+  if (seen.has(sessionId)) return [];
+  seen.add(sessionId);
+  const out: Segment[] = [];
+  for (const item of record.sessions.get(sessionId)?.log ?? []) {
+    if ('own' in item) out.push({ sessionId, ops: item.own });
+    else out.push(...withoutDropped(segmentsOf(record, item.child, seen), item.dropped));
+  }
+  return out;
+}
+
+/** Removes the ops a merge reported dropped (indices into the commit's flattened ops). */
+export function withoutDropped(segments: readonly Segment[], dropped: readonly Conflict[]): Segment[] {
+  if (dropped.length === 0) return [...segments];
+  const drop = new Set(dropped.map((c) => c.opIndex));
+  let index = 0;
+  const out: Segment[] = [];
+  for (const s of segments) {
+    const ops = s.ops.filter(() => !drop.has(index++));
+    if (ops.length > 0) out.push({ sessionId: s.sessionId, ops });
+  }
+  return out;
+}
+
+/**
+ * Joins adjacent segments of the same session and drops empty ones: an audit may split one
+ * session's writes where a child's empty commit merged in between, and that is no violation.
+ */
+export function coalesce(segments: readonly Segment[]): Segment[] {
+  const out: { sessionId: string; ops: AppliedOp[] }[] = [];
+  for (const s of segments) {
+    if (s.ops.length === 0) continue;
+    const last = out[out.length - 1];
+    if (last && last.sessionId === s.sessionId) last.ops.push(...s.ops);
+    else out.push({ sessionId: s.sessionId, ops: [...s.ops] });
+  }
+  return out;
+}
+
+/** Replays ops on a book, naming the first failure. */
+export function replayAll(book: Skillbook, batches: readonly (readonly AppliedOp[])[]): { ok: true; book: Skillbook } | { ok: false; message: string } {
+  let current = book;
+  for (const ops of batches) {
+    if (ops.length === 0) continue;
+    const r = current.replay(ops);
+    if (!r.ok) return { ok: false, message: r.error.message };
+    current = r.book;
+  }
+  return { ok: true, book: current };
+}

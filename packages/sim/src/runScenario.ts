@@ -1,0 +1,126 @@
+import { Skillbook } from '@cohort/skillbook';
+import { SimFs } from '@cohort/store';
+import { EpochRecord } from './EpochRecord.ts';
+import { runEpoch } from './runEpoch.ts';
+import type { Scenario } from './Scenario.ts';
+import type { ResolvedSimOptions } from './SimOptions.ts';
+import { openEpochStore, SIM_DOCUMENT } from './stores/openEpochStore.ts';
+import type { AppendRecord } from './stores/RecordingStore.ts';
+import type { Timeline } from './Timeline.ts';
+
+/** A recovery copy found beside the document, with what its sidecar says. */
+export interface CopyInfo {
+  readonly name: string;
+  readonly depth: number | null;
+  readonly fixedPoint: boolean;
+  readonly writerId: string | null;
+}
+
+/** A reopening of the file store after an epoch ended (crashed or closed). */
+export interface ReopenRecord {
+  readonly afterEpoch: number;
+  readonly crashed: boolean;
+  /** The book the closed epoch started from. */
+  readonly initial: Skillbook;
+  /** What that epoch's runtime handed the store, and how each append ended. */
+  readonly appends: readonly AppendRecord[];
+  /** The book the runtime of that epoch ended with (what it told its callers was durable). */
+  readonly runtimeBook: Skillbook | null;
+  /** The reopened book, or null when the store did not open. */
+  readonly reopened: Skillbook | null;
+  readonly message: string | null;
+  readonly copies: readonly CopyInfo[];
+}
+
+/** Everything a run observed. */
+export interface RunObservations {
+  readonly epochs: readonly EpochRecord[];
+  readonly reopens: readonly ReopenRecord[];
+}
+
+/**
+ * Executes a scenario epoch by epoch on one simulated clock (and, for a file store, one
+ * simulated disk): each epoch opens the store as a new process would (reopening what the last
+ * crash left), runs its sessions, and crashes or closes; a file store is reopened once more
+ * at the end. Resolves with the observations; nothing here throws for a fault of the runtime.
+ *
+ * @example
+ * const observed = await runScenario(scenario, options, new Timeline(new SimulatedClock()));
+ */
+export async function runScenario(scenario: Scenario, options: ResolvedSimOptions, timeline: Timeline): Promise<RunObservations> {
+  const clock = timeline.clock;
+  const sim = scenario.store.kind === 'file' ? new SimFs({ seed: options.seed }) : null;
+  const initial = seedBook(scenario.seedSkills, clock);
+  const seedIds = [...initial.skills()].map((s) => s.id);
+  const epochs: EpochRecord[] = [];
+  const reopens: ReopenRecord[] = [];
+  let previous: EpochRecord | null = null;
+  for (let i = 0; i <= scenario.epochs.length; i++) {
+    const plan = scenario.epochs[i];
+    if (!plan && !sim) break;
+    timeline.epoch = plan ? i + 1 : i;
+    const onFault = (fault: string): number => timeline.push({ type: 'sim.fault', fault });
+    const opening = openEpochStore({
+      plan: scenario.store, sim, clock, initial, epoch: i + 1, withFault: i === 0 && plan !== undefined,
+      ackBeforeSync: options.mutation === 'ack-before-sync' && plan !== undefined, onFault,
+    });
+    const opened = await clock.settle(opening).catch((thrown: unknown) => ({ ok: false as const, message: `opening hung: ${String(thrown)}` }));
+    if (opened.ok) for (const notice of opened.store.openNotices) timeline.push(notice);
+    if (previous) {
+      const reopened = opened.ok ? opened.store.book : null;
+      reopens.push(reopenRecord(previous, reopened, opened.ok ? null : opened.message, sim));
+      timeline.push({
+        type: 'sim.reopen', ok: opened.ok, revision: reopened?.revision ?? -1, skills: reopened?.size ?? 0,
+        ...(opened.ok ? {} : { message: opened.message }),
+      });
+    }
+    if (!opened.ok || !plan) {
+      if (opened.ok) await clock.settle(opened.store.recording.close()).catch(() => undefined);
+      break;
+    }
+    const record = new EpochRecord(i + 1, opened.store.book, (event) => timeline.push(event));
+    record.note({ type: 'sim.epoch', epoch: i + 1, store: opened.store.recording.kind, revision: opened.store.book.revision, skills: opened.store.book.size });
+    await runEpoch(plan, { scenario, options, clock, sim, store: opened.store, record, seedIds });
+    epochs.push(record);
+    previous = record;
+  }
+  return { epochs, reopens };
+}
+
+function reopenRecord(previous: EpochRecord, reopened: Skillbook | null, message: string | null, sim: SimFs | null): ReopenRecord {
+  return {
+    afterEpoch: previous.epoch, crashed: previous.crashed, initial: previous.initial, appends: previous.appends,
+    runtimeBook: previous.final?.book ?? null, reopened, message, copies: sim ? recoveryCopies(sim) : [],
+  };
+}
+
+/** The recovery copies beside the document, read from the disk as any process would. */
+export function recoveryCopies(sim: SimFs): CopyInfo[] {
+  const dir = SIM_DOCUMENT.slice(0, SIM_DOCUMENT.lastIndexOf('/'));
+  const names = sim.list(dir).filter((n) => n.includes('.recovery-') && n.endsWith('.json') && !n.endsWith('.meta.json'));
+  return names.map((name) => {
+    const text = sim.readText(`${dir}/${name.replace(/\.json$/, '.meta.json')}`);
+    let meta: Record<string, unknown> = {};
+    try {
+      meta = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+    } catch {
+      meta = {};
+    }
+    return {
+      name,
+      depth: typeof meta['depth'] === 'number' ? meta['depth'] : null,
+      fixedPoint: meta['fixedPoint'] === true,
+      writerId: typeof meta['writerId'] === 'string' ? meta['writerId'] : null,
+    };
+  });
+}
+
+/** The initial book: `n` seed skills, stamped by the simulated clock. */
+function seedBook(n: number, clock: { now(): number }): Skillbook {
+  const operations = Array.from({ length: n }, (_, i) => ({
+    type: 'ADD', section: i % 3 === 2 ? 'harness' : 'context', issue: `seed skill ${i + 1}`, insight: `seed insight ${i + 1}`, keywords: ['seed'],
+  }));
+  const result = Skillbook.empty().applyBatch({ operations }, { clock });
+  if (!result.ok) throw new Error(`the seed book does not build: ${result.error.message}`);
+  return result.book;
+}

@@ -1,0 +1,51 @@
+import type { AppendResult, CommitRecord, Store, StoreSnapshot } from '@cohort/store';
+
+/** Which append fails, and how. */
+export interface StoreFault {
+  /** 1-based. */
+  readonly append: number;
+  /** `refusal`: an `io` error value (a write error); `throw`: a defective adapter that rejects. */
+  readonly as: 'refusal' | 'throw';
+}
+
+/**
+ * A {@link Store} wrapper that fails one append: the memory store's stand-in for a disk
+ * write error. The runtime must turn it into a `crashed` failure of that commit's session,
+ * and nothing of the commit may reach the book.
+ *
+ * @example
+ * const store = new FaultyStore(new MemoryStore(), { append: 2, as: 'refusal' }, (f) => log.push(f));
+ */
+export class FaultyStore implements Store {
+  private count = 0;
+
+  constructor(
+    private readonly inner: Store,
+    private readonly fault: StoreFault,
+    private readonly onFault: (description: string) => void,
+  ) {}
+
+  get kind(): string {
+    return this.inner.kind;
+  }
+
+  get notices$(): Store['notices$'] {
+    return this.inner.notices$;
+  }
+
+  load(): Promise<StoreSnapshot> {
+    return this.inner.load();
+  }
+
+  append(commit: CommitRecord): Promise<AppendResult> {
+    this.count += 1;
+    if (this.count !== this.fault.append) return this.inner.append(commit);
+    this.onFault(`store append #${this.count} (${commit.sessionId}) ${this.fault.as === 'throw' ? 'throws' : 'is refused with an io error'}`);
+    if (this.fault.as === 'throw') return Promise.reject(new Error(`simulated store defect on append #${this.count}`));
+    return Promise.resolve({ ok: false, error: { code: 'io', message: `simulated write error on append #${this.count}` } });
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}

@@ -1,0 +1,67 @@
+import type { AppliedOp } from '@cohort/skillbook';
+import type { AppendResult, CommitRecord, Store, StoreSnapshot } from '@cohort/store';
+
+/**
+ * One append the runtime handed its store, and how it ended. `aliveAtSubmit` /
+ * `aliveAtResult` say whether the simulated process was still alive: an append refused
+ * *because* the process crashed under it is in doubt (it may have reached the disk whole).
+ */
+export interface AppendRecord {
+  readonly sessionId: string;
+  readonly ops: readonly AppliedOp[];
+  readonly aliveAtSubmit: boolean;
+  result: 'pending' | 'acknowledged' | 'refused' | 'threw';
+  aliveAtResult: boolean | null;
+}
+
+/**
+ * A transparent {@link Store} wrapper that records every append and its outcome: what the
+ * runtime was told is durable. Invariant 7 compares a reopened store with exactly this.
+ *
+ * @example
+ * const recording = new RecordingStore(new MemoryStore(), () => true);
+ * const rt = createRuntime({ store: recording });
+ */
+export class RecordingStore implements Store {
+  readonly appends: AppendRecord[] = [];
+
+  constructor(
+    private readonly inner: Store,
+    private readonly alive: () => boolean,
+  ) {}
+
+  get kind(): string {
+    return this.inner.kind;
+  }
+
+  get notices$(): Store['notices$'] {
+    return this.inner.notices$;
+  }
+
+  load(): Promise<StoreSnapshot> {
+    return this.inner.load();
+  }
+
+  append(commit: CommitRecord): Promise<AppendResult> {
+    const record: AppendRecord = {
+      sessionId: commit.sessionId, ops: [...commit.ops], aliveAtSubmit: this.alive(), result: 'pending', aliveAtResult: null,
+    };
+    this.appends.push(record);
+    return this.inner.append(commit).then(
+      (result) => {
+        record.result = result.ok ? 'acknowledged' : 'refused';
+        record.aliveAtResult = this.alive();
+        return result;
+      },
+      (thrown: unknown) => {
+        record.result = 'threw';
+        record.aliveAtResult = this.alive();
+        throw thrown;
+      },
+    );
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}

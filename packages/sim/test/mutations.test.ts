@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { simulate } from '@cohort/sim';
+import type { InvariantName, SimMutation } from '@cohort/sim';
+
+/** How many seeds a broken variant may survive, at most. */
+const BOUND = 40;
+
+/**
+ * The checker can fail: each deliberately broken variant is run seed after seed until an
+ * invariant catches it, and the invariant that should is among those that did. The same seed
+ * on the real runtime passes, so the mutation is what broke it.
+ */
+const cases: { mutation: SimMutation; what: string; caughtBy: InvariantName }[] = [
+  { mutation: 'shared-draft', what: 'a shared, non-isolated draft', caughtBy: 'serialisable' },
+  { mutation: 'interleaved-merge', what: 'a merge that interleaves with other work', caughtBy: 'audit-blocks' },
+  { mutation: 'keep-failed-writes', what: 'a failure that keeps its partial writes', caughtBy: 'failed-work-discarded' },
+  { mutation: 'ack-before-sync', what: 'a store that acknowledges before syncing', caughtBy: 'crash-recovery' },
+];
+
+describe('the checker can fail', () => {
+  for (const { mutation, what, caughtBy } of cases) {
+    it(`mutations - ${what} (${mutation}) is caught by ${caughtBy} within ${BOUND} seeds`, async () => {
+      let caught: { seed: number; broken: InvariantName[] } | null = null;
+      for (let seed = 1; seed <= BOUND && !caught; seed++) {
+        const report = await simulate({ seed, mutation });
+        if (!report.ok) caught = { seed, broken: report.invariants.filter((i) => !i.ok).map((i) => i.name) };
+      }
+      expect(caught, `${mutation} survived ${BOUND} seeds`).not.toBeNull();
+      if (!caught) return;
+      expect(caught.broken).toContain(caughtBy);
+      expect((await simulate({ seed: caught.seed })).ok).toBe(true);
+    });
+  }
+});
