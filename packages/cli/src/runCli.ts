@@ -17,6 +17,7 @@ type Command = (args: string[], out: Output) => Promise<number>;
 
 const commands: Record<string, () => Promise<Command>> = {
   demo: async () => runDemo,
+  book: async () => (await import('./commands/book.ts')).runBook,
   sim: async () => (await import('./commands/sim.ts')).runSim,
 };
 

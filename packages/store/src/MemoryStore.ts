@@ -7,6 +7,7 @@ import { systemStoreClock } from './StoreClock.ts';
 import type { StoreNotice } from './StoreNotice.ts';
 import { CommitSequencer } from './internal/CommitSequencer.ts';
 import { occurrenceId } from './internal/digest.ts';
+import { ResyncWindow } from './internal/ResyncWindow.ts';
 
 /** Options of a {@link MemoryStore}. */
 export interface MemoryStoreOptions {
@@ -35,12 +36,14 @@ export class MemoryStore implements Store {
   readonly notices$: Observable<StoreNotice> = this.notices.asObservable();
   private readonly clock: StoreClock;
   private readonly name: string;
+  private readonly resync: ResyncWindow;
   private closed = false;
 
   constructor(initial: Skillbook = Skillbook.empty(), options: MemoryStoreOptions = {}) {
     this.sequencer = new CommitSequencer(initial);
     this.clock = options.clock ?? systemStoreClock;
     this.name = options.name ?? 'memory';
+    this.resync = new ResyncWindow(this.clock, this.sequencer);
   }
 
   /** The current book and its revision. */
@@ -50,7 +53,14 @@ export class MemoryStore implements Store {
   }
 
   /** Decides and applies `commit` (see {@link CommitRecord}); never rejects. */
-  async append(commit: CommitRecord): Promise<AppendResult> {
+  append(commit: CommitRecord): Promise<AppendResult> {
+    this.resync.opened();
+    const result = Promise.resolve(this.decide(commit));
+    void result.then(() => this.resync.settled());
+    return result;
+  }
+
+  private decide(commit: CommitRecord): AppendResult {
     if (this.closed) return { ok: false, error: { code: 'closed', message: 'the store is closed' } };
     let decided;
     try {
@@ -78,6 +88,7 @@ export class MemoryStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.resync.dispose();
     this.notices.complete();
   }
 }

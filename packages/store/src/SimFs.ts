@@ -65,6 +65,7 @@ export class SimFs {
   private crashAt: { op: number; options: SimCrashOptions } | null = null;
   private crashWhen: { match: (op: SimOp) => boolean; options: SimCrashOptions } | null = null;
   private syncFaults: { match: PathMatch | undefined; times: number }[] = [];
+  private readonly counts = new Map<string, number>();
 
   constructor(options: { readonly seed?: number } = {}) {
     this.random = seededRandom(options.seed ?? 1);
@@ -73,6 +74,11 @@ export class SimFs {
   /** Mutating operations performed so far (writes, appends, fsyncs, renames, …): crash points. */
   get ops(): number {
     return this.opCount;
+  }
+
+  /** How many mutating operations of this kind on this path were performed (e.g. fsyncs of the journal). */
+  count(kind: SimOp['kind'], path: string): number {
+    return this.counts.get(`${kind} ${path}`) ?? 0;
   }
 
   /** A new process's view of the disk. */
@@ -87,6 +93,17 @@ export class SimFs {
   /** Crashes after `n` more mutating operations: the next one fails and the crash happens instead. */
   crashAfter(n: number, options: SimCrashOptions = {}): void {
     this.crashAt = { op: this.opCount + n, options };
+  }
+
+  /** Whether a crash is scheduled and has not happened yet. */
+  get crashPending(): boolean {
+    return this.crashAt !== null || this.crashWhen !== null;
+  }
+
+  /** Cancels a scheduled crash that has not happened. */
+  cancelCrash(): void {
+    this.crashAt = null;
+    this.crashWhen = null;
   }
 
   /** Crashes instead of the first mutating operation that `match` accepts (e.g. the fsync of the journal). */
@@ -162,6 +179,7 @@ export class SimFs {
       throw fsError('ESIMCRASH', 'the process crashed before this operation');
     }
     this.opCount += 1;
+    this.counts.set(`${kind} ${path}`, (this.counts.get(`${kind} ${path}`) ?? 0) + 1);
   }
 
   private syncStep(state: { alive: boolean }, path: string, kind: 'sync' | 'syncDir' = 'sync'): void {

@@ -20,7 +20,7 @@ export { fsError, fsErrorCode } from './StoreFs.ts';
 export type { StoreAppendHandle, StoreFileStat, StoreFs } from './StoreFs.ts';
 export { nodeFs } from './nodeFs.ts';
 export { SimFs } from './SimFs.ts';
-export type { SimCrashOptions, SimMount } from './SimFs.ts';
+export type { SimCrashOptions, SimMount, SimOp } from './SimFs.ts';
 export type { TearPolicy } from './internal/SimDisk.ts';
 export type { ProcessIdentity } from './internal/WriterLock.ts';
 export { inspectBook } from './inspectBook.ts';

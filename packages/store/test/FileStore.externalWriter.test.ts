@@ -8,7 +8,7 @@ import { FileStore, describeOpenError } from '@cohort/store';
 import type { StoreNotice } from '@cohort/store';
 import { addOp, makeCommit } from '@cohort/store/testing';
 import { childCommand, spawnMergeChild } from './utils/spawnMergeChild.ts';
-import type { MergeChild } from './utils/spawnMergeChild.ts';
+import type { ChildCommand, MergeChild } from './utils/spawnMergeChild.ts';
 
 const WRITER = fileURLToPath(new URL('./utils/aceWriter.ts', import.meta.url));
 const RECONCILED = new Set(['store.adopted', 'store.rebased', 'store.forked', 'store.force_saved']);
@@ -20,7 +20,7 @@ async function issuesIn(path: string): Promise<Set<string>> {
 }
 
 /** Merges in this process while an ACE-like writer rewrites the document; returns what each side wrote and the notices. */
-async function race(dir: string, mode: 'cumulative' | 'reload', children: MergeChild[]) {
+async function race(dir: string, mode: 'cumulative' | 'reload', children: MergeChild[], bundles: ChildCommand[]) {
   const document = join(dir, 'skillbook.json');
   const opened = await FileStore.open(document, { checkpointEvery: 4, idleCheckpointMs: 15 });
   if (!opened.ok) throw new Error(describeOpenError(opened.error));
@@ -35,7 +35,9 @@ async function race(dir: string, mode: 'cumulative' | 'reload', children: MergeC
     if (result.ok) ours.push(issue);
   };
   for (let i = 0; i < 6; i += 1) await mergeOnce();
-  const writer = spawnMergeChild({ document, mode, writes: 30, intervalMs: 12, prefix: `ace-${mode}` }, await childCommand(WRITER));
+  const command = await childCommand(WRITER);
+  bundles.push(command);
+  const writer = spawnMergeChild({ document, mode, writes: 30, intervalMs: 12, prefix: `ace-${mode}` }, command);
   children.push(writer);
   let done = false;
   void writer.closed.then(() => (done = true));
@@ -61,24 +63,24 @@ async function check(dir: string, result: Awaited<ReturnType<typeof race>>): Pro
   expect(copies.length).toBeLessThanOrEqual(4);
   const kept = new Set(main);
   for (const copy of copies) for (const issue of await issuesIn(join(dir, copy))) kept.add(issue);
-  const lost = result.ours.filter((i) => !kept.has(i));
-  if (lost.length > 0) console.log('LOST', lost, JSON.stringify(result.notices.map((x) => [x.type, 'revision' in x ? x.revision : null, 'fromRevision' in x ? x.fromRevision : null, 'external' in x ? x.external.counts : null, 'rebased' in x ? x.rebased : null, 'copy' in x ? x.copy : null, 'reason' in x ? x.reason : null])), dir);
   for (const issue of result.ours) expect(kept.has(issue), `${issue} (ours) is kept`).toBe(true);
   return reconciled;
 }
 
 describe('FileStore with an external writer', () => {
   const children: MergeChild[] = [];
+  const bundles: ChildCommand[] = [];
   const dirs: string[] = [];
   afterAll(async () => {
     for (const c of children) c.proc.kill('SIGKILL');
-
+    for (const b of bundles) await b.dispose();
+    for (const d of dirs) await rm(d, { recursive: true, force: true });
   });
 
   it('external writer - ACE rewriting the whole document from its own copy while we merge: outcomes classified, no skill of either side lost', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cohort-ace-'));
     dirs.push(dir);
-    const reconciled = await check(dir, await race(dir, 'cumulative', children));
+    const reconciled = await check(dir, await race(dir, 'cumulative', children, bundles));
     // its copy lacks what we merged after it loaded: that diverges, and our side goes to a recovery copy
     expect(reconciled.some((x) => x.type === 'store.forked' || x.type === 'store.force_saved')).toBe(true);
   }, 30_000);
@@ -86,6 +88,6 @@ describe('FileStore with an external writer', () => {
   it('external writer - ACE loading, changing and saving the document while we merge: outcomes classified, no skill of either side lost', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cohort-ace-'));
     dirs.push(dir);
-    await check(dir, await race(dir, 'reload', children));
+    await check(dir, await race(dir, 'reload', children, bundles));
   }, 30_000);
 });

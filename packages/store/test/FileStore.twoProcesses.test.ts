@@ -6,15 +6,17 @@ import { Skillbook } from '@cohort/skillbook';
 import { FileStore, describeOpenError } from '@cohort/store';
 import { scanJournal } from '../src/internal/scanJournal.ts';
 import { childCommand, spawnMergeChild } from './utils/spawnMergeChild.ts';
-import type { MergeChild } from './utils/spawnMergeChild.ts';
+import type { ChildCommand, MergeChild } from './utils/spawnMergeChild.ts';
 
 const MERGES = 120;
 
 describe('FileStore with two Cohort processes', () => {
   const children: MergeChild[] = [];
   let dir = '';
+  let bundle: ChildCommand | null = null;
   afterAll(async () => {
     for (const c of children) c.proc.kill('SIGKILL');
+    await bundle?.dispose();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
@@ -22,6 +24,7 @@ describe('FileStore with two Cohort processes', () => {
     dir = await mkdtemp(join(tmpdir(), 'cohort-two-'));
     const document = join(dir, 'skillbook.json');
     const command = await childCommand();
+    bundle = command;
     const spawnOne = (name: string, seed: number): MergeChild => {
       const child = spawnMergeChild({
         document, writerId: name, committers: 3, merges: MERGES, seed, prefix: name,

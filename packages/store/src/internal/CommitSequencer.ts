@@ -60,6 +60,11 @@ export class CommitSequencer {
     this.s = state;
   }
 
+  /** The client has taken in every result: its next base is a revision the store reported (see `ResyncWindow`). */
+  resync(): void {
+    this.s = { ...this.s, divergence: null };
+  }
+
   /** Moves to a book that follows from the current one by ops (another Cohort writer's journal lines). */
   advance(book: Skillbook): void {
     this.s = { ...this.s, book };

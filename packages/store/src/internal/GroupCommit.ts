@@ -1,9 +1,10 @@
 import type { AppendResult, CommitRecord, StoreError } from '../Store.ts';
-import { CheckpointIncomplete, writeCheckpoint } from './checkpoint.ts';
+import { CheckpointIncomplete, retireReplaced, writeCheckpoint } from './checkpoint.ts';
 import { chainDigest } from './digest.ts';
 import { lineBody } from './JournalLine.ts';
 import type { CommitLine } from './JournalLine.ts';
 import type { SinceEntry } from './readDisk.ts';
+import { ResyncWindow } from './ResyncWindow.ts';
 import { appendJournal, noticeBase, reportIo } from './StoreContext.ts';
 import type { StoreContext } from './StoreContext.ts';
 import { syncWithDisk } from './syncWithDisk.ts';
@@ -31,14 +32,18 @@ export class GroupCommit {
   private closing: Promise<void> | null = null;
   private poisoned: StoreError | null = null;
   private idleTimer: unknown = null;
+  private readonly resync: ResyncWindow;
 
-  constructor(private readonly ctx: StoreContext) {}
+  constructor(private readonly ctx: StoreContext) {
+    this.resync = new ResyncWindow(ctx.options.clock, ctx.sequencer);
+  }
 
   /** Queues an append for the next group. */
   submit(commit: CommitRecord): Promise<AppendResult> {
     if (this.closing) return Promise.resolve({ ok: false, error: closedError });
     if (this.poisoned) return Promise.resolve({ ok: false, error: this.poisoned });
-    return new Promise((resolve) => {
+    this.resync.opened();
+    const result = new Promise<AppendResult>((resolve) => {
       this.queue.push({ commit, resolve });
       if (this.scheduled) return;
       this.scheduled = true;
@@ -47,6 +52,8 @@ export class GroupCommit {
         return this.flush(this.queue.splice(0));
       });
     });
+    void result.then(() => this.resync.settled());
+    return result;
   }
 
   /** Catches up with the files (for `load`). */
@@ -66,6 +73,7 @@ export class GroupCommit {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.disarmIdle();
+      this.resync.dispose();
       await this.run(() => this.checkpointTask('close', this.ctx.options.lockWaitMs).then(() => undefined));
       this.ctx.notices.complete();
     })();
@@ -210,7 +218,10 @@ export class GroupCommit {
     try {
       return await this.locked(async () => {
         const synced = await syncWithDisk(this.ctx);
-        return synced.ok ? this.checkpointLocked(reason) : synced;
+        if (!synced.ok) return synced;
+        const saved = await this.checkpointLocked(reason);
+        if (reason === 'close' && saved.ok) await retireReplaced(this.ctx);
+        return saved;
       }, waitMs);
     } catch (thrown) {
       return { ok: false, error: await this.fail(reason, thrown, 0) };

@@ -3,7 +3,7 @@ import { Skillbook, createIdAllocator } from '@cohort/skillbook';
 import type { AppliedOp } from '@cohort/skillbook';
 import type { StoreFs } from '../StoreFs.ts';
 import { atomicWrite } from './atomicWrite.ts';
-import { sameSkill } from './contentConflicts.ts';
+import { sameContent, sameSkill } from './contentConflicts.ts';
 import { fromUtf8, sha256Hex, utf8 } from './digest.ts';
 import type { StorePaths } from './StorePaths.ts';
 import { copyPath } from './StorePaths.ts';
@@ -157,11 +157,14 @@ function unionOf(ours: Skillbook, previous: Skillbook): { book: Skillbook; carri
   const ops: AppliedOp[] = [];
   let carried = 0;
   const ids = createIdAllocator(Math.max(ours.nextId, previous.nextId));
+  const taken = new Set<string>();
   for (const s of previous.skills()) {
     const mine = ours.get(s.id);
-    if (mine && sameSkill(mine, s)) continue;
+    // keep whatever is not exactly in ours: a duplicate in a recovery copy is harmless, a loss is not
+    if (mine && sameSkill(mine, s) && sameContent(mine, s)) continue;
     let id: string = s.id;
-    while (ours.has(id)) id = ids.allocate(s.section === 'harness' ? 'harness' : 'context');
+    while (ours.has(id) || taken.has(id)) id = ids.allocate(s.section === 'harness' ? 'harness' : 'context');
+    taken.add(id);
     carried += 1;
     ops.push({
       type: 'ADD', section: s.section, skill_id: id, issue: s.issue, keywords: [...s.keywords],
@@ -171,5 +174,16 @@ function unionOf(ours: Skillbook, previous: Skillbook): { book: Skillbook; carri
   }
   if (ops.length === 0) return { book: ours, carried: 0 };
   const replayed = ours.replay(ops);
-  return replayed.ok ? { book: replayed.book, carried } : { book: ours, carried: 0 };
+  if (replayed.ok) return { book: replayed.book, carried };
+  // one odd skill must not cost the others: carry them one by one
+  let book = ours;
+  carried = 0;
+  for (const op of ops) {
+    const one = book.replay([op]);
+    if (one.ok) {
+      book = one.book;
+      if (op.type === 'ADD') carried += 1;
+    }
+  }
+  return { book, carried };
 }

@@ -10,7 +10,8 @@ interface Inode {
 
 type DirOp =
   | { readonly kind: 'link'; readonly path: string; readonly inode: number }
-  | { readonly kind: 'unlink'; readonly path: string };
+  | { readonly kind: 'unlink'; readonly path: string }
+  | { readonly kind: 'rename'; readonly path: string; readonly from: string; readonly inode: number };
 
 /** How much of the unsynced state a power loss keeps; see {@link SimDisk.powerLoss}. */
 export interface TearPolicy {
@@ -143,8 +144,8 @@ export class SimDisk {
     this.requireDir(to);
     this.names.delete(from);
     this.names.set(to, id);
-    this.record({ kind: 'unlink', path: from });
-    this.record({ kind: 'link', path: to, inode: id });
+    // a rename is one journalled operation: after a crash, either both names changed or neither
+    this.record({ kind: 'rename', path: to, from, inode: id });
   }
 
   link(existing: string, path: string): void {
@@ -168,8 +169,11 @@ export class SimDisk {
   }
 
   private applyDurable(op: DirOp): void {
-    if (op.kind === 'link') this.durable.set(op.path, op.inode);
-    else this.durable.delete(op.path);
+    if (op.kind === 'unlink') this.durable.delete(op.path);
+    else {
+      if (op.kind === 'rename') this.durable.delete(op.from);
+      this.durable.set(op.path, op.inode);
+    }
   }
 
   /** A power loss: keeps what the policy says of the unsynced state; the rest is gone. */

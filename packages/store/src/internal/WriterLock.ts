@@ -5,6 +5,7 @@ import type { StoreFs } from '../StoreFs.ts';
 import { fsErrorCode } from '../StoreFs.ts';
 import { LockHolderSchema } from '../StoreNotice.ts';
 import type { LockHolder } from '../StoreNotice.ts';
+import { writeFresh } from './atomicWrite.ts';
 import { fromUtf8, utf8 } from './digest.ts';
 
 /** Who this process is, for the lock file, and how to tell whether another process is alive. */
@@ -108,7 +109,13 @@ export class WriterLock {
    */
   private async tryCreate(holder: LockHolder): Promise<boolean> {
     const tmp = `${this.path}.${this.writerId}.tmp`;
-    await this.fs.writeFile(tmp, utf8(JSON.stringify(holder)), { sync: true });
+    try {
+      await writeFresh(this.fs, tmp, utf8(JSON.stringify(holder)));
+    } catch (error) {
+      // another process with this writer id is creating the same temporary file: try again
+      if (fsErrorCode(error) === 'EEXIST') return false;
+      throw error;
+    }
     try {
       await this.fs.link(tmp, this.path);
     } catch (error) {

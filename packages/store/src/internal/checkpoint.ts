@@ -1,6 +1,7 @@
 import type { Skillbook } from '@cohort/skillbook';
 import { fsErrorCode } from '../StoreFs.ts';
 import type { StoreNotice } from '../StoreNotice.ts';
+import { writeFresh } from './atomicWrite.ts';
 import { chainDigest, sha256Hex, utf8 } from './digest.ts';
 import { lineBody } from './JournalLine.ts';
 import type { MarkLine } from './JournalLine.ts';
@@ -68,8 +69,8 @@ export async function writeCheckpoint(ctx: StoreContext, request: CheckpointRequ
   const bytes = utf8(text);
   const digest = sha256Hex(bytes);
   const temps = request.rewriteDocument ? [tempPath(paths.document), tempPath(paths.base)] : [tempPath(paths.base)];
-  if (request.rewriteDocument) await fs.writeFile(tempPath(paths.document), bytes, { sync: true });
-  await fs.writeFile(tempPath(paths.base), bytes, { sync: true });
+  if (request.rewriteDocument) await writeFresh(fs, tempPath(paths.document), bytes);
+  await writeFresh(fs, tempPath(paths.base), bytes);
   if (!(await ctx.lock.verify())) {
     await cleanup(ctx, temps);
     return { ok: false, reason: 'lock_lost' };
@@ -132,4 +133,17 @@ async function replaceDocument(ctx: StoreContext, expectFingerprint: string | nu
   }
   await fs.rename(tempPath(paths.document), paths.document);
   return current && linked ? { identity: current.identity } : 'created';
+}
+
+/**
+ * Removes the previous document file kept as `.replaced` when nothing landed in it late
+ * (closing: no later look would catch such a write). A file that changed is left for the next open.
+ */
+export async function retireReplaced(ctx: StoreContext): Promise<void> {
+  const watched = ctx.view.replaced;
+  if (!watched) return;
+  const stat = await ctx.fs.stat(ctx.paths.replaced);
+  const bytes = stat?.identity === watched.identity ? await ctx.fs.readFile(ctx.paths.replaced) : undefined;
+  if (bytes && sha256Hex(bytes) === watched.digest) await ctx.fs.unlink(ctx.paths.replaced).catch(() => undefined);
+  ctx.view = { ...ctx.view, replaced: null };
 }

@@ -59,9 +59,11 @@ export function parseDocument(text: string | null, file: string, revision: numbe
   const parsed = Skillbook.parse(text, { revision });
   if (parsed.ok) return { ok: true, value: parsed.book };
   const info = parsed.error;
-  const at = /position (\d+)/.exec(info.message);
+  // the skillbook reports JSON errors the Python way: `line 3 column 14 (char 40)`
+  const py = /line (\d+) column (\d+) \(char (\d+)\)/.exec(info.message);
+  const js = /position (\d+)/.exec(info.message);
   const position = {
-    ...(at ? { offset: Number(at[1]), ...lineAndColumn(text, Number(at[1])) } : {}),
+    ...(py ? { offset: Number(py[3]), line: Number(py[1]), column: Number(py[2]) } : js ? { offset: Number(js[1]), ...lineAndColumn(text, Number(js[1])) } : {}),
     ...(info.path !== undefined ? { path: info.path } : {}),
   };
   return {

@@ -65,7 +65,8 @@ export async function reconcileExternal(ctx: StoreContext, doc: ForeignDocument)
     reason: 'reconciled',
     rewriteDocument: cls.kind !== 'adopt' || doc.late === true,
     expectFingerprint: doc.fingerprint,
-    expectDigest: doc.digest,
+    // what the document file holds when the store replaces it: for a late write, our own last checkpoint
+    expectDigest: doc.late ? ctx.view.ledger.contentDigest : doc.digest,
     lineage,
     mark: { v: 1, t: 'mark', writer: ctx.options.writerId, reason: markReason, notice: id, at: ctx.options.clock.now() },
   });

@@ -68,7 +68,8 @@ async function followCheckpoint(ctx: StoreContext, ledger: Ledger): Promise<bool
   if (!bytes || sha256Hex(bytes) !== ledger.contentDigest) return false;
   const base = parseDocument(fromUtf8(bytes), ctx.paths.base, ledger.revision, 'unreadable_base');
   if (!base.ok) return false;
-  ctx.view = { ...view, ledger, baseBook: base.value, since: view.since.filter((s) => s.line.rev > ledger.revision), docFingerprint: null };
+  // another writer's checkpoint replaced the document: the old file this writer watched is not ours to judge
+  ctx.view = { ...view, ledger, baseBook: base.value, since: view.since.filter((s) => s.line.rev > ledger.revision), docFingerprint: null, replaced: null };
   return true;
 }
 

@@ -198,6 +198,21 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
       expect((await store.load()).revision).toBe(snap.revision);
     });
 
+    it('speculative - once nothing is in flight, an append based on a reported revision is checked exactly again', async () => {
+      const { store } = await start();
+      const snap = await store.load();
+      const edit = (book: Skillbook, insight: string) => makeCommit(book, [{ type: 'UPDATE', section: 'context', skill_id: 'context-00001', insight }]);
+      const first = await store.append(edit(snap.book, 'first').commit);
+      if (!first.ok) throw new Error(first.error.message);
+      // a refused append based on the old revision: until the client has taken in its result, later ones are checked from there
+      const ghost = makeCommit(snap.book, [addOp('ghost')]);
+      const refused = await store.append({ ...ghost.commit, ops: [...ghost.commit.ops, { type: 'UPDATE', section: 'context', skill_id: 'nobody-00001', insight: 'x', at: ghost.ops[0]?.at ?? '' }] });
+      expect(refused.ok).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      const second = await store.append(edit(first.book, 'second').commit);
+      expect(second.ok).toBe(true);
+    });
+
     it('close - appends after close are refused with code closed, and notices$ completes', async () => {
       const harness = await factory(seeded());
       const store = await harness.open();

@@ -12,6 +12,12 @@ export async function openSim(sim: SimFs, options: FileStoreOptions = {}): Promi
   return { store: opened.store, notices: opened.notices };
 }
 
+/** Opens a file store on a fresh mount of `sim` (as a new process), returning the result as is. */
+export function openRaw(sim: SimFs, options: FileStoreOptions = {}): ReturnType<typeof FileStore.open> {
+  const mount = sim.mount();
+  return FileStore.open(DOC, { fs: mount, process: mount.process, idleCheckpointMs: 0, ...options });
+}
+
 /** Collects a store's notices into an array. */
 export function collect(store: FileStore): StoreNotice[] {
   const seen: StoreNotice[] = [];

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +27,8 @@ export interface MergeChild {
 /** How to start a child: `node --import tsx <entry>`, or `node <bundle>` when the entry was bundled. */
 export interface ChildCommand {
   readonly args: readonly string[];
+  /** Removes the bundle, if one was made. */
+  dispose(): Promise<void>;
 }
 
 type Esbuild = { build(options: Record<string, unknown>): Promise<unknown> };
@@ -38,21 +40,22 @@ type Esbuild = { build(options: Record<string, unknown>): Promise<unknown> };
  * bundle (a third of a second). Falls back to `node --import tsx` when esbuild is not there.
  */
 export async function childCommand(entry: string = MERGE_CHILD, bundle = true): Promise<ChildCommand> {
-  const viaTsx: ChildCommand = { args: ['--import', 'tsx', entry] };
+  const viaTsx: ChildCommand = { args: ['--import', 'tsx', entry], dispose: async () => undefined };
   if (!bundle) return viaTsx;
   try {
     const fromTsx = createRequire(createRequire(import.meta.url).resolve('tsx'));
     const esbuild = fromTsx('esbuild') as Esbuild;
-    const outfile = join(await mkdtemp(join(tmpdir(), 'cohort-child-')), 'child.mjs');
+    const dir = await mkdtemp(join(tmpdir(), 'cohort-child-'));
+    const outfile = join(dir, 'child.mjs');
     await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile, logLevel: 'error' });
-    return { args: [outfile] };
+    return { args: [outfile], dispose: () => rm(dir, { recursive: true, force: true }) };
   } catch {
     return viaTsx;
   }
 }
 
 /** Starts a child (`command`, default `node --import tsx <mergeChild.ts>`) with JSON options and parses what it prints. */
-export function spawnMergeChild(options: Record<string, unknown>, command: ChildCommand = { args: ['--import', 'tsx', MERGE_CHILD] }): MergeChild {
+export function spawnMergeChild(options: Record<string, unknown>, command: Pick<ChildCommand, 'args'> = { args: ['--import', 'tsx', MERGE_CHILD] }): MergeChild {
   const proc = spawn(process.execPath, [...command.args, JSON.stringify(options)], {
     cwd: fileURLToPath(new URL('../../', import.meta.url)),
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,0 +1,99 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FileStore, describeOpenError } from '@cohort/store';
+import { addOp, makeCommit } from '@cohort/store/testing';
+import { runBook } from '../src/commands/book.ts';
+
+const dirs: string[] = [];
+
+/** A store with three merged commits from a small session tree, closed. */
+async function fixture(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'cohort-cli-'));
+  dirs.push(dir);
+  const document = join(dir, 'skillbook.json');
+  const opened = await FileStore.open(document, { idleCheckpointMs: 0, checkpointEvery: 2 });
+  if (!opened.ok) throw new Error(describeOpenError(opened.error));
+  const store = opened.store;
+  const paths = [['root', 'planner'], ['root', 'planner', 'editor'], ['root', 'pruner']];
+  for (const [i, path] of paths.entries()) {
+    const sessionId = path[path.length - 1] ?? '';
+    const r = await store.append(makeCommit(store.book, [addOp(`skill ${i}`)], { sessionId, path }).commit);
+    if (!r.ok) throw new Error(r.error.message);
+  }
+  await store.close();
+  return document;
+}
+
+async function run(args: string[]): Promise<{ code: number; text: string }> {
+  let text = '';
+  const code = await runBook(args, { write: (s) => (text += s) });
+  return { code, text };
+}
+
+afterEach(async () => {
+  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+});
+
+describe('cohort book', () => {
+  it('book show - prints the prompt view of the book, or JSON with --json', async () => {
+    const document = await fixture();
+    const shown = await run(['show', document]);
+    expect(shown.code).toBe(0);
+    expect(shown.text).toContain('skill 2');
+    const json = await run(['show', document, '--json']);
+    expect(JSON.parse(json.text)).toMatchObject({ document, revision: 3 });
+  });
+
+  it('book stats - prints an aligned summary, and the same numbers as JSON', async () => {
+    const document = await fixture();
+    const stats = await run(['stats', document]);
+    expect(stats.code).toBe(0);
+    expect(stats.text).toMatch(/skills\s+3 \(3 active\)/);
+    const json = JSON.parse((await run(['stats', document, '--json'])).text);
+    expect(json).toMatchObject({ revision: 3, skills: 3, journal: { commits: 3 }, recoveryCopies: [], lock: null });
+  });
+
+  it('book log - lists the audit journal with each commit\'s session path', async () => {
+    const document = await fixture();
+    const log = await run(['log', document]);
+    expect(log.code).toBe(0);
+    expect(log.text.split('\n').filter((l) => l.includes('ADD'))).toHaveLength(3);
+    expect(log.text).toContain('root/planner/editor');
+    const json = JSON.parse((await run(['log', document, '--json', '--limit', '2'])).text) as { path: string[] }[];
+    expect(json.map((e) => e.path.join('/'))).toEqual(['root/planner/editor', 'root/pruner']);
+  });
+
+  it('book verify - passes an intact store and fails, naming file and line, on a damaged journal', async () => {
+    const document = await fixture();
+    expect((await run(['verify', document])).code).toBe(0);
+    const journal = `${document}.journal`;
+    const lines = (await readFile(journal, 'utf8')).split('\n');
+    lines[1] = (lines[1] ?? '').replace('skill 1', 'skill X');
+    await writeFile(journal, lines.join('\n'));
+    const damaged = await run(['verify', document]);
+    expect(damaged.code).toBe(1);
+    expect(damaged.text).toContain(`${journal}:2`);
+    expect(damaged.text).toContain('corrupt_journal');
+    const json = JSON.parse((await run(['verify', document, '--json'])).text);
+    expect(json.ok).toBe(false);
+  });
+
+  it('book verify - a torn journal tail is damage that the next open cuts', async () => {
+    const document = await fixture();
+    const journal = `${document}.journal`;
+    await writeFile(journal, `${await readFile(journal, 'utf8')}{"v":1,"t":"commit","rev":4`);
+    const torn = await run(['verify', document]);
+    expect(torn.code).toBe(1);
+    expect(torn.text).toContain('torn_tail');
+    const opened = await FileStore.open(document, { idleCheckpointMs: 0 });
+    if (opened.ok) await opened.store.close();
+    expect((await run(['verify', document])).code).toBe(0);
+  });
+
+  it('book - a usage error exits with 2', async () => {
+    expect((await run(['show'])).code).toBe(2);
+    expect((await run(['frobnicate', 'x.json'])).code).toBe(2);
+  });
+});
