@@ -1,4 +1,4 @@
-import type { AppliedOp, ApplyOptions, BatchResult, Skillbook } from '@cohort/skillbook';
+import type { AppliedOp, ApplyOptions, DraftBatchResult, Skill, Skillbook, SkillbookDraft } from '@cohort/skillbook';
 import type { AuditEntry } from './AuditEntry.ts';
 import type { Commit } from './Commit.ts';
 import type { ConflictPolicy } from './ConflictPolicy.ts';
@@ -16,9 +16,14 @@ interface OpenEntry {
  * A session's private draft: the book it started from (its parent's, by reference: no copy)
  * plus everything it wrote or merged since, with the audit of those changes in order. Only
  * its own session touches it; what leaves it is a {@link Commit}.
+ *
+ * Writes and merges go to one open {@link SkillbookDraft} (a journal over the start book), so
+ * a write costs what applying its ops costs; a book value is built only when one is asked for
+ * (`book`: a child spawns on it, or the body reads `s.book`) — never per write, never for
+ * the commit, which carries entries, not a book.
  */
 export class Draft {
-  private current: Skillbook;
+  private readonly editor: SkillbookDraft;
   private readonly log: (AuditEntry | OpenEntry)[] = [];
   private open: OpenEntry | null = null;
   private ops = 0;
@@ -28,16 +33,26 @@ export class Draft {
     start: Skillbook,
     private readonly owner: { readonly sessionId: string; readonly path: readonly string[] },
   ) {
-    this.current = start;
+    this.editor = start.edit();
     this.baseRevision = start.revision;
   }
 
   /** The parent's revision this draft started from. */
   readonly baseRevision: number;
 
-  /** The draft's current book: its own writes included. */
+  /** The draft's current book, its own writes included (built now if it changed since last asked). */
   get book(): Skillbook {
-    return this.current;
+    return this.editor.finish();
+  }
+
+  /** The draft's current revision (without building a book). */
+  get revision(): number {
+    return this.editor.revision;
+  }
+
+  /** A skill as the draft has it now (without building a book). */
+  get(id: string): Skill | undefined {
+    return this.editor.get(id);
   }
 
   /** Ops in this draft: its own writes plus what its children merged into it. */
@@ -51,29 +66,28 @@ export class Draft {
   }
 
   /** Applies a raw ACE batch, all or nothing; own writes between two merges form one entry. */
-  write(raw: unknown, options: ApplyOptions): BatchResult {
-    const result = this.current.applyBatch(raw, options);
+  write(raw: unknown, options: ApplyOptions): DraftBatchResult {
+    const result = this.editor.applyBatch(raw, options);
     if (!result.ok || result.applied.length === 0) return result;
-    this.current = result.book;
+    const revision = this.editor.revision;
     if (!this.open) {
-      this.open = { revision: result.book.revision, sessionId: this.owner.sessionId, path: this.owner.path, ops: [] };
+      this.open = { revision, sessionId: this.owner.sessionId, path: this.owner.path, ops: [] };
       this.log.push(this.open);
     }
-    this.open.revision = result.book.revision;
-    this.open.ops.push(...result.applied);
+    this.open.revision = revision;
+    for (const op of result.applied) this.open.ops.push(op);
     this.ops += result.applied.length;
     return result;
   }
 
   /** Merges a child's commit; on success its entries follow as one contiguous block. */
-  merge(commit: Commit, policy: ConflictPolicy): MergeResult {
-    const result = mergeCommit(this.current, commit, policy);
+  merge(commit: Commit, policy: ConflictPolicy): MergeResult<SkillbookDraft> {
+    const result = mergeCommit(this.editor, commit, policy);
     if (!result.ok) return result;
     this.descendants += 1 + commit.descendants;
     if (result.ops.length === 0) return result;
-    this.current = result.book;
     this.open = null;
-    this.log.push(...result.entries);
+    for (const entry of result.entries) this.log.push(entry);
     this.ops += result.ops.length;
     return result;
   }

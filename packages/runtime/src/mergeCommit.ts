@@ -1,14 +1,25 @@
-import type { AppliedOp, Conflict, Skillbook } from '@cohort/skillbook';
+import type { AppliedOp, Conflict, Skill, Skillbook, SkillbookErrorInfo } from '@cohort/skillbook';
 import type { AuditEntry } from './AuditEntry.ts';
 import { entryOps } from './AuditEntry.ts';
 import type { Commit } from './Commit.ts';
 import type { ConflictPolicy } from './ConflictPolicy.ts';
 
+/**
+ * What a commit merges into: a book (`Skillbook`, the merge returns a new one) or an open
+ * draft of one (`SkillbookDraft`, changed in place and returned; left unchanged on refusal).
+ */
+export interface MergeTarget<B> {
+  readonly revision: number;
+  get(id: string): Skill | undefined;
+  conflicts(ops: readonly AppliedOp[], baseRevision: number): Conflict[];
+  replay(ops: readonly AppliedOp[]): { readonly ok: true; readonly book: B } | { readonly ok: false; readonly error: SkillbookErrorInfo };
+}
+
 /** The result of merging one commit into a book: the whole commit (less dropped ops) or nothing. */
-export type MergeResult =
+export type MergeResult<B = Skillbook> =
   | {
       readonly ok: true;
-      readonly book: Skillbook;
+      readonly book: B;
       /** The commit's entries as they landed (dropped ops removed), restamped with the new revision. */
       readonly entries: readonly AuditEntry[];
       readonly ops: readonly AppliedOp[];
@@ -23,7 +34,7 @@ export type MergeResult =
  * policy, then applies the kept ops atomically as one revision. An empty commit (or one whose
  * ops were all dropped) changes nothing and keeps the revision.
  */
-export function mergeCommit(book: Skillbook, commit: Commit, policy: ConflictPolicy): MergeResult {
+export function mergeCommit<B extends MergeTarget<B>>(book: B, commit: Commit, policy: ConflictPolicy): MergeResult<B> {
   const ops = entryOps(commit.entries);
   const conflicts = ops.length === 0 ? [] : book.conflicts(ops, commit.baseRevision);
   const decision = decide(book, ops, conflicts, policy);
@@ -63,7 +74,7 @@ interface Decision {
   readonly dropped: readonly Conflict[];
 }
 
-function decide(book: Skillbook, ops: readonly AppliedOp[], conflicts: readonly Conflict[], policy: ConflictPolicy): Decision {
+function decide(book: Pick<Skillbook, 'get'>, ops: readonly AppliedOp[], conflicts: readonly Conflict[], policy: ConflictPolicy): Decision {
   if (conflicts.length === 0) return { reject: false, drop: new Set(), dropped: [] };
   if (policy === 'reject') return { reject: true, drop: new Set(), dropped: [] };
   const drop = new Set<number>();
@@ -80,7 +91,7 @@ function decide(book: Skillbook, ops: readonly AppliedOp[], conflicts: readonly 
   return { reject: false, drop, dropped };
 }
 
-function verdictFor(book: Skillbook, ops: readonly AppliedOp[], c: Conflict, policy: ConflictPolicy): 'keep' | 'drop' | 'reject' {
+function verdictFor(book: Pick<Skillbook, 'get'>, ops: readonly AppliedOp[], c: Conflict, policy: ConflictPolicy): 'keep' | 'drop' | 'reject' {
   if (policy === 'rebase') return 'drop';
   if (policy === 'last-writer-wins') return 'keep';
   if (policy === 'reject') return 'reject';

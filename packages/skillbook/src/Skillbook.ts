@@ -1,20 +1,18 @@
 import { writeAceDocument } from './aceJson.ts';
 import { findConflicts } from './conflicts.ts';
-import { formatAceTimestamp, systemClock } from './formatAceTimestamp.ts';
-import { canonicalSource } from './insightSource.ts';
-import { commitChanges, editState, emptyStateDraft, freezeState } from './internal/BookState.ts';
+import { systemClock } from './formatAceTimestamp.ts';
+import { commitChanges, editState, emptyStateDraft, freezeState, revisionsOfEntry, stateReader } from './internal/BookState.ts';
 import type { BookState } from './internal/BookState.ts';
 import { listFromArray, listToArray, listValues } from './internal/ChunkedList.ts';
 import { shardedDelete, shardedGet, shardedSet } from './internal/ShardedMap.ts';
-import { normalizeKeywords, normalizeOptionalText } from './normalize.ts';
+import { parseAppliedOps } from './parseAppliedOps.ts';
 import { parseBatch } from './parseOperation.ts';
-import type { ParsedOperation } from './parseOperation.ts';
 import { readAceDocument } from './readAceDocument.ts';
 import { computeStats, renderPrompt } from './renderPrompt.ts';
 import type { RunResult } from './runOperations.ts';
-import { runOperations } from './runOperations.ts';
-import { AppliedOpSchema } from './schemas.ts';
-import { SkillbookError, errorInfo } from './SkillbookError.ts';
+import { batchOptions, replayOptions, runOperations } from './runOperations.ts';
+import { SkillbookDraft } from './SkillbookDraft.ts';
+import { SkillbookError } from './SkillbookError.ts';
 import type {
   AppliedOp,
   ApplyOptions,
@@ -98,12 +96,7 @@ export class Skillbook {
   applyBatch(raw: unknown, options: ApplyOptions = {}): BatchResult {
     const parsed = parseBatch(raw);
     if (!parsed.ok) return { ok: false, book: this, error: parsed.error };
-    const clock = options.clock ?? systemClock;
-    const run = runOperations(this.state, parsed.ops, {
-      revision: this.state.revision + 1,
-      timeOf: () => formatAceTimestamp(clock.now()),
-      allocate: options.allocateId ?? 'own',
-    });
+    const run = runOperations(stateReader(this.state), parsed.ops, batchOptions(this.state.revision + 1, options));
     return this.finish(run);
   }
 
@@ -113,25 +106,27 @@ export class Skillbook {
    * child's work and to rebuild a book from its audit.
    */
   replay(ops: readonly AppliedOp[]): BatchResult {
-    if (!Array.isArray(ops)) return { ok: false, book: this, error: errorInfo('invalid_batch', 'replay takes a list of applied ops') };
-    const parsed: ParsedOperation[] = [];
-    const at: string[] = [];
-    for (let i = 0; i < ops.length; i++) {
-      const checked = AppliedOpSchema.safeParse(ops[i]);
-      if (!checked.success) {
-        const issue = checked.error.issues[0];
-        const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-        return { ok: false, book: this, error: errorInfo('invalid_operation', `not an applied op: ${where}${issue?.message ?? ''}`, { opIndex: i }) };
-      }
-      parsed.push(fromApplied(checked.data, i));
-      at.push(checked.data.at);
-    }
-    const run = runOperations(this.state, parsed, {
-      revision: this.state.revision + 1,
-      timeOf: (op) => at[op.opIndex] ?? '',
-      allocate: null,
-    });
+    const parsed = parseAppliedOps(ops);
+    if (!parsed.ok) return { ok: false, book: this, error: parsed.error };
+    const run = runOperations(stateReader(this.state), parsed.ops, replayOptions(this.state.revision + 1, parsed.at, ops));
     return this.finish(run);
+  }
+
+  /**
+   * Opens a mutable draft of this book for a run of batches: each `applyBatch` / `replay` on
+   * the draft costs what the same call on the book costs, less building a new book, which the
+   * draft does once, in `finish()`. The book itself never changes. Use it where many small
+   * batches follow one another and the intermediate books are not needed (a session's writes,
+   * the merges into a supervisor, reading a journal).
+   *
+   * @example
+   * const draft = Skillbook.empty().edit();
+   * draft.applyBatch({ operations: [{ type: 'ADD', section: 'harness', issue: 'a' }] });
+   * draft.applyBatch({ operations: [{ type: 'ADD', section: 'harness', issue: 'b' }] });
+   * const book = draft.finish(); // revision 2, two skills: as two applyBatch calls would give
+   */
+  edit(): SkillbookDraft {
+    return new SkillbookDraft(this, this.state, (state) => new Skillbook(state));
   }
 
   private finish(run: RunResult): BatchResult {
@@ -142,7 +137,7 @@ export class Skillbook {
 
   /** The ops of a commit based on `baseRevision` that conflict with this book (DESIGN.md's table). */
   conflicts(ops: readonly AppliedOp[], baseRevision: number): Conflict[] {
-    return findConflicts(this.state, ops, baseRevision);
+    return findConflicts(stateReader(this.state), ops, baseRevision);
   }
 
   /** The book's revision: +1 for every batch, replay or purge that changed it. */
@@ -180,7 +175,8 @@ export class Skillbook {
 
   /** The revisions at which the skill's content, active flag and counters last changed. */
   revisionsOf(id: string): SkillRevisions | undefined {
-    return shardedGet(this.state.skills, id)?.rev;
+    const entry = shardedGet(this.state.skills, id);
+    return entry && revisionsOfEntry(entry);
   }
 
   /** The revision at which a purged id disappeared, if it was purged. */
@@ -233,22 +229,4 @@ export class Skillbook {
   stats(): SkillbookStats {
     return computeStats(this.state);
   }
-}
-
-/** An applied op as a parsed op, normalised again (idempotent) so a hand-written one is safe. */
-function fromApplied(op: ReturnType<typeof AppliedOpSchema.parse>, opIndex: number): ParsedOperation {
-  const delta = Math.sign(Math.trunc(op.metadata?.['delta'] ?? 0));
-  return {
-    opIndex,
-    type: op.type,
-    section: op.section,
-    skillId: op.skill_id,
-    issue: normalizeOptionalText(op.issue),
-    keywords: normalizeKeywords(op.keywords ?? []),
-    insight: normalizeOptionalText(op.insight),
-    metadata: op.metadata ?? {},
-    delta: delta > 0 ? 1 : delta < 0 ? -1 : 0,
-    reason: normalizeOptionalText(op.reason),
-    sources: op.insight_source ? op.insight_source.map((s) => canonicalSource(s)) : null,
-  };
 }

@@ -67,12 +67,28 @@ export function writeSkill(skill: Skill): string {
   ].join('\n');
 }
 
+/**
+ * Each skill's text, remembered for as long as the (frozen, never changing) skill lives: a
+ * store rewrites its whole document every few hundred merges, and all but the skills those
+ * merges touched are written exactly as the last time.
+ */
+const written = new WeakMap<Skill, string>();
+
+function skillText(skill: Skill): string {
+  let text = written.get(skill);
+  if (text === undefined) {
+    text = writeSkill(skill);
+    written.set(skill, text);
+  }
+  return text;
+}
+
 function writeSkills(state: BookState): string {
   if (state.order.length === 0) return '{}';
   const parts: string[] = [];
   listForEach(state.order, (id) => {
     const entry = shardedGet(state.skills, id);
-    if (entry) parts.push(`    ${jsonString(id)}: ${writeSkill(entry.skill)}`);
+    if (entry) parts.push(`    ${jsonString(id)}: ${skillText(entry.skill)}`);
   });
   return `{\n${parts.join(',\n')}\n  }`;
 }

@@ -2,8 +2,7 @@
  * Conflict detection for commits (DESIGN.md, "Conflicts"): which ops of a commit based on
  * revision `base` collide with what changed in this book since then.
  */
-import type { BookState } from './internal/BookState.ts';
-import { shardedGet } from './internal/ShardedMap.ts';
+import type { BookReader } from './internal/BookState.ts';
 import type { AppliedOp, Conflict, ConflictReason } from './types.ts';
 
 /**
@@ -18,7 +17,7 @@ import type { AppliedOp, Conflict, ConflictReason } from './types.ts';
  *
  * Ids this book never had never conflict (the op is skipped when applied, as in ACE).
  */
-export function findConflicts(state: BookState, ops: readonly AppliedOp[], base: number): Conflict[] {
+export function findConflicts(state: BookReader, ops: readonly AppliedOp[], base: number): Conflict[] {
   const out: Conflict[] = [];
   ops.forEach((op, opIndex) => {
     const found = conflictOf(state, op, base);
@@ -27,19 +26,20 @@ export function findConflicts(state: BookState, ops: readonly AppliedOp[], base:
   return out;
 }
 
-function conflictOf(state: BookState, op: AppliedOp, base: number): readonly [ConflictReason, number] | null {
+function conflictOf(state: BookReader, op: AppliedOp, base: number): readonly [ConflictReason, number] | null {
   if (op.type === 'TAG') return null;
-  const entry = shardedGet(state.skills, op.skill_id);
-  const purgedAt = entry ? undefined : shardedGet(state.tombstones, op.skill_id);
+  const entry = state.entry(op.skill_id);
+  const purgedAt = entry ? undefined : state.tombstone(op.skill_id);
   if (op.type === 'ADD') {
-    if (entry) return ['id_exists', entry.rev.content];
+    if (entry) return ['id_exists', entry.contentRev];
     return purgedAt === undefined ? null : ['id_exists', purgedAt];
   }
   if (!entry) return op.type === 'UPDATE' && purgedAt !== undefined && purgedAt > base ? ['removed', purgedAt] : null;
+  // the revisions are in the entry, the flag in the skill: look at the skill only when it matters
   if (op.type === 'REMOVE') {
-    return entry.skill.active && entry.rev.content > base ? ['content_changed', entry.rev.content] : null;
+    return entry.contentRev > base && entry.skill.active ? ['content_changed', entry.contentRev] : null;
   }
-  if (entry.rev.content > base) return ['content_changed', entry.rev.content];
-  if (!entry.skill.active && entry.rev.active > base) return ['removed', entry.rev.active];
+  if (entry.contentRev > base) return ['content_changed', entry.contentRev];
+  if (entry.activeRev > base && !entry.skill.active) return ['removed', entry.activeRev];
   return null;
 }

@@ -1,16 +1,23 @@
 import type { IdAllocator, Section, SkillId } from './types.ts';
 
-/** Ids whose numeric suffix keeps the counter ahead: `<letters or _>-<digits>`. */
-const NUMBERED_ID = /^[A-Za-z_]+-([0-9]+)$/;
-
 /**
  * The numeric suffix of an id like `context-00012` (12), or `undefined` when the id does not
  * look like that or its suffix is beyond 2^53 (no counter can reach it).
  */
 export function idSuffix(id: string): number | undefined {
-  const m = NUMBERED_ID.exec(id);
-  if (!m) return undefined;
-  const n = Number(m[1]);
+  // ids whose numeric suffix keeps the counter ahead: /^[A-Za-z_]+-([0-9]+)$/, scanned by hand
+  // (this runs for every ADD)
+  const dash = id.lastIndexOf('-');
+  if (dash < 1 || dash === id.length - 1) return undefined;
+  for (let i = 0; i < dash; i++) {
+    const c = id.charCodeAt(i);
+    if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95)) return undefined;
+  }
+  for (let i = dash + 1; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    if (c < 48 || c > 57) return undefined;
+  }
+  const n = Number(id.slice(dash + 1));
   return Number.isSafeInteger(n) ? n : undefined;
 }
 

@@ -22,6 +22,16 @@ function pad(n: number, width: number): string {
  * formatAceTimestamp(Date.UTC(2026, 0, 2, 3, 4, 5, 6) + 0.789); // '2026-01-02T03:04:05.006789+00:00'
  */
 export function formatAceTimestamp(ms: number): string {
+  // many ops share one clock reading (a batch, a burst of tool calls): format it once
+  if (ms === last.ms) return last.text;
+  const text = format(ms);
+  last = { ms, text };
+  return text;
+}
+
+let last = { ms: NaN, text: '' };
+
+function format(ms: number): string {
   if (!Number.isFinite(ms)) throw new RangeError(`not a clock reading: ${ms}`);
   let whole = Math.floor(ms);
   let micros = Math.round((ms - whole) * 1000);

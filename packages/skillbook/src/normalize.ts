@@ -41,12 +41,19 @@ export function normalizeKeyword(value: unknown): string | null {
 /** ACE `_normalize_keywords`: each normalised, blanks and duplicates dropped, order kept. */
 export function normalizeKeywords(values: Iterable<unknown>): string[] {
   const out: string[] = [];
-  const seen = new Set<string>();
+  // a handful of keywords is the rule: a linear look-up beats building a Set
+  let seen: Set<string> | null = null;
   for (const value of values) {
     const keyword = normalizeKeyword(value);
-    if (keyword === null || seen.has(keyword)) continue;
+    if (keyword === null) continue;
+    if (seen) {
+      if (seen.has(keyword)) continue;
+      seen.add(keyword);
+    } else {
+      if (out.includes(keyword)) continue;
+      if (out.length === 16) seen = new Set(out).add(keyword);
+    }
     out.push(keyword);
-    seen.add(keyword);
   }
   return out;
 }

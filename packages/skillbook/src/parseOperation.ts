@@ -110,21 +110,20 @@ export function parseOperation(raw: unknown, opIndex = 0): ParseOperationResult 
 
 function parseDict(raw: unknown, opIndex: number): ParseOperationResult {
   if (!isDict(raw)) return { ok: false, error: errorInfo('invalid_operation', 'an operation must be a JSON object', { opIndex }) };
-  const get = (key: string): unknown => dictGet(raw, key);
-  const metadataRaw = get('metadata');
+  const metadataRaw = dictGet(raw, 'metadata');
   if (!dictHas(raw, 'type')) return { ok: false, error: errorInfo('invalid_operation', "an operation needs a 'type'", { opIndex }) };
-  const type = pyStr(get('type')).toUpperCase();
+  const type = pyStr(dictGet(raw, 'type')).toUpperCase();
   if (!TYPES.has(type)) {
     return { ok: false, error: errorInfo('unknown_operation_type', `Invalid operation type: ${type}`, { opIndex }) };
   }
-  const sources = coerceInsightSources(get('insight_source'));
-  const rawKeywords = get('keywords');
+  const sources = coerceInsightSources(dictGet(raw, 'insight_source'));
+  const rawKeywords = dictGet(raw, 'keywords');
   const keywords = Array.isArray(rawKeywords) ? normalizeKeywords(rawKeywords) : [];
-  const issue = normalizeOptionalText(get('issue'));
-  const insight = normalizeOptionalText(get('insight'));
-  const reason = normalizeOptionalText(get('reason'));
-  const section = dictHas(raw, 'section') ? pyStr(get('section')) : '';
-  const rawId = get('skill_id');
+  const issue = normalizeOptionalText(dictGet(raw, 'issue'));
+  const insight = normalizeOptionalText(dictGet(raw, 'insight'));
+  const reason = normalizeOptionalText(dictGet(raw, 'reason'));
+  const section = dictHas(raw, 'section') ? pyStr(dictGet(raw, 'section')) : '';
+  const rawId = dictGet(raw, 'skill_id');
   const skillId = rawId === null || rawId === undefined ? null : pyStr(rawId);
   const metadata: Record<string, number> = Object.create(null) as Record<string, number>;
   let delta: -1 | 0 | 1 = 0;

@@ -130,18 +130,59 @@ function readSkills(skills: PyDict, options: ReadOptions): Map<string, SkillEntr
   for (const [key, value] of skills) {
     const path = `skills.${key}`;
     if (!(value instanceof Map)) refuse(path, 'expected a skill object');
-    out.set(key, { skill: readSkill(key, value, path, clockNow), rev: { content: r, active: r, counters: r } });
+    out.set(key, { skill: readSkill(key, value, path, clockNow), contentRev: r, activeRev: r, countersRev: r });
   }
   return out;
 }
 
-function readSkill(key: string, raw: PyDict, path: string, now: () => string): Skill {
+/** What {@link StoredSkillSchema} checks, read straight off a skill that passes it. */
+interface StoredFields {
+  readonly id: string;
+  readonly used_count?: number | undefined;
+  readonly helpful_count?: number | undefined;
+  readonly harmful_count?: number | undefined;
+  readonly neutral_count?: number | undefined;
+  readonly created_at?: string | undefined;
+  readonly updated_at?: string | undefined;
+}
+
+const COUNT_KEYS = ['used_count', 'helpful_count', 'harmful_count', 'neutral_count'] as const;
+
+/**
+ * The checked fields of a stored skill. A skill whose fields have the plain types the schema
+ * asks for (every skill Cohort or ACE wrote) passes without building an object for the schema
+ * — a document holds 100,000 of them; anything else goes through the schema, which names what
+ * is wrong.
+ */
+function storedFields(raw: PyDict, path: string): StoredFields {
+  const id = raw.get('id');
+  const created = raw.get('created_at');
+  const updated = raw.get('updated_at');
+  const plain =
+    typeof id === 'string' &&
+    (created === undefined || typeof created === 'string') &&
+    (updated === undefined || typeof updated === 'string') &&
+    COUNT_KEYS.every((k) => {
+      const v = raw.get(k);
+      return v === undefined || (typeof v === 'number' && Number.isSafeInteger(v));
+    });
+  if (plain) {
+    const count = (k: (typeof COUNT_KEYS)[number]) => raw.get(k) as number | undefined;
+    return {
+      id, created_at: created, updated_at: updated,
+      used_count: count('used_count'), helpful_count: count('helpful_count'), harmful_count: count('harmful_count'), neutral_count: count('neutral_count'),
+    };
+  }
   const checked = StoredSkillSchema.safeParse(Object.fromEntries(raw));
   if (!checked.success) {
     const issue = checked.error.issues[0];
     refuse([path, ...(issue?.path ?? []).map(String)].join('.'), issue?.message ?? 'invalid skill');
   }
-  const stored = checked.data;
+  return checked.data;
+}
+
+function readSkill(key: string, raw: PyDict, path: string, now: () => string): Skill {
+  const stored = storedFields(raw, path);
   if (stored.id !== key) refuse(`${path}.id`, `the id ${JSON.stringify(stored.id)} does not match its key`);
   const active = raw.has('active') ? pyTruthy(raw.get('active')) : true;
   const rawKeywords = raw.get('keywords');
@@ -154,21 +195,18 @@ function readSkill(key: string, raw: PyDict, path: string, now: () => string): S
   const issue = guard(`${path}.issue`, () => normalizeRequiredText(raw.get('issue'), 'issue'));
   const insight = guard(`${path}.insight`, () => normalizeOptionalText(raw.get('insight')));
   const occurrences = guard(`${path}.occurrences`, () => readSources(raw.get('occurrences')));
-  return {
-    id: key as SkillId,
-    section,
-    keywords,
-    issue,
-    ...(insight !== null ? { insight } : {}),
-    occurrences,
-    active,
-    used_count: stored.used_count ?? 0,
-    helpful_count: stored.helpful_count ?? 0,
-    harmful_count: stored.harmful_count ?? 0,
-    neutral_count: stored.neutral_count ?? 0,
-    created_at: stored.created_at ?? now(),
-    updated_at: stored.updated_at ?? now(),
-  };
+  const id = key as SkillId;
+  const used_count = stored.used_count ?? 0;
+  const helpful_count = stored.helpful_count ?? 0;
+  const harmful_count = stored.harmful_count ?? 0;
+  const neutral_count = stored.neutral_count ?? 0;
+  const created_at = stored.created_at ?? now();
+  const updated_at = stored.updated_at ?? now();
+  // two literals rather than a spread of `{ insight }`: every skill an object of one of two shapes
+  if (insight === null) {
+    return { id, section, keywords, issue, occurrences, active, used_count, helpful_count, harmful_count, neutral_count, created_at, updated_at };
+  }
+  return { id, section, keywords, issue, insight, occurrences, active, used_count, helpful_count, harmful_count, neutral_count, created_at, updated_at };
 }
 
 /** ACE `_deserialize_sources`: the objects of a list, canonicalised and de-duplicated. */

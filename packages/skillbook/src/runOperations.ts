@@ -4,24 +4,38 @@
  * and the caller commits the overlay in one immer `produce` only if every op succeeded. That
  * makes a batch all-or-nothing and each UPDATE atomic, and costs O(k) for k operations.
  */
-import { createIdAllocator } from './createIdAllocator.ts';
+import { formatSkillId, idSuffix } from './createIdAllocator.ts';
+import { formatAceTimestamp, systemClock } from './formatAceTimestamp.ts';
 import { appendUniqueSources } from './insightSource.ts';
-import type { ActiveCounts, BookState, Changes, SkillEntry } from './internal/BookState.ts';
+import type { ActiveCounts, BookReader, Changes, SkillEntry } from './internal/BookState.ts';
 import { PyError } from './internal/python.ts';
-import { shardedGet } from './internal/ShardedMap.ts';
 import { coerceSectionAndKeywords, isSection, normalizeKeywords, normalizeRequiredText } from './normalize.ts';
 import type { ParsedOperation } from './parseOperation.ts';
 import { errorInfo } from './SkillbookError.ts';
-import type { AppliedOp, IdAllocator, InsightSource, Section, Skill, SkillId, SkillbookErrorInfo, SkippedOp } from './types.ts';
+import type { AppliedOp, ApplyOptions, Clock, IdAllocator, InsightSource, Section, Skill, SkillId, SkillbookErrorInfo, SkippedOp } from './types.ts';
 
 /** How to run a list of operations. */
 export interface RunOptions {
   /** The revision the changed book will have. */
   readonly revision: number;
-  /** The ACE timestamp for an op, asked only when the op applies. */
-  readonly timeOf: (op: ParsedOperation) => string;
+  /**
+   * Where an op's ACE timestamp comes from (asked only when the op applies): a clock, or the
+   * `at` of each replayed op — with the replayed ops themselves, so that an op that applies
+   * exactly as it says is reported as that same (frozen) op rather than a copy.
+   */
+  readonly time: { readonly clock: Clock } | { readonly at: readonly string[]; readonly inputs: readonly unknown[] };
   /** `'own'`: the book's `next_id`; an allocator: shared ids; `null`: replay (every ADD names its id). */
   readonly allocate: 'own' | IdAllocator | null;
+}
+
+/** How `applyBatch` runs a batch that would make revision `revision`. */
+export function batchOptions(revision: number, options: ApplyOptions): RunOptions {
+  return { revision, time: { clock: options.clock ?? systemClock }, allocate: options.allocateId ?? 'own' };
+}
+
+/** How `replay` runs applied ops (exact ids, their own `at`) that would make revision `revision`. */
+export function replayOptions(revision: number, at: readonly string[], inputs: readonly unknown[]): RunOptions {
+  return { revision, time: { at, inputs }, allocate: null };
 }
 
 /** The outcome: what to commit (`null` when nothing applied), or why the whole list is refused. */
@@ -32,7 +46,7 @@ export type RunResult =
 type Outcome = { readonly applied: AppliedOp } | { readonly skipped: string } | { readonly error: SkillbookErrorInfo };
 
 /** Runs `ops` against `base` in order; stops at the first failing op. */
-export function runOperations(base: BookState, ops: readonly ParsedOperation[], options: RunOptions): RunResult {
+export function runOperations(base: BookReader, ops: readonly ParsedOperation[], options: RunOptions): RunResult {
   const scope = new Scope(base, options);
   const applied: AppliedOp[] = [];
   const skipped: SkippedOp[] = [];
@@ -48,30 +62,33 @@ export function runOperations(base: BookState, ops: readonly ParsedOperation[], 
 
 class Scope {
   private readonly entries = new Map<string, SkillEntry>();
-  private readonly added: [string, string][] = [];
-  /** Ids added in this run by an ADD that named them. */
-  private readonly named = new Set<string>();
-  private readonly counter: ReturnType<typeof createIdAllocator>;
+  private readonly added: string[] = [];
+  /** Ids added in this run by an ADD that named them (made on the first such ADD). */
+  private named: Set<string> | null = null;
+  /** The book's own id counter (`next_id`), as `createIdAllocator` counts. */
+  private counter: number;
   private readonly active: Record<Section, number>;
 
   constructor(
-    private readonly base: BookState,
+    private readonly base: BookReader,
     private readonly options: RunOptions,
   ) {
-    this.counter = createIdAllocator(base.nextId);
-    this.active = { ...base.active };
+    // as createIdAllocator would (a counter past 2^53 cannot count on)
+    if (!Number.isSafeInteger(base.nextId)) throw new RangeError(`createIdAllocator: next must be a safe integer, got ${base.nextId}`);
+    this.counter = base.nextId;
+    this.active = { context: base.active.context, harness: base.active.harness };
   }
 
   changes(): Changes {
     const active: ActiveCounts = { ...this.active };
-    return { revision: this.options.revision, nextId: this.counter.next, active, entries: this.entries, added: this.added };
+    return { revision: this.options.revision, nextId: this.counter, active, entries: this.entries, added: this.added };
   }
 
   run(op: ParsedOperation): Outcome {
     try {
       if (op.type === 'ADD') return this.add(op);
       if (op.skillId === null) return { skipped: 'the operation has no skill_id' };
-      const entry = this.entries.get(op.skillId) ?? shardedGet(this.base.skills, op.skillId);
+      const entry = this.entries.get(op.skillId) ?? this.base.entry(op.skillId);
       if (!entry) return { skipped: `no skill with id ${op.skillId}` };
       if (op.type === 'UPDATE') return this.update(op, entry);
       return op.type === 'TAG' ? this.tag(op, entry) : this.remove(op, entry);
@@ -81,24 +98,41 @@ class Scope {
     }
   }
 
-  private exists(id: string): boolean {
-    return this.entries.has(id) || shardedGet(this.base.skills, id) !== undefined;
+  /** The ACE timestamp of an op that applies. */
+  private timeOf(op: ParsedOperation): string {
+    const time = this.options.time;
+    return 'clock' in time ? formatAceTimestamp(time.clock.now()) : (time.at[op.opIndex] ?? '');
   }
 
+  /** The applied op for `op`: the replayed input itself when it says exactly that, else a new one. */
+  private applied(op: ParsedOperation, f: AppliedFields): AppliedOp {
+    const record = appliedRecord(op, f);
+    const time = this.options.time;
+    const input = 'inputs' in time ? time.inputs[op.opIndex] : undefined;
+    return isProducedOp(input) && sameRecord(record, input) ? input : sealApplied(record);
+  }
+
+  private exists(id: string): boolean {
+    return this.entries.has(id) || this.base.entry(id) !== undefined;
+  }
+
+  /** Keeps a new entry, deep-frozen at once: a draft hands it out before any commit. */
   private put(id: string, entry: SkillEntry): void {
-    this.entries.set(id, entry);
+    this.entries.set(id, freezeEntry(entry));
   }
 
   private add(op: ParsedOperation): Outcome {
     // Cohort's rule is checked first for ids named before (in the book or by an earlier ADD), as
     // the reference does; an allocated id an explicit one collides with is caught at `idFor`.
-    if (op.skillId && (this.named.has(op.skillId) || shardedGet(this.base.skills, op.skillId))) {
+    if (op.skillId && (this.named?.has(op.skillId) || this.base.entry(op.skillId))) {
       return this.duplicate(op, op.skillId);
     }
     const rawSection = normalizeRequiredText(op.section, 'section').toLowerCase();
     const [section, coerced] = coerceSectionAndKeywords(op.section, op.keywords);
     if (op.issue === null) throw new PyError('ValueError', 'issue is required and must be non-empty');
-    const keywords = coerced.length > 0 ? coerced : normalizeKeywords([rawSection]);
+    let keywords = coerced.length > 0 ? coerced : normalizeKeywords([rawSection]);
+    // a replayed op's frozen list that says the same is shared rather than copied
+    if (Object.isFrozen(op.keywords) && sameList(keywords, op.keywords)) keywords = op.keywords as string[];
     let insight = op.insight;
     if (section === 'context' && insight === null) {
       if (isSection(rawSection)) throw new PyError('ValueError', 'context skills require a non-empty insight');
@@ -106,14 +140,14 @@ class Scope {
     }
     const id = this.idFor(op, section);
     if (typeof id !== 'string') return id;
-    const at = this.options.timeOf(op);
+    const at = this.timeOf(op);
     const r = this.options.revision;
     const occurrences = appendUniqueSources([], op.sources ?? []);
     const skill = makeSkill({ id, section, keywords, issue: op.issue, insight, occurrences, active: true, at, created: at });
-    this.put(id, { skill, rev: { content: r, active: r, counters: r } });
-    this.added.push([id, section]);
+    this.put(id, { skill, contentRev: r, activeRev: r, countersRev: r });
+    this.added.push(id);
     this.active[section] += 1;
-    return { applied: appliedOp(op, { section, skill_id: id, issue: op.issue, keywords, insight, sources: occurrences, at }) };
+    return { applied: this.applied(op, { section, skill_id: id, issue: op.issue, keywords, insight, sources: occurrences, at }) };
   }
 
   private idFor(op: ParsedOperation, section: Section): string | { readonly error: SkillbookErrorInfo } {
@@ -121,11 +155,14 @@ class Scope {
     if (op.skillId) id = op.skillId;
     else if (this.options.allocate === null) {
       return { error: errorInfo('invalid_operation', 'a replayed ADD must name its skill_id', { opIndex: op.opIndex }) };
-    } else if (this.options.allocate === 'own') id = this.counter.allocate(section);
-    else id = this.options.allocate(section);
+    } else if (this.options.allocate === 'own') {
+      this.counter += 1;
+      id = formatSkillId(section, this.counter);
+    } else id = this.options.allocate(section);
     if (this.exists(id)) return this.duplicate(op, id);
-    this.counter.observe(id);
-    if (op.skillId) this.named.add(id);
+    const n = idSuffix(id);
+    if (n !== undefined && n > this.counter) this.counter = n;
+    if (op.skillId) (this.named ??= new Set()).add(id);
     return id;
   }
 
@@ -140,16 +177,16 @@ class Scope {
     const insight = op.insight ?? old.insight ?? null;
     if (old.section === 'context' && !insight) throw new PyError('ValueError', 'context skills require a non-empty insight');
     const occurrences = appendUniqueSources(old.occurrences, op.sources ?? []);
-    const at = this.options.timeOf(op);
+    const at = this.timeOf(op);
     const r = this.options.revision;
     const contentChanged = issue !== old.issue || insight !== (old.insight ?? null) || !sameList(keywords, old.keywords);
     const skill = makeSkill({ ...old, id: old.id, issue, keywords, insight, occurrences, at, created: old.created_at });
-    const rev = {
-      content: contentChanged ? r : entry.rev.content,
-      active: entry.rev.active,
-      counters: occurrences !== old.occurrences ? r : entry.rev.counters,
-    };
-    this.put(old.id, { skill, rev });
+    this.put(old.id, {
+      skill,
+      contentRev: contentChanged ? r : entry.contentRev,
+      activeRev: entry.activeRev,
+      countersRev: occurrences !== old.occurrences ? r : entry.countersRev,
+    });
     const given = {
       section: old.section,
       skill_id: old.id,
@@ -159,39 +196,47 @@ class Scope {
       sources: op.sources ?? [],
       at,
     };
-    return { applied: appliedOp(op, given) };
+    return { applied: this.applied(op, given) };
   }
 
   private tag(op: ParsedOperation, entry: SkillEntry): Outcome {
     const old = entry.skill;
     const occurrences = appendUniqueSources(old.occurrences, op.sources ?? []);
-    const at = this.options.timeOf(op);
+    const at = this.timeOf(op);
     const counts = {
       helpful_count: old.helpful_count + (op.delta === 1 ? 1 : 0),
       harmful_count: old.harmful_count + (op.delta === -1 ? 1 : 0),
       neutral_count: old.neutral_count + (op.delta === 0 ? 1 : 0),
     };
     const skill = makeSkill({ ...old, ...counts, insight: old.insight ?? null, occurrences, at, created: old.created_at });
-    this.put(old.id, { skill, rev: { ...entry.rev, counters: this.options.revision } });
-    const applied = appliedOp(op, { section: old.section, skill_id: old.id, sources: op.sources ?? [], at, tag: true });
+    this.put(old.id, { skill, contentRev: entry.contentRev, activeRev: entry.activeRev, countersRev: this.options.revision });
+    const applied = this.applied(op, { section: old.section, skill_id: old.id, sources: op.sources ?? [], at, tag: true });
     return { applied };
   }
 
   private remove(op: ParsedOperation, entry: SkillEntry): Outcome {
     const old = entry.skill;
     const occurrences = appendUniqueSources(old.occurrences, op.sources ?? []);
-    const at = this.options.timeOf(op);
+    const at = this.timeOf(op);
     const r = this.options.revision;
     const skill = makeSkill({ ...old, insight: old.insight ?? null, occurrences, active: false, at, created: old.created_at });
-    const rev = {
-      content: entry.rev.content,
-      active: old.active ? r : entry.rev.active,
-      counters: occurrences !== old.occurrences ? r : entry.rev.counters,
-    };
-    this.put(old.id, { skill, rev });
+    this.put(old.id, {
+      skill,
+      contentRev: entry.contentRev,
+      activeRev: old.active ? r : entry.activeRev,
+      countersRev: occurrences !== old.occurrences ? r : entry.countersRev,
+    });
     if (old.active) this.active[old.section as Section] -= 1;
-    return { applied: appliedOp(op, { section: old.section, skill_id: old.id, sources: op.sources ?? [], at }) };
+    return { applied: this.applied(op, { section: old.section, skill_id: old.id, sources: op.sources ?? [], at }) };
   }
+}
+
+/** Deep-freezes a new entry; its insight sources are frozen already (`canonicalSource`). */
+function freezeEntry(entry: SkillEntry): SkillEntry {
+  Object.freeze(entry.skill.keywords);
+  Object.freeze(entry.skill.occurrences);
+  Object.freeze(entry.skill);
+  return Object.freeze(entry);
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
@@ -216,12 +261,28 @@ interface SkillFields {
 
 /** A skill object in ACE's key order (`insight` omitted when absent; the document writes `null`). */
 function makeSkill(f: SkillFields): Skill {
+  if (f.insight === null) {
+    return {
+      id: f.id as SkillId,
+      section: f.section,
+      keywords: f.keywords,
+      issue: f.issue,
+      occurrences: f.occurrences,
+      active: f.active ?? true,
+      used_count: f.used_count ?? 0,
+      helpful_count: f.helpful_count ?? 0,
+      harmful_count: f.harmful_count ?? 0,
+      neutral_count: f.neutral_count ?? 0,
+      created_at: f.created,
+      updated_at: f.at,
+    };
+  }
   return {
     id: f.id as SkillId,
     section: f.section,
     keywords: f.keywords,
     issue: f.issue,
-    ...(f.insight !== null ? { insight: f.insight } : {}),
+    insight: f.insight,
     occurrences: f.occurrences,
     active: f.active ?? true,
     used_count: f.used_count ?? 0,
@@ -244,18 +305,56 @@ interface AppliedFields {
   readonly tag?: boolean;
 }
 
-/** An {@link AppliedOp} in ACE's `to_json` key order, plus `at`. Frozen. */
-function appliedOp(op: ParsedOperation, f: AppliedFields): AppliedOp {
+/** An {@link AppliedOp}'s fields in ACE's `to_json` key order, plus `at` (see {@link sealApplied}). */
+function appliedRecord(op: ParsedOperation, f: AppliedFields): Record<string, unknown> {
   const out: Record<string, unknown> = { type: op.type, section: f.section };
   if (f.issue !== null && f.issue !== undefined) out['issue'] = f.issue;
-  if (f.keywords) out['keywords'] = Object.freeze([...f.keywords]);
+  // a list the new skill holds is frozen already and may be shared; any other is copied
+  if (f.keywords) out['keywords'] = Object.isFrozen(f.keywords) ? f.keywords : Object.freeze([...f.keywords]);
   if (f.insight !== null && f.insight !== undefined) out['insight'] = f.insight;
   out['skill_id'] = f.skill_id;
   if (f.tag) out['metadata'] = tagMetadata(op);
   if (op.reason !== null) out['reason'] = op.reason;
-  if (f.sources.length > 0) out['insight_source'] = Object.freeze([...f.sources]);
+  if (f.sources.length > 0) out['insight_source'] = Object.isFrozen(f.sources) ? f.sources : Object.freeze([...f.sources]);
   out['at'] = f.at;
-  return Object.freeze(out) as unknown as AppliedOp;
+  return out;
+}
+
+/** Freezes a new applied op, with a mark no copy carries (not enumerable, not in JSON): a replay trusts it as it is. */
+function sealApplied(record: Record<string, unknown>): AppliedOp {
+  Object.defineProperty(record, PRODUCED, { value: true });
+  return Object.freeze(record) as unknown as AppliedOp;
+}
+
+/** Whether a new applied op's fields are exactly those of `op` (same keys in the same order, same values). */
+function sameRecord(record: Record<string, unknown>, op: AppliedOp): boolean {
+  const theirs = op as unknown as Record<string, unknown>;
+  const keys = Object.keys(theirs);
+  let i = 0;
+  for (const key in record) {
+    if (keys[i++] !== key || !sameValue(record[key], theirs[key])) return false;
+  }
+  return i === keys.length;
+}
+
+/** Equality of applied-op values: text, lists of text or sources (by identity), and TAG metadata. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => x === b[i]);
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null || Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && ra[k] === rb[k]);
+}
+
+/** Marks the applied ops made here: frozen, so they stay valid and a replay need not check them. */
+const PRODUCED = Symbol('cohort.appliedOp');
+
+/** Whether `op` is an applied op this package made (and so needs no validation). */
+export function isProducedOp(op: unknown): op is AppliedOp {
+  return typeof op === 'object' && op !== null && (op as { [PRODUCED]?: unknown })[PRODUCED] === true;
 }
 
 /** TAG metadata as applied: `delta` normalised to its sign, other integer entries kept. */

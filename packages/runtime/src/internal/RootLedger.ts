@@ -1,4 +1,4 @@
-import type { Skillbook } from '@cohort/skillbook';
+import type { Skillbook, SkillbookDraft } from '@cohort/skillbook';
 import type { Store, StoreSnapshot } from '@cohort/store';
 import type { AuditEntry } from '../AuditEntry.ts';
 import { entryOps } from '../AuditEntry.ts';
@@ -16,7 +16,8 @@ import type { Verdict } from './SessionNode.ts';
  */
 export class RootLedger {
   private durable: Skillbook;
-  private speculative: Skillbook;
+  /** The durable book plus the merges on their way to the store: an open draft, merged into in place. */
+  private speculative: SkillbookDraft;
   private rev: number;
   private readonly entries: AuditEntry[] = [];
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -27,7 +28,7 @@ export class RootLedger {
     private readonly clock: Clock,
   ) {
     this.durable = initial;
-    this.speculative = initial;
+    this.speculative = initial.edit();
     this.rev = initial.revision;
   }
 
@@ -47,7 +48,7 @@ export class RootLedger {
   async load(): Promise<StoreSnapshot> {
     const snapshot = await this.store.load();
     this.durable = snapshot.book;
-    this.speculative = snapshot.book;
+    this.speculative = snapshot.book.edit();
     this.rev = snapshot.revision;
     return snapshot;
   }
@@ -58,6 +59,7 @@ export class RootLedger {
    * made the commit durable otherwise.
    */
   merge(commit: Commit, policy: ConflictPolicy, isAllocated: (id: string) => boolean, done: (verdict: Verdict) => void): void {
+    const expectedRevision = this.speculative.revision;
     const result = mergeCommit(this.speculative, commit, policy);
     if (!result.ok) {
       done(
@@ -71,11 +73,11 @@ export class RootLedger {
       done({ ok: true, revision: this.rev, merge: result });
       return;
     }
-    const expectedRevision = this.speculative.revision;
-    this.speculative = result.book;
     const append = this.store
       .append({
         expectedRevision,
+        // with nothing else on its way, our revision is one the store reported: check it exactly
+        basis: this.inFlight.size === 0 ? 'store' : 'speculative',
         sessionId: commit.sessionId,
         path: commit.path,
         ops: result.ops,
@@ -117,7 +119,7 @@ export class RootLedger {
       .then((verdict) => {
         this.inFlight.delete(append);
         // nothing left on its way: the store's book is the truth again (it may hold other writers' work)
-        if (this.inFlight.size === 0) this.speculative = this.durable;
+        if (this.inFlight.size === 0) this.speculative = this.durable.edit();
         done(verdict);
       });
     this.inFlight.add(append);

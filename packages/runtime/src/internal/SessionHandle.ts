@@ -27,7 +27,7 @@ export class SessionHandle<I = unknown> implements Session<I> {
   ) {
     this.tools = createSkillTools({
       endedReason: () => host.endedReason(node),
-      book: { get: (id) => node.draft.book.get(id) },
+      book: { get: (id) => node.draft.get(id) },
       write: (raw) => host.write(node, raw),
     });
   }

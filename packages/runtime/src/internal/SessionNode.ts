@@ -3,6 +3,7 @@ import type { Conflict } from '@cohort/skillbook';
 import type { BudgetAccount } from '../Budget.ts';
 import type { Commit } from '../Commit.ts';
 import type { Draft } from '../Draft.ts';
+import type { LazyAbortController } from './LazyAbortController.ts';
 import type { MergeResult } from '../mergeCommit.ts';
 import type { Session, SessionBody, SpawnOptions } from '../Session.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
@@ -23,7 +24,8 @@ export interface SessionNode {
   readonly parent: SessionNode | null;
   readonly draft: Draft;
   readonly budget: BudgetAccount;
-  readonly controller: AbortController;
+  /** Made on first use of `s.signal` (see {@link LazyAbortController}). */
+  readonly controller: LazyAbortController;
   readonly children: Set<SessionNode>;
   readonly timers: unknown[];
   actor: Actor<typeof sessionMachine>;
@@ -46,5 +48,5 @@ export interface SessionNode {
 
 /** What a supervisor decided about a commit, delivered when it is acknowledged. */
 export type Verdict =
-  | { readonly ok: true; readonly revision: number; readonly merge: Extract<MergeResult, { ok: true }> }
+  | { readonly ok: true; readonly revision: number; readonly merge: Extract<MergeResult<unknown>, { ok: true }> }
   | { readonly ok: false; readonly kind: 'conflict' | 'invalid_commit' | 'limit_exceeded' | 'cancelled' | 'crashed'; readonly message: string; readonly conflicts?: readonly Conflict[]; readonly error?: unknown };

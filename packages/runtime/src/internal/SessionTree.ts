@@ -20,6 +20,7 @@ import type { FailureSeed, SessionContext } from '../sessionMachine.ts';
 import { supervisorMachine } from '../supervisorMachine.ts';
 import type { SupervisorContext } from '../supervisorMachine.ts';
 import type { RootLedger } from './RootLedger.ts';
+import { LazyAbortController } from './LazyAbortController.ts';
 import { SessionHandle } from './SessionHandle.ts';
 import type { SessionHost } from './SessionHandle.ts';
 import type { SessionNode, Verdict } from './SessionNode.ts';
@@ -54,6 +55,8 @@ export class SessionTree implements SessionHost {
   private rootSupervisor: Actor<typeof supervisorMachine> | null = null;
   /** Ids this runtime allocated (every other ADD id was chosen by its session). */
   private readonly allocated = new Set<string>();
+  /** What every write applies with: made once, not per write (a write is a hot path). */
+  private readonly writeOptions: { readonly clock: Clock; readonly allocateId: (section: Section) => SkillId };
   private readonly sessionLogic;
   /** The supervisor machine with this tree's actions: the root's and every session's. */
   readonly supervisorLogic;
@@ -61,6 +64,14 @@ export class SessionTree implements SessionHost {
   constructor(private readonly deps: TreeDeps) {
     this.clock = deps.clock;
     this.allocator = deps.allocator;
+    this.writeOptions = {
+      clock: this.clock,
+      allocateId: (section) => {
+        const id = this.allocator.allocate(section);
+        this.allocated.add(id);
+        return id;
+      },
+    };
     this.sessionLogic = sessionMachine.provide({
       actors: { body: fromPromise(({ input }: { input: { sessionId: string } }) => this.runBody(input.sessionId)) },
       actions: {
@@ -162,12 +173,7 @@ export class SessionTree implements SessionHost {
   write(node: SessionNode, raw: unknown): SessionBatchResult {
     const ended = this.endedReason(node);
     if (ended) return { ok: false, error: { code: 'session_ended', message: ended } };
-    const allocateId = (section: Section): SkillId => {
-      const id = this.allocator.allocate(section);
-      this.allocated.add(id);
-      return id;
-    };
-    const result = node.draft.write(raw, { clock: this.clock, allocateId });
+    const result = node.draft.write(raw, this.writeOptions);
     if (!result.ok) return { ok: false, error: result.error };
     for (const op of result.applied) if (op.type === 'ADD') this.allocator.observe(op.skill_id);
     return { ok: true, applied: result.applied, skipped: result.skipped };
@@ -191,7 +197,7 @@ export class SessionTree implements SessionHost {
     const path = parent ? [...parent.path, id] : [id];
     const refuse = (kind: FailureKind, message: string) => {
       deliver(this.refused(id, path, kind, message, attempt, options));
-      if (isRetry) parent?.actor.send({ type: 'CHILD_SETTLED' });
+      if (isRetry && parent && !parent.settled) parent.actor.send({ type: 'CHILD_SETTLED' });
     };
     const refusal = this.admit(parent, options, isRetry);
     if (refusal) return refuse(refusal.kind, refusal.message);
@@ -226,7 +232,7 @@ export class SessionTree implements SessionHost {
     const node = {
       id, path, depth: path.length - 1, name: options.name, input: options.input, attempt, body, options, parent,
       draft: parent && this.deps.mutation === 'shared-draft' ? parent.draft : new Draft(start, { sessionId: id, path }),
-      budget, controller: new AbortController(), children: new Set<SessionNode>(), timers: [] as unknown[],
+      budget, controller: new LazyAbortController(), children: new Set<SessionNode>(), timers: [] as unknown[],
       supervisor: null, stopBody: null, commit: null, verdict: null, writable: true, settled: false, deliver: once(deliver),
     } as unknown as SessionNode;
     node.handle = new SessionHandle(node, this);
@@ -334,7 +340,7 @@ export class SessionTree implements SessionHost {
       return;
     }
     const result = owner.draft.merge(commit, this.deps.policy);
-    if (result.ok) done({ ok: true, revision: owner.draft.book.revision, merge: result });
+    if (result.ok) done({ ok: true, revision: owner.draft.revision, merge: result });
     else if (result.kind === 'conflict') done({ ok: false, kind: 'conflict', message: result.message, conflicts: result.conflicts });
     else done({ ok: false, kind: 'invalid_commit', message: result.message });
   }
@@ -354,6 +360,8 @@ export class SessionTree implements SessionHost {
   private acknowledge(context: SupervisorContext, sessionId: string): void {
     const node = this.nodes.get(sessionId);
     const verdict = node?.verdict;
+    // another writer's ids may have moved the store's counter on: never allocate below it
+    if (context.ownerId === 'root') this.resetAllocator(this.deps.ledger.book.nextId);
     if (!node || node.settled || !verdict) return;
     const base = { sessionId: node.id, path: [...node.path], at: this.clock.now(), into: context.ownerId };
     if (verdict.ok) {

@@ -4,6 +4,7 @@
  * item — O(log₆₄ n), three chunks of 64 at 100,000 items — instead of an array of every id.
  * Used for the document's skill order and each section's id order.
  */
+import type { Transient } from './Transient.ts';
 
 const BITS = 6;
 const WIDTH = 1 << BITS;
@@ -44,6 +45,28 @@ export function listPush<T>(list: ChunkedListDraft<T>, value: T, snapshot: (root
     const index = Math.floor(list.length / WIDTH ** level) % WIDTH;
     if (index === node.length) node.push([]);
     node = node[index] as unknown[];
+  }
+  node.push(value);
+  list.length += 1;
+}
+
+/**
+ * Appends in a commit (see {@link Transient}): copies the chunks on the path to the last item
+ * once per commit and writes into the copies. `list` must be a header the transient owns.
+ */
+export function listPushTransient<T>(list: { length: number; height: number; root: readonly unknown[] }, value: T, t: Transient): void {
+  if (list.length === WIDTH ** (list.height + 1)) {
+    // the old root is full: it is never written again, so the new root may share it
+    list.root = t.adopt([list.root]);
+    list.height += 1;
+  }
+  let node = t.array(list.root);
+  list.root = node;
+  for (let level = list.height; level > 0; level--) {
+    const index = Math.floor(list.length / WIDTH ** level) % WIDTH;
+    const child = index === node.length ? t.adopt<unknown[]>([]) : t.array(node[index] as readonly unknown[]);
+    node[index] = child;
+    node = child;
   }
   node.push(value);
   list.length += 1;

@@ -3,9 +3,10 @@
  * (a fixed-depth hash trie), so that an immer `produce` that writes one key copies three
  * 32-slot arrays and one bucket of a few entries instead of a container holding every entry
  * (immer copies a whole object or Map on its first write: 24 ms for a 100k-entry Map). Reads
- * take the frozen value; writes take an immer draft. Keys are `Map` keys, so `__proto__`,
- * `constructor` or `7` are ordinary keys.
+ * take the frozen value; writes take an immer draft, or a commit's {@link Transient}. Keys are
+ * `Map` keys, so `__proto__`, `constructor` or `7` are ordinary keys.
  */
+import type { Transient } from './Transient.ts';
 
 const BITS = 5;
 const LEVELS = 3;
@@ -91,4 +92,27 @@ export function shardedDelete<V>(map: ShardedMapDraft<V>, key: string): boolean 
   (node[(h >>> ((LEVELS - 1) * BITS)) & MASK] as Map<string, V>).delete(key);
   map.size -= 1;
   return true;
+}
+
+/**
+ * Sets `key` in a commit (see {@link Transient}): copies the nodes on the key's path once per
+ * commit and writes into the copies. `map` must be a header the transient owns.
+ */
+export function shardedSetTransient<V>(map: { size: number; root: Node<V> }, key: string, value: V, t: Transient): void {
+  const h = hash(key);
+  let node = t.array(map.root);
+  map.root = node;
+  for (let level = 0; level < LEVELS - 1; level++) {
+    const i = (h >>> (level * BITS)) & MASK;
+    const child = node[i] as Node<V> | null;
+    const writable: (Node<V> | ReadonlyMap<string, V> | null)[] = child ? t.array(child) : t.adopt(new Array<null>(WIDTH).fill(null));
+    node[i] = writable;
+    node = writable;
+  }
+  const i = (h >>> ((LEVELS - 1) * BITS)) & MASK;
+  const bucket = node[i] as ReadonlyMap<string, V> | null;
+  const writable = bucket ? t.map(bucket) : t.adopt(new Map<string, V>());
+  node[i] = writable;
+  if (!writable.has(key)) map.size += 1;
+  writable.set(key, value);
 }

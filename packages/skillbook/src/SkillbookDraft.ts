@@ -1,0 +1,165 @@
+import { findConflicts } from './conflicts.ts';
+import { commitChanges, revisionsOfEntry } from './internal/BookState.ts';
+import type { ActiveCounts, BookReader, BookState, SkillEntry } from './internal/BookState.ts';
+import { listValues } from './internal/ChunkedList.ts';
+import { shardedGet } from './internal/ShardedMap.ts';
+import { parseAppliedOps } from './parseAppliedOps.ts';
+import { parseBatch } from './parseOperation.ts';
+import type { RunResult } from './runOperations.ts';
+import { batchOptions, replayOptions, runOperations } from './runOperations.ts';
+import type { Skillbook } from './Skillbook.ts';
+import type { AppliedOp, ApplyOptions, Conflict, Skill, SkillbookErrorInfo, SkillRevisions, SkippedOp } from './types.ts';
+
+/** The outcome of {@link SkillbookDraft.applyBatch} / {@link SkillbookDraft.replay}: all ops, or none. */
+export type DraftBatchResult =
+  | { readonly ok: true; readonly book: SkillbookDraft; readonly applied: AppliedOp[]; readonly skipped: SkippedOp[] }
+  | { readonly ok: false; /** The unchanged draft. */ readonly book: SkillbookDraft; readonly error: SkillbookErrorInfo };
+
+/**
+ * A mutable draft of a {@link Skillbook} (`book.edit()`): the same batches with the same
+ * results — all or nothing per batch, one revision per batch that changed anything, the same
+ * `AppliedOp`s, ids and per-skill revisions — but written to a journal over the frozen book
+ * instead of building a new book each time. `finish()` builds the book once. Like an immer
+ * draft it belongs to one owner: hand out what `finish()` returns, never the draft.
+ *
+ * @example
+ * const draft = Skillbook.empty().edit();
+ * const r = draft.applyBatch({ operations: [{ type: 'ADD', section: 'harness', issue: 'flaky network' }] });
+ * draft.get('harness-00001')?.issue; // 'flaky network'
+ * draft.finish().revision;           // 1
+ */
+export class SkillbookDraft implements BookReader {
+  private base: Skillbook;
+  private state: BookState;
+  /** Entries written since `base`, by id (new and replaced). */
+  private entries = new Map<string, SkillEntry>();
+  /** Ids added since `base`, in order. */
+  private added: string[] = [];
+  private rev: number;
+  private next: number;
+  private counts: ActiveCounts;
+
+  /** @internal Use `book.edit()`. */
+  constructor(
+    base: Skillbook,
+    state: BookState,
+    private readonly wrap: (state: BookState) => Skillbook,
+  ) {
+    this.base = base;
+    this.state = state;
+    this.rev = state.revision;
+    this.next = state.nextId;
+    this.counts = state.active;
+  }
+
+  /** Like {@link Skillbook.applyBatch}, on the draft: the draft changes, or nothing does. */
+  applyBatch(raw: unknown, options: ApplyOptions = {}): DraftBatchResult {
+    const parsed = parseBatch(raw);
+    if (!parsed.ok) return { ok: false, book: this, error: parsed.error };
+    return this.absorb(runOperations(this, parsed.ops, batchOptions(this.rev + 1, options)));
+  }
+
+  /** Like {@link Skillbook.replay}, on the draft. */
+  replay(ops: readonly AppliedOp[]): DraftBatchResult {
+    const parsed = parseAppliedOps(ops);
+    if (!parsed.ok) return { ok: false, book: this, error: parsed.error };
+    return this.absorb(runOperations(this, parsed.ops, replayOptions(this.rev + 1, parsed.at, ops)));
+  }
+
+  private absorb(run: RunResult): DraftBatchResult {
+    if (!run.ok) return { ok: false, book: this, error: run.error };
+    const changes = run.changes;
+    if (changes) {
+      if (this.entries.size === 0) {
+        // the run's own collections are not used after it: take them instead of copying
+        this.entries = changes.entries as Map<string, SkillEntry>;
+        this.added = changes.added as string[];
+      } else {
+        for (const [id, entry] of changes.entries) this.entries.set(id, entry);
+        for (const added of changes.added) this.added.push(added);
+      }
+      this.rev = changes.revision;
+      this.next = changes.nextId;
+      this.counts = changes.active;
+    }
+    return { ok: true, book: this, applied: run.applied, skipped: run.skipped };
+  }
+
+  /**
+   * The book of everything applied so far, built once (O(k) for k changed skills); the same
+   * book as the batches applied one by one with `Skillbook.applyBatch` / `replay`. The draft
+   * stays open: later batches continue from the returned book.
+   */
+  finish(): Skillbook {
+    if (this.entries.size === 0) return this.base;
+    const changes = { revision: this.rev, nextId: this.next, active: this.counts, entries: this.entries, added: this.added };
+    this.state = commitChanges(this.state, changes);
+    this.base = this.wrap(this.state);
+    this.entries = new Map();
+    this.added = [];
+    return this.base;
+  }
+
+  /** The lists a commit based on `baseRevision` would conflict on (see {@link Skillbook.conflicts}). */
+  conflicts(ops: readonly AppliedOp[], baseRevision: number): Conflict[] {
+    return findConflicts(this, ops, baseRevision);
+  }
+
+  /** The draft's revision: the book's, +1 for every batch or replay that changed something. */
+  get revision(): number {
+    return this.rev;
+  }
+
+  /** ACE's `next_id`, as the draft has it now. */
+  get nextId(): number {
+    return this.next;
+  }
+
+  /** Active skill counts by section. @internal */
+  get active(): ActiveCounts {
+    return this.counts;
+  }
+
+  /** The number of skills, inactive ones included. */
+  get size(): number {
+    return this.state.skills.size + this.added.length;
+  }
+
+  /** @internal The entry (skill and revisions) for `id`, as the draft has it now. */
+  entry(id: string): SkillEntry | undefined {
+    return this.entries.get(id) ?? shardedGet(this.state.skills, id);
+  }
+
+  /** @internal */
+  tombstone(id: string): number | undefined {
+    return shardedGet(this.state.tombstones, id);
+  }
+
+  /** The skill with this id (active or not). */
+  get(id: string): Skill | undefined {
+    return this.entry(id)?.skill;
+  }
+
+  /** Whether a skill with this id exists (active or not). */
+  has(id: string): boolean {
+    return this.entry(id) !== undefined;
+  }
+
+  /** The revisions at which the skill's content, active flag and counters last changed. */
+  revisionsOf(id: string): SkillRevisions | undefined {
+    const entry = this.entry(id);
+    return entry && revisionsOfEntry(entry);
+  }
+
+  /** Every skill, inactive ones included, in document (insertion) order. */
+  *skills(): IterableIterator<Skill> {
+    for (const id of listValues(this.state.order)) {
+      const entry = this.entry(id);
+      if (entry) yield entry.skill;
+    }
+    for (const id of this.added) {
+      const entry = this.entries.get(id);
+      if (entry) yield entry.skill;
+    }
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * Applied ops read back for a replay: validated (unless this package made them) and turned
+ * into parsed operations again, with the `at` timestamp each one was applied at.
+ */
+import type { z } from 'zod';
+import { canonicalSource } from './insightSource.ts';
+import { normalizeKeywords, normalizeOptionalText } from './normalize.ts';
+import type { ParsedOperation } from './parseOperation.ts';
+import { isProducedOp } from './runOperations.ts';
+import { AppliedOpSchema } from './schemas.ts';
+import { errorInfo } from './SkillbookError.ts';
+import type { AppliedOp, SkillbookErrorInfo } from './types.ts';
+
+/** The outcome of {@link parseAppliedOps}. */
+export type ParsedAppliedOps =
+  | { readonly ok: true; readonly ops: ParsedOperation[]; readonly at: string[] }
+  | { readonly ok: false; readonly error: SkillbookErrorInfo };
+
+/**
+ * Checks a list of applied ops and parses them for `runOperations`. An op this package made
+ * (frozen, so still valid) skips the schema check: a merge replays every op a session wrote.
+ */
+export function parseAppliedOps(ops: readonly AppliedOp[]): ParsedAppliedOps {
+  if (!Array.isArray(ops)) return { ok: false, error: errorInfo('invalid_batch', 'replay takes a list of applied ops') };
+  const parsed: ParsedOperation[] = [];
+  const at: string[] = [];
+  for (let i = 0; i < ops.length; i++) {
+    const raw: unknown = ops[i];
+    let op: AppliedLike;
+    if (isProducedOp(raw)) {
+      parsed.push(fromProduced(raw, i));
+      at.push(raw.at);
+      continue;
+    } else {
+      const checked = AppliedOpSchema.safeParse(raw);
+      if (!checked.success) {
+        const issue = checked.error.issues[0];
+        const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+        return { ok: false, error: errorInfo('invalid_operation', `not an applied op: ${where}${issue?.message ?? ''}`, { opIndex: i }) };
+      }
+      op = checked.data;
+    }
+    parsed.push(fromApplied(op, i));
+    at.push(op.at);
+  }
+  return { ok: true, ops: parsed, at };
+}
+
+/** An applied op this package made: its fields are normalised already, so they are taken as they are. */
+function fromProduced(op: AppliedOp, opIndex: number): ParsedOperation {
+  const delta = Math.sign(Math.trunc(op.metadata?.['delta'] ?? 0));
+  return {
+    opIndex,
+    type: op.type,
+    section: op.section,
+    skillId: op.skill_id,
+    issue: op.issue ?? null,
+    keywords: op.keywords ?? NO_KEYWORDS,
+    insight: op.insight ?? null,
+    metadata: op.metadata ?? {},
+    delta: delta > 0 ? 1 : delta < 0 ? -1 : 0,
+    reason: op.reason ?? null,
+    sources: op.insight_source ?? null,
+  };
+}
+
+const NO_KEYWORDS: readonly string[] = Object.freeze([]);
+
+/** An applied op: one this package made, or one the schema checked. */
+type AppliedLike = AppliedOp | z.output<typeof AppliedOpSchema>;
+
+/** An applied op as a parsed op, normalised again (idempotent) so a hand-written one is safe. */
+function fromApplied(op: AppliedLike, opIndex: number): ParsedOperation {
+  const delta = Math.sign(Math.trunc(op.metadata?.['delta'] ?? 0));
+  return {
+    opIndex,
+    type: op.type,
+    section: op.section,
+    skillId: op.skill_id,
+    issue: normalizeOptionalText(op.issue),
+    keywords: normalizeKeywords(op.keywords ?? []),
+    insight: normalizeOptionalText(op.insight),
+    metadata: op.metadata ?? {},
+    delta: delta > 0 ? 1 : delta < 0 ? -1 : 0,
+    reason: normalizeOptionalText(op.reason),
+    sources: op.insight_source ? op.insight_source.map((s) => canonicalSource(s)) : null,
+  };
+}
