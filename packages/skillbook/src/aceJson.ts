@@ -68,17 +68,18 @@ export function writeSkill(skill: Skill): string {
 }
 
 /**
- * Each skill's text, remembered for as long as the (frozen, never changing) skill lives: a
- * store rewrites its whole document every few hundred merges, and all but the skills those
- * merges touched are written exactly as the last time.
+ * Each skill's line of the `skills` object, remembered for as long as the (frozen, never
+ * changing) skill lives: a store rewrites its whole document every few hundred merges, and all
+ * but the skills those merges touched are written exactly as the last time.
  */
 const written = new WeakMap<Skill, string>();
 
-function skillText(skill: Skill): string {
+function skillLine(id: string, skill: Skill): string {
   let text = written.get(skill);
-  if (text === undefined) {
-    text = writeSkill(skill);
-    written.set(skill, text);
+  // a skill is filed under its own id (reading a document refuses anything else)
+  if (text === undefined || id !== skill.id) {
+    text = `    ${jsonString(id)}: ${writeSkill(skill)}`;
+    if (id === skill.id) written.set(skill, text);
   }
   return text;
 }
@@ -88,7 +89,7 @@ function writeSkills(state: BookState): string {
   const parts: string[] = [];
   listForEach(state.order, (id) => {
     const entry = shardedGet(state.skills, id);
-    if (entry) parts.push(`    ${jsonString(id)}: ${skillText(entry.skill)}`);
+    if (entry) parts.push(skillLine(id, entry.skill));
   });
   return `{\n${parts.join(',\n')}\n  }`;
 }

@@ -92,17 +92,21 @@ export function freezeState(draft: BookStateDraft): BookState {
   return draft as unknown as BookState;
 }
 
-function deepFreeze(value: unknown): void {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+function deepFreeze(value: object): void {
+  if (Object.isFrozen(value)) return;
   if (Array.isArray(value)) {
     Object.freeze(value);
-    for (const item of value) deepFreeze(item);
+    for (const item of value) if (typeof item === 'object' && item !== null) deepFreeze(item);
   } else if (value instanceof Map) {
     freeze(value);
-    for (const item of value.values()) deepFreeze(item);
+    for (const item of value.values()) if (typeof item === 'object' && item !== null) deepFreeze(item);
   } else if (isPlainObject(value)) {
     Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const item = record[key];
+      if (typeof item === 'object' && item !== null) deepFreeze(item);
+    }
   } else if (value instanceof Set) {
     freeze(value, true);
   }

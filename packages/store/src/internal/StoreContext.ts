@@ -33,7 +33,7 @@ export interface DiskView {
    * which file it is, and what it held (`null`: nothing to watch). Another writer's checkpoint
    * puts another file there, which ends the watch.
    */
-  replaced: { readonly identity: string; readonly digest: string } | null;
+  replaced: { readonly identity: string; readonly digest: string; /** Its fingerprint when last found unchanged. */ readonly seen?: string } | null;
 }
 
 /** Everything the file store's operations share. */

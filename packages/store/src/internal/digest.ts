@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
-/** sha256 of bytes or UTF-8 text, lower-case hex. */
+/** sha256 of bytes or UTF-8 text, lower-case hex. (One-shot `hash`: two are taken per journal line.) */
 export function sha256Hex(data: Uint8Array | string): string {
-  return createHash('sha256').update(data).digest('hex');
+  return hash('sha256', data, 'hex');
 }
 
 /** A stable id for one occurrence of a notice, derived from what identifies it. */

@@ -77,7 +77,8 @@ export function parseDocument(text: string | null, file: string, revision: numbe
 
 /** Replays the journal's commits past the ledger's revision onto the base book, checking order and the hash chain. */
 export function replayJournal(baseBook: Skillbook, ledger: Ledger, entries: readonly JournalEntry[], file: string): Read<{ head: Skillbook; since: SinceEntry[]; chain: string }> {
-  let head = baseBook;
+  // one draft for the whole journal: each commit is replayed into it, and the book is built once
+  const head = baseBook.edit();
   let chain = ledger.chain;
   const since: SinceEntry[] = [];
   const fault = (e: JournalEntry, message: string): Read<never> => ({
@@ -94,11 +95,10 @@ export function replayJournal(baseBook: Skillbook, ledger: Ledger, entries: read
     }
     const replayed = head.replay(e.line.ops);
     if (!replayed.ok) return fault(e, `commit at revision ${e.line.rev} does not replay: ${replayed.error.message}`);
-    head = replayed.book;
     chain = chainDigest(chain, e.body);
     since.push({ line: e.line, chain });
   }
-  return { ok: true, value: { head, since, chain } };
+  return { ok: true, value: { head: head.finish(), since, chain } };
 }
 
 /**

@@ -157,13 +157,18 @@ async function checkReplaced(ctx: StoreContext): Promise<void> {
   const watched = ctx.view.replaced;
   if (watched === null || ctx.view.docFingerprint === null) return;
   const stat = await ctx.fs.stat(ctx.paths.replaced);
+  // not written since it was last found to hold what we replaced: no need to read it again
+  if (stat && stat.identity === watched.identity && stat.fingerprint === watched.seen) return;
   const bytes = stat?.identity === watched.identity ? await ctx.fs.readFile(ctx.paths.replaced) : undefined;
   if (!bytes) {
     ctx.view = { ...ctx.view, replaced: null };
     return;
   }
   const digest = sha256Hex(bytes);
-  if (digest === watched.digest) return;
+  if (digest === watched.digest) {
+    if (stat) ctx.view = { ...ctx.view, replaced: { ...watched, seen: stat.fingerprint } };
+    return;
+  }
   const text = fromUtf8(bytes);
   const parsed = parseDocument(text, ctx.paths.replaced, ctx.sequencer.book.revision + 1);
   // still being written: looked at again next time

@@ -1,0 +1,39 @@
+/**
+ * `./pnpmw bench [--quick] [--json] [--only 1,3]`: runs the scenarios of issue 6, prints an
+ * aligned table (scenario, Cohort, baseline, ratio, target, met?) and writes
+ * `bench-results.json` in the current directory. Progress goes to stderr. Exits 0 even when a
+ * target is missed (the table says which): a benchmark reports, it does not gate.
+ */
+import { writeFileSync } from 'node:fs';
+import { formatMarkdown, formatTable } from './formatTable.ts';
+import { runBench, scenarios } from './runBench.ts';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const json = args.includes('--json');
+const markdown = args.includes('--markdown');
+const onlyAt = args.indexOf('--only');
+const only = onlyAt >= 0 ? (args[onlyAt + 1] ?? '').split(',') : null;
+const unknown = args.filter((a, i) => !['--quick', '--json', '--markdown', '--only'].includes(a) && !(onlyAt >= 0 && i === onlyAt + 1));
+if (unknown.length > 0) {
+  console.error(`unknown argument(s): ${unknown.join(' ')}\nusage: bench [--quick] [--json] [--markdown] [--only 1,2,…]`);
+  process.exit(2);
+}
+
+const selected = only ? scenarios.filter((s) => only.includes(s.id)) : scenarios;
+const log = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+log(`cohort bench${quick ? ' --quick' : ''}: ${selected.map((s) => `${s.id} ${s.name}`).join(', ')}`);
+const results = await runBench({ mode: quick ? 'quick' : 'full', log }, selected);
+writeFileSync('bench-results.json', `${JSON.stringify(results, null, 2)}\n`);
+if (json) console.log(JSON.stringify(results, null, 2));
+else {
+  const m = results.machine;
+  console.log(markdown ? formatMarkdown(results.rows) : formatTable(results.rows));
+  console.log('');
+  console.log(`${m.cpus} × ${m.cpuModel}, ${m.memoryGb} GB, Node ${m.node}, ${m.platform}; ${results.seconds.toFixed(0)} s, peak RSS ${results.peakRssMb.toFixed(0)} MB`);
+  const missed = results.rows.filter((r) => r.met === false);
+  console.log(missed.length === 0 ? 'every target met' : `targets missed: ${missed.map((r) => r.id).join(', ')}`);
+  console.log('results written to bench-results.json');
+}

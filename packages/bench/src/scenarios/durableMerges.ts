@@ -1,0 +1,112 @@
+/**
+ * Scenario 4, durable merges: a file store under a runtime, 64 committers (root sessions in
+ * parallel, each committing one small change after another) on a book of 10,000 skills;
+ * throughput of acknowledged, durable merges. Against the naive approach: apply the change
+ * in memory, then rewrite the whole JSON document and fsync it, on every merge.
+ */
+import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRuntime } from '@cohort/runtime';
+import type { Skillbook } from '@cohort/skillbook';
+import { FileStore, describeOpenError } from '@cohort/store';
+import { aceAdd, aceDocOf, aceTag } from '../baselines/AceBook.ts';
+import { buildBook, randomId } from '../books.ts';
+import { interleave, median, now, random } from '../measure.ts';
+import type { BenchOptions, BenchRow, Figure, Scenario } from '../Scenario.ts';
+import { byMode, ratioRow } from '../Scenario.ts';
+
+const COMMITTERS = 64;
+
+/** One merge's change: a new skill and a tag on an existing one. */
+function change(size: number, rand: () => number, tag: string): { operations: object[] } {
+  return {
+    operations: [
+      { type: 'ADD', section: 'harness', issue: `durable ${tag}`, insight: 'learned' },
+      { type: 'TAG', skill_id: randomId(size, rand), metadata: { delta: 1 } },
+    ],
+  };
+}
+
+/** `COMMITTERS` root sessions in parallel, `perCommitter` merges each; returns the ms until all are durable. */
+async function cohortRun(book: Skillbook, size: number, perCommitter: number, rand: () => number): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'cohort-bench-durable-'));
+  try {
+    const opened = await FileStore.open(join(dir, 'skillbook.json'), { initialBook: book, idleCheckpointMs: 0 });
+    if (!opened.ok) throw new Error(`durable merges: ${describeOpenError(opened.error)}`);
+    const rt = createRuntime({ store: opened.store });
+    await rt.ready;
+    const t0 = now();
+    await Promise.all(
+      Array.from({ length: COMMITTERS }, async (_, c) => {
+        for (let i = 0; i < perCommitter; i++) {
+          const outcome = await rt.run(async (s) => {
+            const r = s.applyBatch(change(size, rand, `${c}.${i}`));
+            if (!r.ok) throw new Error(r.error.message);
+          });
+          if (outcome.status !== 'committed') throw new Error(`durable merges: a merge failed: ${outcome.failure.message}`);
+        }
+      }),
+    );
+    const ms = now() - t0;
+    await rt.close();
+    return ms;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The naive approach, as ACE saves: `merges` merges, each applied in place to the document
+ * object, then the whole document dumped as JSON (`json.dumps(…, indent=2)`), written and fsynced.
+ */
+function naiveRun(book: Skillbook, size: number, merges: number, rand: () => number): number {
+  const dir = mkdtempSync(join(tmpdir(), 'cohort-bench-naive-'));
+  const path = join(dir, 'skillbook.json');
+  const doc = aceDocOf(book);
+  try {
+    const t0 = now();
+    for (let i = 0; i < merges; i++) {
+      aceAdd(doc, 'harness', `naive ${i}`, 'learned');
+      aceTag(doc, randomId(size, rand), 'helpful');
+      const fd = openSync(path, 'w');
+      writeSync(fd, JSON.stringify(doc, null, 2));
+      fsyncSync(fd);
+      closeSync(fd);
+    }
+    return now() - t0;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Scenario 4. */
+export const durableMerges: Scenario = {
+  id: '4',
+  name: 'durable merges',
+  async run(options: BenchOptions): Promise<BenchRow[]> {
+    const size = byMode(options.mode, { full: 10_000, quick: 10_000, smoke: 300 });
+    const perCommitter = byMode(options.mode, { full: 20, quick: 3, smoke: 1 });
+    const naiveMerges = byMode(options.mode, { full: 60, quick: 8, smoke: 2 });
+    const reps = byMode(options.mode, { full: 3, quick: 2, smoke: 1 });
+    options.log(`4 durable merges: ${COMMITTERS} committers × ${perCommitter} merges on ${size} skills; naive: ${naiveMerges} rewrites`);
+    const book = buildBook(size);
+    const rand = random(40);
+    const [cohort = [], naive = []] = await interleave(
+      [() => cohortRun(book, size, perCommitter, rand), async () => naiveRun(book, size, naiveMerges, rand)],
+      { warmup: options.mode === 'smoke' ? 0 : 1, reps },
+    );
+    const rate = (samples: number[], merges: number, label: string): Figure => ({
+      value: (merges * 1000) / median(samples),
+      unit: 'merges/s',
+      label,
+      samples: samples.map((ms) => (merges * 1000) / ms),
+    });
+    const c = rate(cohort, COMMITTERS * perCommitter, `file store, ${COMMITTERS} committers`);
+    const n = rate(naive, naiveMerges, 'rewrite + fsync');
+    return [
+      ratioRow('4', `durable merges on ${size / 1000}k skills, vs rewrite + fsync per merge`, c, n, c.value / n.value,
+        { kind: 'at-least', value: 50, text: '≥ 50×' }, { committers: COMMITTERS, perCommitter, naiveMerges, reps }),
+    ];
+  },
+};

@@ -1,0 +1,107 @@
+/**
+ * Scenario 3, merge throughput: commits per second through one supervisor, with 1, 10 and
+ * 100 ops per commit, against a plain loop of `applyBatch` calls (no actors, no merge queue).
+ *
+ * What is timed on the Cohort side is the commit path: a round of sessions that have each
+ * written their ops (`s.applyBatch`, one batch) is released at once; each body returns, the
+ * session drains, sends its commit to the parent's supervisor, which merges the commits one
+ * at a time (conflict check and replay into the parent's draft) and acknowledges them; the
+ * round ends when every session has settled. Spawning and writing happen before the clock
+ * starts. The baseline applies the same batches to a book value, one after another.
+ */
+import { createRuntime } from '@cohort/runtime';
+import type { Session } from '@cohort/runtime';
+import { Skillbook } from '@cohort/skillbook';
+import { buildBook, randomId } from '../books.ts';
+import { interleave, median, now, random } from '../measure.ts';
+import { driveRoot } from '../rootDriver.ts';
+import type { BenchOptions, BenchRow, Figure, Scenario } from '../Scenario.ts';
+import { byMode, ratioRow } from '../Scenario.ts';
+
+const BOOK = 1_000;
+
+/** `k` ops: ADDs of new skills and TAGs of existing ones, alternating (TAGs never conflict). */
+function batchOf(k: number, rand: () => number, tag: string): { operations: object[] } {
+  const operations: object[] = [];
+  for (let i = 0; i < k; i++) {
+    operations.push(
+      i % 2 === 0
+        ? { type: 'ADD', section: 'harness', issue: `${tag} ${i}`, insight: 'learned' }
+        : { type: 'TAG', skill_id: randomId(BOOK, rand), metadata: { delta: 1 } },
+    );
+  }
+  return { operations };
+}
+
+/** One round on the Cohort side: `sessions` children write, then commit together; returns the commit phase's ms. */
+async function cohortRound(root: Session, sessions: number, k: number, rand: () => number): Promise<number> {
+  let ready = 0;
+  let allReady!: () => void;
+  const written = new Promise<void>((resolve) => (allReady = resolve));
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const outcomes = Array.from({ length: sessions }, (_, i) =>
+    root.spawn(async (s) => {
+      const r = s.applyBatch(batchOf(k, rand, `c${i}`));
+      if (!r.ok) throw new Error(r.error.message);
+      if (++ready === sessions) allReady();
+      await gate;
+    }),
+  );
+  await written;
+  const t0 = now();
+  release();
+  const settled = await Promise.all(outcomes);
+  const ms = now() - t0;
+  const failed = settled.find((o) => o.status !== 'committed');
+  if (failed && failed.status === 'failed') throw new Error(`merge throughput: a commit failed: ${failed.failure.message}`);
+  return ms;
+}
+
+/** One round of the baseline: the same number of batches, applied one after another to a book value. */
+function baselineRound(state: { book: Skillbook }, sessions: number, k: number, rand: () => number): number {
+  const batches = Array.from({ length: sessions }, (_, i) => batchOf(k, rand, `b${i}`));
+  const t0 = now();
+  for (const batch of batches) {
+    const r = state.book.applyBatch(batch);
+    if (!r.ok) throw new Error(r.error.message);
+    state.book = r.book;
+  }
+  return now() - t0;
+}
+
+/** Scenario 3. */
+export const mergeThroughput: Scenario = {
+  id: '3',
+  name: 'merge throughput',
+  async run(options: BenchOptions): Promise<BenchRow[]> {
+    const sessions = options.mode === 'smoke' ? 5 : 100;
+    const rounds = byMode(options.mode, { full: 20, quick: 3, smoke: 1 });
+    const rows: BenchRow[] = [];
+    for (const k of [1, 10, 100]) {
+      options.log(`3 merge throughput: ${rounds} rounds of ${sessions} commits of ${k} op(s)`);
+      const rt = createRuntime({ book: buildBook(BOOK) });
+      const driver = driveRoot(rt);
+      const rand = random(30 + k);
+      const state = { book: buildBook(BOOK) };
+      const [cohort = [], baseline = []] = await interleave(
+        [() => driver.exec((root) => cohortRound(root, sessions, k, rand)), async () => baselineRound(state, sessions, k, rand)],
+        { warmup: byMode(options.mode, { full: 2, quick: 1, smoke: 0 }), reps: rounds },
+      );
+      await driver.finish();
+      await rt.close();
+      const perSecond = (samples: number[], label: string): Figure => ({
+        value: (sessions * 1000) / median(samples),
+        unit: 'commits/s',
+        label,
+        samples: samples.map((ms) => (sessions * 1000) / ms),
+      });
+      const c = perSecond(cohort, 'supervisor');
+      const b = perSecond(baseline, 'applyBatch loop');
+      const target = k === 10 ? ({ kind: 'at-most', value: 2, text: '≤ 2× the cost' } as const) : ({ kind: 'info', text: 'info' } as const);
+      rows.push(ratioRow(`3${'abc'[[1, 10, 100].indexOf(k)]}`, `merge throughput, ${k} op${k > 1 ? 's' : ''} per commit (cost ratio)`, c, b, b.value / c.value, target,
+        { sessions, rounds, opsPerCommit: k }));
+    }
+    return rows;
+  },
+};
