@@ -48,7 +48,6 @@ export function parseAppliedOps(ops: readonly AppliedOp[]): ParsedAppliedOps {
 
 /** An applied op this package made: its fields are normalised already, so they are taken as they are. */
 function fromProduced(op: AppliedOp, opIndex: number): ParsedOperation {
-  const delta = Math.sign(Math.trunc(op.metadata?.['delta'] ?? 0));
   return {
     opIndex,
     type: op.type,
@@ -58,7 +57,7 @@ function fromProduced(op: AppliedOp, opIndex: number): ParsedOperation {
     keywords: op.keywords ?? NO_KEYWORDS,
     insight: op.insight ?? null,
     metadata: op.metadata ?? {},
-    delta: delta > 0 ? 1 : delta < 0 ? -1 : 0,
+    delta: deltaOf(op),
     reason: op.reason ?? null,
     sources: op.insight_source ?? null,
   };
@@ -66,12 +65,17 @@ function fromProduced(op: AppliedOp, opIndex: number): ParsedOperation {
 
 const NO_KEYWORDS: readonly string[] = Object.freeze([]);
 
+/** TAG's direction: the sign of `metadata.delta` (missing → neutral). */
+function deltaOf(op: { readonly metadata?: Readonly<Record<string, number>> | undefined }): -1 | 0 | 1 {
+  const delta = Math.sign(Math.trunc(op.metadata?.['delta'] ?? 0));
+  return delta > 0 ? 1 : delta < 0 ? -1 : 0;
+}
+
 /** An applied op: one this package made, or one the schema checked. */
 type AppliedLike = AppliedOp | z.output<typeof AppliedOpSchema>;
 
 /** An applied op as a parsed op, normalised again (idempotent) so a hand-written one is safe. */
 function fromApplied(op: AppliedLike, opIndex: number): ParsedOperation {
-  const delta = Math.sign(Math.trunc(op.metadata?.['delta'] ?? 0));
   return {
     opIndex,
     type: op.type,
@@ -81,7 +85,7 @@ function fromApplied(op: AppliedLike, opIndex: number): ParsedOperation {
     keywords: normalizeKeywords(op.keywords ?? []),
     insight: normalizeOptionalText(op.insight),
     metadata: op.metadata ?? {},
-    delta: delta > 0 ? 1 : delta < 0 ? -1 : 0,
+    delta: deltaOf(op),
     reason: normalizeOptionalText(op.reason),
     sources: op.insight_source ? op.insight_source.map((s) => canonicalSource(s)) : null,
   };

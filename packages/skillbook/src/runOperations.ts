@@ -261,28 +261,13 @@ interface SkillFields {
 
 /** A skill object in ACE's key order (`insight` omitted when absent; the document writes `null`). */
 function makeSkill(f: SkillFields): Skill {
-  if (f.insight === null) {
-    return {
-      id: f.id as SkillId,
-      section: f.section,
-      keywords: f.keywords,
-      issue: f.issue,
-      occurrences: f.occurrences,
-      active: f.active ?? true,
-      used_count: f.used_count ?? 0,
-      helpful_count: f.helpful_count ?? 0,
-      harmful_count: f.harmful_count ?? 0,
-      neutral_count: f.neutral_count ?? 0,
-      created_at: f.created,
-      updated_at: f.at,
-    };
-  }
   return {
     id: f.id as SkillId,
     section: f.section,
     keywords: f.keywords,
     issue: f.issue,
-    insight: f.insight,
+    // spread in place, so `insight` keeps its position in ACE's key order when present
+    ...(f.insight === null ? {} : { insight: f.insight }),
     occurrences: f.occurrences,
     active: f.active ?? true,
     used_count: f.used_count ?? 0,
