@@ -8,6 +8,7 @@
 import { pathToFileURL } from 'node:url';
 import { Skillbook } from '@cohort/skillbook';
 import type { Clock } from '@cohort/skillbook';
+import { random } from './measure.ts';
 
 /** The cost of a batch on a book of `size` skills. */
 export interface SkillbookBatchCost {
@@ -33,17 +34,6 @@ export interface SkillbookBatchOptions {
 }
 
 const clock: Clock = { now: () => Date.UTC(2026, 0, 1) };
-
-/** A small deterministic PRNG (mulberry32), so every run targets the same skills. */
-function random(seed: number): () => number {
-  let s = seed | 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A book of `size` active skills (`context-00001` …), built with ordinary 1,000-op batches. */
 export function buildBook(size: number): Skillbook {

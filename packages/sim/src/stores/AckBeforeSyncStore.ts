@@ -1,5 +1,6 @@
 import type { Skillbook } from '@cohort/skillbook';
-import type { AppendResult, CommitRecord, Store, StoreSnapshot } from '@cohort/store';
+import type { AppendResult, CommitRecord, StoreSnapshot } from '@cohort/store';
+import { DelegatingStore } from './DelegatingStore.ts';
 
 /**
  * A deliberately broken store, for proving the checker can fail: it acknowledges an append
@@ -10,35 +11,25 @@ import type { AppendResult, CommitRecord, Store, StoreSnapshot } from '@cohort/s
  * @example
  * const rt = createRuntime({ store: new AckBeforeSyncStore(fileStore) });
  */
-export class AckBeforeSyncStore implements Store {
+export class AckBeforeSyncStore extends DelegatingStore {
   private book: Skillbook | null = null;
 
-  constructor(private readonly inner: Store) {}
-
-  get kind(): string {
+  override get kind(): string {
     return `${this.inner.kind}+ack-before-sync`;
   }
 
-  get notices$(): Store['notices$'] {
-    return this.inner.notices$;
-  }
-
-  async load(): Promise<StoreSnapshot> {
+  override async load(): Promise<StoreSnapshot> {
     const snapshot = await this.inner.load();
     this.book = snapshot.book;
     return snapshot;
   }
 
-  append(commit: CommitRecord): Promise<AppendResult> {
+  override append(commit: CommitRecord): Promise<AppendResult> {
     const replayed = this.book?.replay(commit.ops);
     if (!replayed?.ok) return this.inner.append(commit);
     this.book = replayed.book;
     // the bug: durability is someone else's problem now
     void this.inner.append(commit);
     return Promise.resolve({ ok: true, revision: replayed.book.revision, book: replayed.book });
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
   }
 }

@@ -1,4 +1,5 @@
-import type { AppendResult, CommitRecord, Store, StoreSnapshot } from '@cohort/store';
+import type { AppendResult, CommitRecord, Store } from '@cohort/store';
+import { DelegatingStore } from './DelegatingStore.ts';
 
 /** Which append fails, and how. */
 export interface StoreFault {
@@ -16,36 +17,22 @@ export interface StoreFault {
  * @example
  * const store = new FaultyStore(new MemoryStore(), { append: 2, as: 'refusal' }, (f) => log.push(f));
  */
-export class FaultyStore implements Store {
+export class FaultyStore extends DelegatingStore {
   private count = 0;
 
   constructor(
-    private readonly inner: Store,
+    inner: Store,
     private readonly fault: StoreFault,
     private readonly onFault: (description: string) => void,
-  ) {}
-
-  get kind(): string {
-    return this.inner.kind;
+  ) {
+    super(inner);
   }
 
-  get notices$(): Store['notices$'] {
-    return this.inner.notices$;
-  }
-
-  load(): Promise<StoreSnapshot> {
-    return this.inner.load();
-  }
-
-  append(commit: CommitRecord): Promise<AppendResult> {
+  override append(commit: CommitRecord): Promise<AppendResult> {
     this.count += 1;
     if (this.count !== this.fault.append) return this.inner.append(commit);
     this.onFault(`store append #${this.count} (${commit.sessionId}) ${this.fault.as === 'throw' ? 'throws' : 'is refused with an io error'}`);
     if (this.fault.as === 'throw') return Promise.reject(new Error(`simulated store defect on append #${this.count}`));
     return Promise.resolve({ ok: false, error: { code: 'io', message: `simulated write error on append #${this.count}` } });
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
   }
 }

@@ -1,5 +1,6 @@
 import type { AppliedOp } from '@cohort/skillbook';
-import type { AppendResult, CommitRecord, Store, StoreSnapshot } from '@cohort/store';
+import type { AppendResult, CommitRecord, Store } from '@cohort/store';
+import { DelegatingStore } from './DelegatingStore.ts';
 
 /**
  * One append the runtime handed its store, and how it ended. `aliveAtSubmit` /
@@ -22,27 +23,17 @@ export interface AppendRecord {
  * const recording = new RecordingStore(new MemoryStore(), () => true);
  * const rt = createRuntime({ store: recording });
  */
-export class RecordingStore implements Store {
+export class RecordingStore extends DelegatingStore {
   readonly appends: AppendRecord[] = [];
 
   constructor(
-    private readonly inner: Store,
+    inner: Store,
     private readonly alive: () => boolean,
-  ) {}
-
-  get kind(): string {
-    return this.inner.kind;
+  ) {
+    super(inner);
   }
 
-  get notices$(): Store['notices$'] {
-    return this.inner.notices$;
-  }
-
-  load(): Promise<StoreSnapshot> {
-    return this.inner.load();
-  }
-
-  append(commit: CommitRecord): Promise<AppendResult> {
+  override append(commit: CommitRecord): Promise<AppendResult> {
     const record: AppendRecord = {
       sessionId: commit.sessionId, ops: [...commit.ops], aliveAtSubmit: this.alive(), result: 'pending', aliveAtResult: null,
     };
@@ -59,9 +50,5 @@ export class RecordingStore implements Store {
         throw thrown;
       },
     );
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
   }
 }
