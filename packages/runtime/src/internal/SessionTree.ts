@@ -103,9 +103,9 @@ export class SessionTree implements SessionHost {
     this.rootSupervisor = actor;
   }
 
-  /** Restarts id allocation after the store's book is loaded. */
+  /** Keeps id allocation at or above the store's counter (after a load, or other writers' ids). */
   resetAllocator(nextId: number): void {
-    this.allocator = createIdAllocator(Math.max(nextId, this.allocator.next));
+    if (nextId > this.allocator.next) this.allocator = createIdAllocator(nextId);
   }
 
   get liveCount(): number {
@@ -126,7 +126,7 @@ export class SessionTree implements SessionHost {
   /** Cancels every live root session (and so the whole tree). */
   cancelAll(reason: string): void {
     for (const node of [...this.nodes.values()]) {
-      if (node.parent === null) this.failNode(node, 'cancelled', reason);
+      if (node.parent === null) this.fail(node, 'cancelled', reason);
     }
   }
 
@@ -179,9 +179,6 @@ export class SessionTree implements SessionHost {
     return { ok: true, applied: result.applied, skipped: result.skipped };
   }
 
-  fail(node: SessionNode, kind: 'aborted' | 'budget_exhausted', message: string): void {
-    this.failNode(node, kind, message);
-  }
 
   // ---- spawning -----------------------------------------------------------------------
 
@@ -279,11 +276,11 @@ export class SessionTree implements SessionHost {
   private armTimers(node: SessionNode): void {
     const { timeoutMs, budget } = node.options;
     if (timeoutMs !== undefined) {
-      node.timers.push(this.clock.setTimeout(() => this.failNode(node, 'timeout', `timed out after ${timeoutMs} ms`), timeoutMs));
+      node.timers.push(this.clock.setTimeout(() => this.fail(node, 'timeout', `timed out after ${timeoutMs} ms`), timeoutMs));
     }
     if (budget?.ms !== undefined) {
       const ms = budget.ms;
-      node.timers.push(this.clock.setTimeout(() => this.failNode(node, 'budget_exhausted', `wall-clock budget of ${ms} ms exhausted`), ms));
+      node.timers.push(this.clock.setTimeout(() => this.fail(node, 'budget_exhausted', `wall-clock budget of ${ms} ms exhausted`), ms));
     }
   }
 
@@ -380,7 +377,8 @@ export class SessionTree implements SessionHost {
 
   // ---- settling -----------------------------------------------------------------------
 
-  private failNode(node: SessionNode, kind: FailureKind, message: string): void {
+  /** Ends a live session with a failure of `kind` (abort, budget, timeout, cancellation). */
+  fail(node: SessionNode, kind: FailureKind, message: string): void {
     if (!node.settled) node.actor.send({ type: 'FAIL', failure: { kind, message } });
   }
 
@@ -417,7 +415,7 @@ export class SessionTree implements SessionHost {
     let count = 0;
     for (const child of [...node.children]) {
       count += 1 + subtreeSize(child);
-      this.failNode(child, 'cancelled', reason);
+      this.fail(child, 'cancelled', reason);
     }
     return count;
   }
