@@ -106,7 +106,7 @@ class CohortRuntime implements Runtime {
     this.rootActor = createActor(this.tree.supervisorLogic, {
       clock: this.clock,
       ...(options.inspect ? { inspect: options.inspect } : {}),
-      input: { ownerId: 'root', maxQueue: limits.maxMergeQueue },
+      input: { ownerId: 'root', durable: true, maxQueue: limits.maxMergeQueue },
     });
     // xstate re-throws an unobserved root error in a timer: observe it, report it, never crash the host
     this.rootActor.subscribe({ error: (err) => this.tree.reportDefect(err) });

@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { ErrorInfo, FailureKind } from './SessionFailure.ts';
 import { toErrorInfo } from './SessionFailure.ts';
 import type { Conflict } from '@cohort/skillbook';
@@ -17,7 +17,6 @@ export interface SessionContext {
   readonly path: readonly string[];
   readonly depth: number;
   readonly name: string | undefined;
-  readonly liveChildren: number;
   readonly output: unknown;
   readonly failure: FailureSeed | null;
   readonly merged: { readonly revision: number; readonly dropped: readonly Conflict[] } | null;
@@ -33,19 +32,28 @@ export interface SessionInput {
 
 /** The events a session machine takes. */
 export type SessionMachineEvent =
-  | { type: 'CHILD_STARTED' }
-  | { type: 'CHILD_SETTLED' }
+  /** The body returned `output`; `liveChildren` of its children have not settled yet. */
+  | { type: 'BODY_DONE'; output: unknown; liveChildren: number }
+  /** The body threw (or its promise rejected) with `error`. */
+  | { type: 'BODY_FAILED'; error: unknown }
+  /** The last child of a session whose body had returned has settled. */
+  | { type: 'CHILDREN_SETTLED' }
   | { type: 'FAIL'; failure: FailureSeed }
   | { type: 'MERGED'; revision: number; dropped: readonly Conflict[] }
   | { type: 'REJECTED'; failure: FailureSeed };
 
 /**
- * A session's lifecycle. `running` invokes the body; when it returns, `draining` waits for
- * every child to settle (structured concurrency); `committing` has sent the commit to the
- * parent's supervisor and waits for `MERGED` or `REJECTED`. A `FAIL` (crash, abort, timeout,
- * budget, limit, cancellation) ends it in `failed` from any live state; once the commit is in
- * the parent's hands only a cancellation can. The runtime provides `body`, `submitCommit`
- * and `settle`.
+ * A session's lifecycle. In `running` the runtime runs the body (a function is called
+ * directly; actor logic runs as an actor of its own) and reports `BODY_DONE` or `BODY_FAILED`;
+ * `draining` waits until every child has settled (structured concurrency: the runtime counts
+ * live children in its registry and sends `CHILDREN_SETTLED` once); `committing` has sent the
+ * commit to the parent's supervisor and waits for `MERGED` or `REJECTED`. A `FAIL` (crash,
+ * abort, timeout, budget, limit, cancellation) ends it in `failed` from any live state; once
+ * the commit is in the parent's hands only a cancellation can. The runtime provides
+ * `submitCommit` and `settle`.
+ *
+ * A session is deliberately few actor steps (start, `BODY_DONE`, `MERGED`): thousands run at
+ * once, and every step of an actor costs tens of microseconds.
  */
 export const sessionMachine = setup({
   types: {
@@ -53,15 +61,12 @@ export const sessionMachine = setup({
     input: {} as SessionInput,
     events: {} as SessionMachineEvent,
   },
-  actors: {
-    body: fromPromise<unknown, { sessionId: string }>(() => Promise.reject(new Error('no body provided'))),
-  },
   actions: {
     submitCommit: () => {},
     settle: () => {},
   },
   guards: {
-    childrenSettled: ({ context }) => context.liveChildren === 0,
+    childrenLive: ({ event }) => event.type === 'BODY_DONE' && event.liveChildren > 0,
     isCancellation: ({ event }) => event.type === 'FAIL' && event.failure.kind === 'cancelled',
   },
 }).createMachine({
@@ -71,34 +76,32 @@ export const sessionMachine = setup({
     path: input.path,
     depth: input.depth,
     name: input.name,
-    liveChildren: 0,
     output: undefined,
     failure: null,
     merged: null,
   }),
   initial: 'running',
-  on: {
-    CHILD_STARTED: { actions: assign({ liveChildren: ({ context }) => context.liveChildren + 1 }) },
-    CHILD_SETTLED: { actions: assign({ liveChildren: ({ context }) => context.liveChildren - 1 }) },
-  },
   states: {
     running: {
-      invoke: {
-        src: 'body',
-        input: ({ context }) => ({ sessionId: context.sessionId }),
-        onDone: { target: 'draining', actions: assign({ output: ({ event }) => event.output }) },
-        onError: {
+      on: {
+        BODY_DONE: [
+          { guard: 'childrenLive', target: 'draining', actions: assign({ output: ({ event }) => event.output }) },
+          { target: 'committing', actions: assign({ output: ({ event }) => event.output }) },
+        ],
+        BODY_FAILED: {
           target: 'failed',
           actions: assign({
             failure: ({ event }) => ({ kind: 'crashed' as const, message: crashMessage(event.error), error: toErrorInfo(event.error) }),
           }),
         },
+        FAIL: { target: 'failed', actions: assign({ failure: ({ event }) => event.failure }) },
       },
-      on: { FAIL: { target: 'failed', actions: assign({ failure: ({ event }) => event.failure }) } },
     },
     draining: {
-      always: { guard: 'childrenSettled', target: 'committing' },
-      on: { FAIL: { target: 'failed', actions: assign({ failure: ({ event }) => event.failure }) } },
+      on: {
+        CHILDREN_SETTLED: { target: 'committing' },
+        FAIL: { target: 'failed', actions: assign({ failure: ({ event }) => event.failure }) },
+      },
     },
     committing: {
       entry: 'submitCommit',

@@ -3,6 +3,8 @@ import { assign, setup } from 'xstate';
 /** A supervisor's context: who it merges into, and the commits in its hands, by session id. */
 export interface SupervisorContext {
   readonly ownerId: string;
+  /** Whether a merge waits for the store (the root's supervisor); a session's answers at once. */
+  readonly durable: boolean;
   /** Commits taken for merging and not yet acknowledged, in merge order. */
   readonly inFlight: readonly string[];
   /** Commits waiting for room in a full queue (back-pressure), in arrival order. */
@@ -13,6 +15,7 @@ export interface SupervisorContext {
 /** The input a supervisor machine starts from. */
 export interface SupervisorInput {
   readonly ownerId: string;
+  readonly durable: boolean;
   readonly maxQueue: number;
 }
 
@@ -23,12 +26,13 @@ export type SupervisorEvent =
   | { type: 'CLOSE' };
 
 /**
- * A merge queue. Commits are merged one at a time, in arrival order (the `merge` action runs a
- * merge to completion before the next event is taken). Each merged commit stays in flight
- * until it is acknowledged (`DURABLE`): at once for a session's own supervisor, after the
- * store made it durable for the runtime's root. At most `maxQueue` commits are in flight: a
- * commit that finds the queue full waits for room (back-pressure, not refusal).
- * The runtime provides `merge`, `acknowledge` and `refuse`.
+ * A merge queue. Commits are merged one at a time, in arrival order (a merge action runs a
+ * merge to completion before the next event is taken). A session's supervisor merges into the
+ * session's draft and answers in the same step (`mergeNow`). The runtime's root supervisor
+ * hands merges to the store: each stays in flight until the store made it durable
+ * (`DURABLE`), and at most `maxQueue` are in flight — a commit that finds the queue full
+ * waits for room (back-pressure, not refusal).
+ * The runtime provides `merge`, `mergeNow`, `acknowledge`, `refuse` and `backpressure`.
  */
 export const supervisorMachine = setup({
   types: {
@@ -37,6 +41,8 @@ export const supervisorMachine = setup({
     events: {} as SupervisorEvent,
   },
   actions: {
+    /** Merges the commit of `sessionId` and tells the session the verdict (nothing to wait for). */
+    mergeNow: (_, _params: { sessionId: string }) => {},
     /** Merges the commit of `sessionId` and arranges for `DURABLE` once it is acknowledged. */
     merge: (_, _params: { sessionId: string }) => {},
     /** Tells the session its commit is durable (or refused by the store). */
@@ -47,17 +53,19 @@ export const supervisorMachine = setup({
     backpressure: (_, _params: { sessionId: string; queued: number }) => {},
   },
   guards: {
+    answersAtOnce: ({ context }) => !context.durable,
     hasRoom: ({ context }) => context.inFlight.length < context.maxQueue,
     nextWaiting: ({ context }) => context.waiting.length > 0 && context.inFlight.length < context.maxQueue,
   },
 }).createMachine({
   id: 'supervisor',
-  context: ({ input }) => ({ ownerId: input.ownerId, inFlight: [], waiting: [], maxQueue: input.maxQueue }),
+  context: ({ input }) => ({ ownerId: input.ownerId, durable: input.durable, inFlight: [], waiting: [], maxQueue: input.maxQueue }),
   initial: 'open',
   states: {
     open: {
       on: {
         COMMIT: [
+          { guard: 'answersAtOnce', actions: { type: 'mergeNow', params: ({ event }) => ({ sessionId: event.sessionId }) } },
           {
             guard: 'hasRoom',
             actions: [

@@ -35,10 +35,14 @@ export interface SessionNode {
   stopBody: (() => void) | null;
   /** Set while the commit is in the parent's hands. */
   commit: Commit | null;
-  /** The merge's verdict, waiting for acknowledgement (`DURABLE`). */
+  /** The merge's verdict, waiting for acknowledgement (at once, or `DURABLE` for the root). */
   verdict: Verdict | null;
   /** True until the body has returned or the session has ended: only then may it write. */
   writable: boolean;
+  /** The body has returned (or thrown): the session waits for its children, then commits. */
+  bodyDone: boolean;
+  /** Failed children whose retry is about to start: still counted as live. */
+  retrying: number;
   settled: boolean;
   /** The body's view of the session. */
   handle: Session;

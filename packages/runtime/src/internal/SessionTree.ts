@@ -1,4 +1,4 @@
-import { createActor, fromPromise, toPromise } from 'xstate';
+import { createActor, toPromise } from 'xstate';
 import type { Actor, AnyActorLogic } from 'xstate';
 import type { AppliedOp, Conflict, Section, SkillId } from '@cohort/skillbook';
 import type { Commit } from '../Commit.ts';
@@ -16,7 +16,7 @@ import type { FailureKind, SessionFailure } from '../SessionFailure.ts';
 import { toErrorInfo } from '../SessionFailure.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
 import { sessionMachine } from '../sessionMachine.ts';
-import type { FailureSeed, SessionContext } from '../sessionMachine.ts';
+import type { FailureSeed, SessionContext, SessionMachineEvent } from '../sessionMachine.ts';
 import { supervisorMachine } from '../supervisorMachine.ts';
 import type { SupervisorContext } from '../supervisorMachine.ts';
 import type { RootLedger } from './RootLedger.ts';
@@ -73,7 +73,6 @@ export class SessionTree implements SessionHost {
       },
     };
     this.sessionLogic = sessionMachine.provide({
-      actors: { body: fromPromise(({ input }: { input: { sessionId: string } }) => this.runBody(input.sessionId)) },
       actions: {
         submitCommit: ({ context }) => this.guard(() => this.submitCommit(context), () => this.rescue(context.sessionId)),
         settle: ({ context }) => this.guard(() => this.settle(context), (err) => this.rescueSettle(context.sessionId, err)),
@@ -81,15 +80,10 @@ export class SessionTree implements SessionHost {
     });
     this.supervisorLogic = supervisorMachine.provide({
       actions: {
-        merge: ({ context, self }, params) => {
-          const done = (v: Verdict) => {
-            const node = this.nodes.get(params.sessionId);
-            if (node) node.verdict = v;
-            self.send({ type: 'DURABLE', sessionId: params.sessionId });
-          };
-          this.guard(() => this.merge(context, params.sessionId, done), (err) =>
-            done({ ok: false, kind: 'crashed', message: 'the merge failed: a runtime defect', error: err }));
-        },
+        merge: ({ context, self }, params) =>
+          this.guardedMerge(context, params.sessionId, () => self.send({ type: 'DURABLE', sessionId: params.sessionId })),
+        mergeNow: ({ context }, params) =>
+          this.guardedMerge(context, params.sessionId, () => this.guard(() => this.acknowledge(context, params.sessionId), () => this.rescue(params.sessionId))),
         acknowledge: ({ context }, params) => this.guard(() => this.acknowledge(context, params.sessionId), () => this.rescue(params.sessionId)),
         refuse: (_, params) => this.refuseCommit(params.sessionId),
         backpressure: (_, params) => this.emitFor(params.sessionId, (n) => ({
@@ -145,6 +139,17 @@ export class SessionTree implements SessionHost {
     }
   }
 
+  /** Merges a commit; `answer` runs once its verdict is kept on the node (a defect is a crash verdict). */
+  private guardedMerge(context: SupervisorContext, sessionId: string, answer: () => void): void {
+    const done = (v: Verdict) => {
+      const node = this.nodes.get(sessionId);
+      if (node) node.verdict = v;
+      answer();
+    };
+    this.guard(() => this.merge(context, sessionId, done), (err) =>
+      done({ ok: false, kind: 'crashed', message: 'the merge failed: a runtime defect', error: err }));
+  }
+
   /** Fails a session stuck by a defect, so that it still settles (never a hang). */
   private rescue(sessionId: string): void {
     const node = this.nodes.get(sessionId);
@@ -158,7 +163,7 @@ export class SessionTree implements SessionHost {
     if (!node) return;
     node.parent?.children.delete(node);
     node.deliver(this.failedOutcome(node, { kind: 'crashed', message: 'runtime defect while settling', error: toErrorInfo(err) }, 0));
-    node.parent?.actor.send({ type: 'CHILD_SETTLED' });
+    this.childGone(node.parent);
   }
 
   // ---- SessionHost ----------------------------------------------------------------------
@@ -192,9 +197,10 @@ export class SessionTree implements SessionHost {
   ): void {
     const id = this.newId();
     const path = parent ? [...parent.path, id] : [id];
+    if (isRetry && parent) parent.retrying -= 1;
     const refuse = (kind: FailureKind, message: string) => {
       deliver(this.refused(id, path, kind, message, attempt, options));
-      if (isRetry && parent && !parent.settled) parent.actor.send({ type: 'CHILD_SETTLED' });
+      if (isRetry) this.childGone(parent);
     };
     const refusal = this.admit(parent, options, isRetry);
     if (refusal) return refuse(refusal.kind, refusal.message);
@@ -211,8 +217,8 @@ export class SessionTree implements SessionHost {
       parentId: parent?.id ?? null, depth: node.depth, attempt,
       ...(options.name !== undefined ? { name: options.name } : {}),
     });
-    if (!isRetry) parent?.actor.send({ type: 'CHILD_STARTED' });
     node.actor.start();
+    this.runBody(node);
   }
 
   private createNode(
@@ -230,7 +236,8 @@ export class SessionTree implements SessionHost {
       id, path, depth: path.length - 1, name: options.name, input: options.input, attempt, body, options, parent,
       draft: parent && this.deps.mutation === 'shared-draft' ? parent.draft : new Draft(start, { sessionId: id, path }),
       budget, controller: new LazyAbortController(), children: new Set<SessionNode>(), timers: [] as unknown[],
-      supervisor: null, stopBody: null, commit: null, verdict: null, writable: true, settled: false, deliver: once(deliver),
+      supervisor: null, stopBody: null, commit: null, verdict: null, writable: true, bodyDone: false, retrying: 0, settled: false,
+      deliver: once(deliver),
     } as unknown as SessionNode;
     node.handle = new SessionHandle(node, this);
     node.actor = createActor(this.sessionLogic, {
@@ -266,7 +273,7 @@ export class SessionTree implements SessionHost {
       parent.supervisor = createActor(this.supervisorLogic, {
         id: `${parent.id}.supervisor`,
         parent: parent.actor,
-        input: { ownerId: parent.id, maxQueue: this.deps.limits.maxMergeQueue },
+        input: { ownerId: parent.id, durable: false, maxQueue: this.deps.limits.maxMergeQueue },
       });
       parent.supervisor.start();
     }
@@ -284,18 +291,39 @@ export class SessionTree implements SessionHost {
     }
   }
 
-  private async runBody(sessionId: string): Promise<unknown> {
-    const node = this.nodes.get(sessionId);
-    if (!node) throw new Error(`session ${sessionId} is not live`);
+  /**
+   * Runs the body outside any actor step and reports how it ended: a function body is called
+   * directly (no actor of its own: a session is one actor), actor logic runs as an actor.
+   */
+  private runBody(node: SessionNode): void {
+    let running: Promise<unknown>;
     try {
-      if (typeof node.body === 'function') return await node.body(node.handle as never);
-      const actor = createActor(node.body as AnyActorLogic, { input: { session: node.handle } });
-      node.stopBody = () => actor.stop();
-      actor.start();
-      return await toPromise(actor);
-    } finally {
-      node.writable = false;
+      running = Promise.resolve(typeof node.body === 'function' ? node.body(node.handle as never) : this.runActorBody(node));
+    } catch (thrown) {
+      running = Promise.reject(thrown);
     }
+    running.then(
+      (output) => this.bodyEnded(node, { type: 'BODY_DONE', output, liveChildren: liveChildren(node) }),
+      (error: unknown) => this.bodyEnded(node, { type: 'BODY_FAILED', error }),
+    );
+  }
+
+  private runActorBody(node: SessionNode): Promise<unknown> {
+    const actor = createActor(node.body as AnyActorLogic, { input: { session: node.handle } });
+    node.stopBody = () => actor.stop();
+    actor.start();
+    return toPromise(actor);
+  }
+
+  private bodyEnded(node: SessionNode, event: SessionMachineEvent): void {
+    node.writable = false;
+    node.bodyDone = true;
+    if (!node.settled) node.actor.send(event);
+  }
+
+  /** A child of `parent` settled for good: the parent commits once its body returned and none is left. */
+  private childGone(parent: SessionNode | null): void {
+    if (parent && parent.bodyDone && !parent.settled && liveChildren(parent) === 0) parent.actor.send({ type: 'CHILDREN_SETTLED' });
   }
 
   // ---- committing and merging -----------------------------------------------------------
@@ -404,11 +432,12 @@ export class SessionTree implements SessionHost {
     if (outcome.status === 'failed' && this.shouldRetry(node, outcome.failure)) {
       // the parent keeps counting this child until the retry settles; the retry starts outside
       // this action (creating an actor inside one trips xstate's purity checks)
+      if (node.parent) node.parent.retrying += 1;
       queueMicrotask(() => this.start(node.parent, node.body, node.options, node.attempt + 1, node.deliver, true));
       return;
     }
     node.deliver(outcome);
-    node.parent?.actor.send({ type: 'CHILD_SETTLED' });
+    this.childGone(node.parent);
   }
 
   private cancelChildren(node: SessionNode, reason: string): number {
@@ -479,6 +508,11 @@ export class SessionTree implements SessionHost {
   private newId(): string {
     return `s${this.nextId++}`;
   }
+}
+
+/** Children not settled for good: live ones, and failed ones whose retry has not started yet. */
+function liveChildren(node: SessionNode): number {
+  return node.children.size + node.retrying;
 }
 
 function subtreeSize(node: SessionNode): number {
