@@ -7,7 +7,7 @@ import { canonicalSource } from './insightSource.ts';
 import { normalizeKeywords, normalizeOptionalText } from './normalize.ts';
 import type { ParsedOperation } from './parseOperation.ts';
 import { isProducedOp } from './runOperations.ts';
-import { AppliedOpSchema } from './schemas.ts';
+import { ACE_TIMESTAMP_PATTERN, AppliedOpSchema } from './schemas.ts';
 import { errorInfo } from './SkillbookError.ts';
 import type { AppliedOp, SkillbookErrorInfo } from './types.ts';
 
@@ -31,6 +31,8 @@ export function parseAppliedOps(ops: readonly AppliedOp[]): ParsedAppliedOps {
       parsed.push(fromProduced(raw, i));
       at.push(raw.at);
       continue;
+    } else if (isPlainAppliedOp(raw)) {
+      op = raw;
     } else {
       const checked = AppliedOpSchema.safeParse(raw);
       if (!checked.success) {
@@ -46,6 +48,43 @@ export function parseAppliedOps(ops: readonly AppliedOp[]): ParsedAppliedOps {
   return { ok: true, ops: parsed, at };
 }
 
+/*
+ * The schema's answer for an op of the plain shape applied ops have, checked by hand (a store
+ * replays 100,000 journal ops on open, and zod costs more than applying them): it accepts
+ * only what `AppliedOpSchema` accepts, and the op is then read by field like the schema's
+ * output (extra keys, which the schema strips, are never read). Anything else — insight
+ * sources included — goes through the schema, which also says what is wrong.
+ */
+
+const OP_TYPES: ReadonlySet<unknown> = new Set(['ADD', 'UPDATE', 'TAG', 'REMOVE']);
+
+const optionalText = (value: unknown): boolean => value === undefined || typeof value === 'string';
+
+/** A plain record of finite numbers, keyed by text only (zod's record drops `__proto__` and refuses symbols: left to it). */
+function isCounts(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    const n = record[key];
+    if (key === '__proto__' || typeof n !== 'number' || !Number.isFinite(n)) return false;
+  }
+  return Object.getOwnPropertySymbols(record).length === 0;
+}
+
+function isPlainAppliedOp(raw: unknown): raw is AppliedOp {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return false;
+  const op = raw as Record<string, unknown>;
+  const id = op['skill_id'];
+  const at = op['at'];
+  const keywords = op['keywords'];
+  const metadata = op['metadata'];
+  return OP_TYPES.has(op['type']) && typeof op['section'] === 'string' && typeof id === 'string' && id.length > 0
+    && optionalText(op['issue']) && optionalText(op['insight']) && optionalText(op['reason'])
+    && (keywords === undefined || (Array.isArray(keywords) && keywords.every((k) => typeof k === 'string')))
+    && (metadata === undefined || isCounts(metadata)) && op['insight_source'] === undefined
+    && typeof at === 'string' && ACE_TIMESTAMP_PATTERN.test(at);
+}
+
 /** An applied op this package made: its fields are normalised already, so they are taken as they are. */
 function fromProduced(op: AppliedOp, opIndex: number): ParsedOperation {
   return {
@@ -56,7 +95,7 @@ function fromProduced(op: AppliedOp, opIndex: number): ParsedOperation {
     issue: op.issue ?? null,
     keywords: op.keywords ?? NO_KEYWORDS,
     insight: op.insight ?? null,
-    metadata: op.metadata ?? {},
+    metadata: op.metadata ?? NO_METADATA,
     delta: deltaOf(op),
     reason: op.reason ?? null,
     sources: op.insight_source ?? null,
@@ -64,6 +103,7 @@ function fromProduced(op: AppliedOp, opIndex: number): ParsedOperation {
 }
 
 const NO_KEYWORDS: readonly string[] = Object.freeze([]);
+const NO_METADATA: Readonly<Record<string, number>> = Object.freeze({});
 
 /** TAG's direction: the sign of `metadata.delta` (missing → neutral). */
 function deltaOf(op: { readonly metadata?: Readonly<Record<string, number>> | undefined }): -1 | 0 | 1 {
@@ -84,7 +124,7 @@ function fromApplied(op: AppliedLike, opIndex: number): ParsedOperation {
     issue: normalizeOptionalText(op.issue),
     keywords: normalizeKeywords(op.keywords ?? []),
     insight: normalizeOptionalText(op.insight),
-    metadata: op.metadata ?? {},
+    metadata: op.metadata ?? NO_METADATA,
     delta: deltaOf(op),
     reason: normalizeOptionalText(op.reason),
     sources: op.insight_source ? op.insight_source.map((s) => canonicalSource(s)) : null,

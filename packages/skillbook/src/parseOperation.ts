@@ -88,6 +88,9 @@ export type ParseOperationResult =
 
 const TYPES: ReadonlySet<string> = new Set(['ADD', 'UPDATE', 'TAG', 'REMOVE']);
 
+/** The `metadata` of an operation that has none. */
+const NO_METADATA: Readonly<Record<string, number>> = Object.freeze(Object.create(null) as Record<string, number>);
+
 /**
  * Parses one raw operation exactly as ACE's `UpdateOperation.from_json` does: `type` is
  * upper-cased and must be ADD/UPDATE/TAG/REMOVE; text is `str()`-ed and trimmed (blank →
@@ -125,9 +128,11 @@ function parseDict(raw: unknown, opIndex: number): ParseOperationResult {
   const section = dictHas(raw, 'section') ? pyStr(dictGet(raw, 'section')) : '';
   const rawId = dictGet(raw, 'skill_id');
   const skillId = rawId === null || rawId === undefined ? null : pyStr(rawId);
-  const metadata: Record<string, number> = Object.create(null) as Record<string, number>;
+  // a prototype-less object is a dictionary in V8 (hundreds of bytes): made only for metadata that is there
+  let metadata: Record<string, number> = NO_METADATA;
   let delta: -1 | 0 | 1 = 0;
   if (isDict(metadataRaw)) {
+    metadata = Object.create(null) as Record<string, number>;
     for (const [key, value] of dictEntries(metadataRaw)) {
       const n = pyInt(value);
       metadata[key] = Number(n);

@@ -86,6 +86,8 @@ class Scope {
 
   run(op: ParsedOperation): Outcome {
     try {
+      const replayed = this.replayedEffect(op);
+      if (replayed) return replayed;
       if (op.type === 'ADD') return this.add(op);
       if (op.skillId === null) return { skipped: 'the operation has no skill_id' };
       const entry = this.entries.get(op.skillId) ?? this.base.entry(op.skillId);
@@ -98,6 +100,45 @@ class Scope {
     }
   }
 
+  /**
+   * A replayed op this package made, applied by reusing what it did the first time: applying
+   * an op is a function of the skill it finds and the op (its `at` included), and skills are
+   * immutable, so where the op finds the very skill object it found then (or, for an ADD, no
+   * skill at all) the outcome is the skill it made then, and the same revisions move. A merge
+   * replays every op of a commit at each level up to the store: this makes each of those an
+   * entry and a trie insert, and every level shares one skill object. Anything else (another
+   * skill there, a duplicate id) takes the full path, which decides and reports it.
+   */
+  private replayedEffect(op: ParsedOperation): Outcome | null {
+    const time = this.options.time;
+    if (!('inputs' in time)) return null;
+    const input = time.inputs[op.opIndex];
+    const effect = effectOf(input);
+    const id = op.skillId;
+    if (!effect || id === null) return null;
+    const r = this.options.revision;
+    if (effect.before === null) {
+      if (op.type !== 'ADD' || this.named?.has(id) || this.exists(id)) return null;
+      const n = idSuffix(id);
+      if (n !== undefined && n > this.counter) this.counter = n;
+      (this.named ??= new Set()).add(id);
+      this.entries.set(id, Object.freeze({ skill: effect.after, contentRev: r, activeRev: r, countersRev: r }));
+      this.added.push(id);
+      this.active[effect.after.section as Section] += 1;
+      return { applied: input as AppliedOp };
+    }
+    const entry = this.entries.get(id) ?? this.base.entry(id);
+    if (!entry || entry.skill !== effect.before) return null;
+    this.entries.set(id, Object.freeze({
+      skill: effect.after,
+      contentRev: effect.content ? r : entry.contentRev,
+      activeRev: effect.active ? r : entry.activeRev,
+      countersRev: effect.counters ? r : entry.countersRev,
+    }));
+    if (effect.before.active && !effect.after.active) this.active[effect.before.section as Section] -= 1;
+    return { applied: input as AppliedOp };
+  }
+
   /** The ACE timestamp of an op that applies. */
   private timeOf(op: ParsedOperation): string {
     const time = this.options.time;
@@ -105,11 +146,11 @@ class Scope {
   }
 
   /** The applied op for `op`: the replayed input itself when it says exactly that, else a new one. */
-  private applied(op: ParsedOperation, f: AppliedFields): AppliedOp {
+  private applied(op: ParsedOperation, f: AppliedFields, effect: Effect): AppliedOp {
     const record = appliedRecord(op, f);
     const time = this.options.time;
     const input = 'inputs' in time ? time.inputs[op.opIndex] : undefined;
-    return isProducedOp(input) && sameRecord(record, input) ? input : sealApplied(record);
+    return isProducedOp(input) && sameRecord(record, input) ? input : sealApplied(record, effect);
   }
 
   private exists(id: string): boolean {
@@ -147,7 +188,8 @@ class Scope {
     this.put(id, { skill, contentRev: r, activeRev: r, countersRev: r });
     this.added.push(id);
     this.active[section] += 1;
-    return { applied: this.applied(op, { section, skill_id: id, issue: op.issue, keywords, insight, sources: occurrences, at }) };
+    const effect = { before: null, after: skill, content: true, active: true, counters: true };
+    return { applied: this.applied(op, { section, skill_id: id, issue: op.issue, keywords, insight, sources: occurrences, at }, effect) };
   }
 
   private idFor(op: ParsedOperation, section: Section): string | { readonly error: SkillbookErrorInfo } {
@@ -181,11 +223,12 @@ class Scope {
     const r = this.options.revision;
     const contentChanged = issue !== old.issue || insight !== (old.insight ?? null) || !sameList(keywords, old.keywords);
     const skill = makeSkill({ ...old, id: old.id, issue, keywords, insight, occurrences, at, created: old.created_at });
+    const countersChanged = occurrences !== old.occurrences;
     this.put(old.id, {
       skill,
       contentRev: contentChanged ? r : entry.contentRev,
       activeRev: entry.activeRev,
-      countersRev: occurrences !== old.occurrences ? r : entry.countersRev,
+      countersRev: countersChanged ? r : entry.countersRev,
     });
     const given = {
       section: old.section,
@@ -196,7 +239,7 @@ class Scope {
       sources: op.sources ?? [],
       at,
     };
-    return { applied: this.applied(op, given) };
+    return { applied: this.applied(op, given, { before: old, after: skill, content: contentChanged, active: false, counters: countersChanged }) };
   }
 
   private tag(op: ParsedOperation, entry: SkillEntry): Outcome {
@@ -208,9 +251,14 @@ class Scope {
       harmful_count: old.harmful_count + (op.delta === -1 ? 1 : 0),
       neutral_count: old.neutral_count + (op.delta === 0 ? 1 : 0),
     };
-    const skill = makeSkill({ ...old, ...counts, insight: old.insight ?? null, occurrences, at, created: old.created_at });
+    // the kept fields by name, not a spread of `old`: a journal replays thousands of TAGs
+    const skill = makeSkill({
+      id: old.id, section: old.section, keywords: old.keywords, issue: old.issue, insight: old.insight ?? null, occurrences,
+      active: old.active, used_count: old.used_count, ...counts, at, created: old.created_at,
+    });
     this.put(old.id, { skill, contentRev: entry.contentRev, activeRev: entry.activeRev, countersRev: this.options.revision });
-    const applied = this.applied(op, { section: old.section, skill_id: old.id, sources: op.sources ?? [], at, tag: true });
+    const effect = { before: old, after: skill, content: false, active: false, counters: true };
+    const applied = this.applied(op, { section: old.section, skill_id: old.id, sources: op.sources ?? [], at, tag: true }, effect);
     return { applied };
   }
 
@@ -220,14 +268,16 @@ class Scope {
     const at = this.timeOf(op);
     const r = this.options.revision;
     const skill = makeSkill({ ...old, insight: old.insight ?? null, occurrences, active: false, at, created: old.created_at });
+    const countersChanged = occurrences !== old.occurrences;
     this.put(old.id, {
       skill,
       contentRev: entry.contentRev,
       activeRev: old.active ? r : entry.activeRev,
-      countersRev: occurrences !== old.occurrences ? r : entry.countersRev,
+      countersRev: countersChanged ? r : entry.countersRev,
     });
     if (old.active) this.active[old.section as Section] -= 1;
-    return { applied: this.applied(op, { section: old.section, skill_id: old.id, sources: op.sources ?? [], at }) };
+    const effect = { before: old, after: skill, content: false, active: old.active, counters: countersChanged };
+    return { applied: this.applied(op, { section: old.section, skill_id: old.id, sources: op.sources ?? [], at }, effect) };
   }
 }
 
@@ -261,22 +311,19 @@ interface SkillFields {
 
 /** A skill object in ACE's key order (`insight` omitted when absent; the document writes `null`). */
 function makeSkill(f: SkillFields): Skill {
-  return {
-    id: f.id as SkillId,
-    section: f.section,
-    keywords: f.keywords,
-    issue: f.issue,
-    // spread in place, so `insight` keeps its position in ACE's key order when present
-    ...(f.insight === null ? {} : { insight: f.insight }),
-    occurrences: f.occurrences,
-    active: f.active ?? true,
-    used_count: f.used_count ?? 0,
-    helpful_count: f.helpful_count ?? 0,
-    harmful_count: f.harmful_count ?? 0,
-    neutral_count: f.neutral_count ?? 0,
-    created_at: f.created,
-    updated_at: f.at,
-  };
+  const id = f.id as SkillId;
+  const active = f.active ?? true;
+  const used_count = f.used_count ?? 0;
+  const helpful_count = f.helpful_count ?? 0;
+  const harmful_count = f.harmful_count ?? 0;
+  const neutral_count = f.neutral_count ?? 0;
+  const { section, keywords, issue, occurrences } = f;
+  // two literals rather than a spread of `{ insight }`: every skill an object of one of two shapes, made without a temporary
+  if (f.insight === null) {
+    return { id, section, keywords, issue, occurrences, active, used_count, helpful_count, harmful_count, neutral_count, created_at: f.created, updated_at: f.at };
+  }
+  const insight = f.insight;
+  return { id, section, keywords, issue, insight, occurrences, active, used_count, helpful_count, harmful_count, neutral_count, created_at: f.created, updated_at: f.at };
 }
 
 interface AppliedFields {
@@ -305,10 +352,29 @@ function appliedRecord(op: ParsedOperation, f: AppliedFields): Record<string, un
   return out;
 }
 
-/** Freezes a new applied op, with a mark no copy carries (not enumerable, not in JSON): a replay trusts it as it is. */
-function sealApplied(record: Record<string, unknown>): AppliedOp {
-  Object.defineProperty(record, PRODUCED, { value: true });
+/**
+ * What applying an op did, kept with the op it made: the skill it found (`null` for an ADD),
+ * the skill it made, and which of the skill's revisions it moved (see `replayedEffect`).
+ */
+interface Effect {
+  readonly before: Skill | null;
+  readonly after: Skill;
+  readonly content: boolean;
+  readonly active: boolean;
+  readonly counters: boolean;
+}
+
+/**
+ * Freezes a new applied op, with its {@link Effect} under a key no copy carries (a symbol,
+ * not enumerable, not in JSON): a replay trusts the op as it is and may reuse the effect.
+ */
+function sealApplied(record: Record<string, unknown>, effect: Effect): AppliedOp {
+  Object.defineProperty(record, PRODUCED, { value: effect });
   return Object.freeze(record) as unknown as AppliedOp;
+}
+
+function effectOf(op: unknown): Effect | undefined {
+  return typeof op === 'object' && op !== null ? (op as { [PRODUCED]?: Effect })[PRODUCED] : undefined;
 }
 
 /** Whether a new applied op's fields are exactly those of `op` (same keys in the same order, same values). */
@@ -339,11 +405,25 @@ const PRODUCED = Symbol('cohort.appliedOp');
 
 /** Whether `op` is an applied op this package made (and so needs no validation). */
 export function isProducedOp(op: unknown): op is AppliedOp {
-  return typeof op === 'object' && op !== null && (op as { [PRODUCED]?: unknown })[PRODUCED] === true;
+  return effectOf(op) !== undefined;
+}
+
+/** The metadata of a TAG that says nothing but its direction, one frozen object per direction. */
+const DELTA_ONLY: Readonly<Record<-1 | 0 | 1, Readonly<Record<string, number>>>> = Object.freeze({
+  [-1]: Object.freeze({ delta: -1 }),
+  [0]: Object.freeze({ delta: 0 }),
+  [1]: Object.freeze({ delta: 1 }),
+});
+
+/** Whether TAG metadata holds nothing but (at most) `delta`. */
+function deltaOnly(metadata: Readonly<Record<string, number>>): boolean {
+  for (const key in metadata) if (key !== 'delta') return false;
+  return true;
 }
 
 /** TAG metadata as applied: `delta` normalised to its sign, other integer entries kept. */
 function tagMetadata(op: ParsedOperation): Readonly<Record<string, number>> {
+  if (deltaOnly(op.metadata)) return DELTA_ONLY[op.delta];
   const entries = Object.entries(op.metadata)
     .filter(([key, value]) => key === 'delta' || Number.isSafeInteger(value))
     .map(([key, value]): [string, number] => [key, key === 'delta' ? op.delta : value]);

@@ -14,6 +14,18 @@ function isDeepFrozen(value: unknown): boolean {
   return Object.values(value).every(isDeepFrozen);
 }
 
+/** A change another writer made meanwhile to a skill a commit touched. */
+const meanwhile = fc.constantFrom(
+  { type: 'UPDATE', insight: 'changed meanwhile' },
+  { type: 'UPDATE', issue: 'moved on', keywords: ['moved'] },
+  { type: 'TAG', metadata: { delta: 1 } },
+  { type: 'REMOVE' },
+  { type: 'ADD', section: 'harness', issue: 'took the id' },
+);
+
+/** A few such changes, each to the skill at some index of a list. */
+const picks = fc.array(fc.tuple(fc.nat(), meanwhile), { maxLength: 4 });
+
 describe('Skillbook laws (fast-check)', () => {
   it('replay - replaying the applied ops on the old book gives the new book, byte for byte', () => {
     fc.assert(
@@ -40,6 +52,47 @@ describe('Skillbook laws (fast-check)', () => {
         const replayed = old.replay(JSON.parse(JSON.stringify(result.applied)) as typeof result.applied);
         expect(replayed.ok && replayed.book.toJSON()).toBe(result.book.toJSON());
       }),
+    );
+  });
+
+  it('replay - reusing what an op did the first time gives what applying it again gives, on a book that moved on', () => {
+    fc.assert(
+      fc.property(book, rawBatch, rawBatch, picks, picks, (start, mine, theirs, ours, picked) => {
+        const clock = tickingClock(Date.UTC(2027, 0, 1));
+        const old = start.applyBatch({ operations: [{ type: 'ADD', section: 'context', issue: 'seed', insight: 'kept' }] }, { clock }).book;
+        const ids = [...old.skills()].map((s) => s.id);
+        // the commit: changes to skills the book has, and a random batch (alone when it is refused)
+        const targeted = ours.map(([i, op]) => ({ ...op, skill_id: ids[i % ids.length] }));
+        const both = old.applyBatch({ operations: [...targeted, ...mine.operations] }, { clock });
+        const result = both.ok ? both : old.applyBatch({ operations: targeted }, { clock });
+        if (!result.ok || result.applied.length === 0) return;
+        // the target has changed some of the skills the ops found (then applied in full), not others (reused)
+        const touched = picked.map(([i, op]) => ({ ...op, skill_id: result.applied[i % result.applied.length]?.skill_id }));
+        const moved = old.applyBatch({ operations: touched }, { clock }).book;
+        const target = moved.applyBatch(theirs, { clock }).book;
+        const reused = target.replay(result.applied);
+        const full = target.replay(JSON.parse(JSON.stringify(result.applied)) as typeof result.applied);
+        if (!full.ok || !reused.ok) {
+          expect(reused.ok ? null : reused.error).toEqual(full.ok ? null : full.error);
+          return;
+        }
+        expect(reused.book.toJSON()).toBe(full.book.toJSON());
+        expect(reused.book.revision).toBe(full.book.revision);
+        expect(reused.book.nextId).toBe(full.book.nextId);
+        expect(reused.book.stats()).toEqual(full.book.stats());
+        expect(everySkillRevisions(reused.book)).toEqual(everySkillRevisions(full.book));
+        expect(reused.applied).toEqual(full.applied);
+        expect(reused.skipped).toEqual(full.skipped);
+        // and again on a draft, where a skill can come from the draft's own journal
+        const draft = target.edit();
+        const twice = [draft.replay(result.applied), draft.replay(result.applied)];
+        const fullDraft = target.edit();
+        const fullTwice = [fullDraft.replay(JSON.parse(JSON.stringify(result.applied)) as typeof result.applied),
+          fullDraft.replay(JSON.parse(JSON.stringify(result.applied)) as typeof result.applied)];
+        expect(twice.map((r) => r.ok && r.applied.length)).toEqual(fullTwice.map((r) => r.ok && r.applied.length));
+        expect(draft.finish().toJSON()).toBe(fullDraft.finish().toJSON());
+      }),
+      { numRuns: 300 },
     );
   });
 
