@@ -15,18 +15,22 @@ export interface MergeTarget<B> {
   replay(ops: readonly AppliedOp[]): { readonly ok: true; readonly book: B } | { readonly ok: false; readonly error: SkillbookErrorInfo };
 }
 
-/** The result of merging one commit into a book: the whole commit (less dropped ops) or nothing. */
-export type MergeResult<B = Skillbook> =
-  | {
-      readonly ok: true;
-      readonly book: B;
-      /** The commit's entries as they landed (dropped ops removed), restamped with the new revision. */
-      readonly entries: readonly AuditEntry[];
-      readonly ops: readonly AppliedOp[];
-      readonly dropped: readonly Conflict[];
-    }
+/** What a supervisor decided to merge of a commit: its entries less the dropped ops. */
+export interface MergeDecision {
+  readonly ok: true;
+  /** The commit's entries as they land (dropped ops removed); restamped with the new revision once applied. */
+  readonly entries: readonly AuditEntry[];
+  readonly ops: readonly AppliedOp[];
+  readonly dropped: readonly Conflict[];
+}
+
+/** A commit refused as a whole. */
+export type MergeRefusal =
   | { readonly ok: false; readonly kind: 'conflict'; readonly conflicts: readonly Conflict[]; readonly message: string }
   | { readonly ok: false; readonly kind: 'invalid_commit'; readonly message: string; readonly opIndex?: number };
+
+/** The result of merging one commit into a book: the whole commit (less dropped ops) or nothing. */
+export type MergeResult<B = Skillbook> = (MergeDecision & { readonly book: B }) | MergeRefusal;
 
 /**
  * Merges a child's commit into `book` (its parent's draft, or the root book): checks every op
@@ -35,6 +39,21 @@ export type MergeResult<B = Skillbook> =
  * ops were all dropped) changes nothing and keeps the revision.
  */
 export function mergeCommit<B extends MergeTarget<B>>(book: B, commit: Commit, policy: ConflictPolicy): MergeResult<B> {
+  const decision = decideMerge(book, commit, policy);
+  if (!decision.ok) return decision;
+  if (decision.ops.length === 0) return { ...decision, book };
+  const applied = book.replay(decision.ops);
+  if (!applied.ok) return cannotApply(commit, applied.error);
+  const revision = applied.book.revision;
+  const entries = decision.entries.map((e) => ({ revision, sessionId: e.sessionId, path: e.path, ops: e.ops }));
+  return { ok: true, book: applied.book, entries, ops: decision.ops, dropped: decision.dropped };
+}
+
+/**
+ * The first half of {@link mergeCommit}: the conflict check and the policy, without applying
+ * anything. The runtime's root hands the decided ops to the store, which applies them itself.
+ */
+export function decideMerge(book: Pick<MergeTarget<unknown>, 'get' | 'conflicts'>, commit: Commit, policy: ConflictPolicy): MergeDecision | MergeRefusal {
   const ops = entryOps(commit.entries);
   const conflicts = ops.length === 0 ? [] : book.conflicts(ops, commit.baseRevision);
   const decision = decide(book, ops, conflicts, policy);
@@ -48,19 +67,17 @@ export function mergeCommit<B extends MergeTarget<B>>(book: B, commit: Commit, p
   }
   const kept = decision.drop.size === 0 ? commit.entries : withoutOps(commit.entries, decision.drop);
   const keptOps = decision.drop.size === 0 ? ops : entryOps(kept);
-  if (keptOps.length === 0) return { ok: true, book, entries: [], ops: [], dropped: decision.dropped };
-  const applied = book.replay(keptOps);
-  if (!applied.ok) {
-    return {
-      ok: false,
-      kind: 'invalid_commit',
-      message: `commit of ${commit.sessionId} cannot be applied: ${applied.error.message}`,
-      ...(applied.error.opIndex !== undefined ? { opIndex: applied.error.opIndex } : {}),
-    };
-  }
-  const revision = applied.book.revision;
-  const entries = kept.map((e) => ({ revision, sessionId: e.sessionId, path: e.path, ops: e.ops }));
-  return { ok: true, book: applied.book, entries, ops: keptOps, dropped: decision.dropped };
+  return { ok: true, entries: keptOps.length === 0 ? [] : kept, ops: keptOps, dropped: decision.dropped };
+}
+
+/** A commit whose ops do not apply: a refusal naming the op. */
+export function cannotApply(commit: Commit, error: SkillbookErrorInfo): MergeRefusal {
+  return {
+    ok: false,
+    kind: 'invalid_commit',
+    message: `commit of ${commit.sessionId} cannot be applied: ${error.message}`,
+    ...(error.opIndex !== undefined ? { opIndex: error.opIndex } : {}),
+  };
 }
 
 /** A conflict in one line, for messages: `UPDATE context-00001: removed at revision 3`. */

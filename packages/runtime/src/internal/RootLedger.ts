@@ -1,11 +1,11 @@
-import type { Skillbook, SkillbookDraft } from '@cohort/skillbook';
+import type { AppliedOp, Skillbook, SkillbookDraft } from '@cohort/skillbook';
 import type { Store, StoreSnapshot } from '@cohort/store';
 import type { AuditEntry } from '../AuditEntry.ts';
 import { entryOps } from '../AuditEntry.ts';
 import type { Clock } from '../Clock.ts';
 import type { Commit } from '../Commit.ts';
 import type { ConflictPolicy } from '../ConflictPolicy.ts';
-import { mergeCommit } from '../mergeCommit.ts';
+import { decideMerge } from '../mergeCommit.ts';
 import type { Verdict } from './SessionNode.ts';
 
 /**
@@ -13,11 +13,17 @@ import type { Verdict } from './SessionNode.ts';
  * (the durable one plus merges still on their way to the store), handed to the store in
  * merge order without waiting (so the store can share one fsync among them), and take effect
  * in `book`, `revision` and `audit` only once the store reports them durable.
+ *
+ * The store applies every merge itself; the speculative book applies one only when the next
+ * merge needs it (it arrives while that one is still on its way). A lone merge — the common
+ * case, and a fan-out's one big root commit — is applied once, by the store.
  */
 export class RootLedger {
   private durable: Skillbook;
   /** The durable book plus the merges on their way to the store: an open draft, merged into in place. */
   private speculative: SkillbookDraft;
+  /** Decided merges on their way to the store, not yet applied to `speculative`. */
+  private pending: (readonly AppliedOp[])[] = [];
   private rev: number;
   private readonly entries: AuditEntry[] = [];
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -49,6 +55,7 @@ export class RootLedger {
     const snapshot = await this.store.load();
     this.durable = snapshot.book;
     this.speculative = snapshot.book.edit();
+    this.pending = [];
     this.rev = snapshot.revision;
     return snapshot;
   }
@@ -59,8 +66,9 @@ export class RootLedger {
    * made the commit durable otherwise.
    */
   merge(commit: Commit, policy: ConflictPolicy, isAllocated: (id: string) => boolean, done: (verdict: Verdict) => void): void {
+    this.catchUp();
     const expectedRevision = this.speculative.revision;
-    const result = mergeCommit(this.speculative, commit, policy);
+    const result = decideMerge(this.speculative, commit, policy);
     if (!result.ok) {
       done(
         result.kind === 'conflict'
@@ -73,6 +81,7 @@ export class RootLedger {
       done({ ok: true, revision: this.rev, merge: result });
       return;
     }
+    this.pending.push(result.ops);
     const append = this.store
       .append({
         expectedRevision,
@@ -89,7 +98,7 @@ export class RootLedger {
           if (!res.ok) {
             return {
               ok: false,
-              kind: res.error.code === 'conflict' ? 'conflict' : 'crashed',
+              kind: res.error.code === 'conflict' || res.error.code === 'invalid_commit' ? res.error.code : 'crashed',
               message: `the store refused the commit of ${commit.sessionId}: ${res.error.message}`,
               ...(res.error.conflicts ? { conflicts: res.error.conflicts } : {}),
               error: Object.assign(new Error(res.error.message, { cause: res.error.cause }), {
@@ -119,10 +128,23 @@ export class RootLedger {
       .then((verdict) => {
         this.inFlight.delete(append);
         // nothing left on its way: the store's book is the truth again (it may hold other writers' work)
-        if (this.inFlight.size === 0) this.speculative = this.durable.edit();
+        if (this.inFlight.size === 0) {
+          this.speculative = this.durable.edit();
+          this.pending = [];
+        }
         done(verdict);
       });
     this.inFlight.add(append);
+  }
+
+  /**
+   * Applies the merges still on their way to the speculative book. One that does not apply is
+   * left out (the store decides it on its own book and refuses it too), and the speculative
+   * book is rebuilt from the store's as soon as nothing is on its way.
+   */
+  private catchUp(): void {
+    for (const ops of this.pending) this.speculative.replay(ops);
+    this.pending = [];
   }
 
   /** Resolves when every merge handed to the store has been answered. */

@@ -4,7 +4,7 @@ import type { BudgetAccount } from '../Budget.ts';
 import type { Commit } from '../Commit.ts';
 import type { Draft } from '../Draft.ts';
 import type { LazyAbortController } from './LazyAbortController.ts';
-import type { MergeResult } from '../mergeCommit.ts';
+import type { MergeDecision } from '../mergeCommit.ts';
 import type { Session, SessionBody, SpawnOptions } from '../Session.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
 import type { sessionMachine } from '../sessionMachine.ts';
@@ -52,5 +52,5 @@ export interface SessionNode {
 
 /** What a supervisor decided about a commit, delivered when it is acknowledged. */
 export type Verdict =
-  | { readonly ok: true; readonly revision: number; readonly merge: Extract<MergeResult<unknown>, { ok: true }> }
+  | { readonly ok: true; readonly revision: number; readonly merge: MergeDecision }
   | { readonly ok: false; readonly kind: 'conflict' | 'invalid_commit' | 'limit_exceeded' | 'cancelled' | 'crashed'; readonly message: string; readonly conflicts?: readonly Conflict[]; readonly error?: unknown };
