@@ -9,8 +9,11 @@ import { Skillbook } from '@cohort/skillbook';
 class GatedStore implements Store {
   readonly kind = 'gated';
   readonly notices$ = new Subject<StoreNotice>();
-  readonly inner = new MemoryStore(Skillbook.empty());
+  readonly inner: MemoryStore;
   readonly waiting: { commit: CommitRecord; release: () => void }[] = [];
+  constructor(initial = Skillbook.empty()) {
+    this.inner = new MemoryStore(initial);
+  }
   load() {
     return this.inner.load();
   }
@@ -66,6 +69,28 @@ describe('durable merges at the root', () => {
     expect(outcomes.every((o) => o.status === 'committed')).toBe(true);
     expect([...rt.book.skills()].map((s) => s.issue).sort()).toEqual(['root 0', 'root 1', 'root 2', 'root 3', 'root 4']);
     expect(rt.audit.map((e) => e.revision)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('decides a merge against the merges still on their way to the store', async () => {
+    const seeded = Skillbook.empty().applyBatch({ operations: [{ type: 'ADD', section: 'harness', issue: 'shared', insight: 'v0' }] });
+    if (!seeded.ok) throw new Error(seeded.error.message);
+    const store = new GatedStore(seeded.book);
+    const rt = createRuntime({ store });
+    const first = rt.run(async (s) => {
+      await s.tools.update_skill({ skill_id: 'harness-00001', insight: 'first' });
+    });
+    const second = rt.run(async (s) => {
+      // started on the durable book; writes once the first commit is on its way
+      while (store.waiting.length === 0) await tick();
+      await s.tools.update_skill({ skill_id: 'harness-00001', insight: 'second' });
+    });
+    const refused = await second;
+    expect(refused).toMatchObject({ status: 'failed', failure: { kind: 'conflict', conflicts: [{ skillId: 'harness-00001', reason: 'content_changed' }] } });
+    // refused by the runtime itself: the store never saw it
+    expect(store.waiting).toHaveLength(1);
+    store.waiting[0]?.release();
+    expect((await first).status).toBe('committed');
+    expect(rt.book.get('harness-00001')?.insight).toBe('first');
   });
 });
 
