@@ -78,55 +78,73 @@ export interface ToolHost {
 
 /**
  * Builds a session's tools. Bad arguments give `{ error }` from zod; a call from a session
- * that has ended gives `{ error }` and is never applied; nothing throws.
+ * that has ended gives `{ error }` and is never applied; nothing throws. Each tool is a plain
+ * function (it may be passed around detached); what it does is shared by every session, so a
+ * session pays for five small closures, not for the tools' logic.
  */
 export function createSkillTools(host: ToolHost): SkillTools {
-  const call = <S extends z.ZodType>(schema: S, run: (args: z.infer<S>) => ToolResult) =>
-    (raw: unknown): Promise<ToolResult> => {
-      const parsed = schema.safeParse(raw);
-      if (!parsed.success) return Promise.resolve({ error: `invalid arguments: ${z.prettifyError(parsed.error)}` });
-      const ended = host.endedReason();
-      if (ended) return Promise.resolve({ error: ended });
-      try {
-        return Promise.resolve(run(parsed.data));
-      } catch (thrown) {
-        return Promise.resolve({ error: `tool failed: ${thrown instanceof Error ? thrown.message : String(thrown)}` });
-      }
-    };
-  const existing = (id: string): Skill | undefined => host.book.get(id);
-  const write = (op: Record<string, unknown>, id: string | undefined): ToolResult => {
-    const result = host.write({ operations: [op] });
-    if (!result.ok) return { error: result.error.message };
-    const applied = result.applied[0];
-    return { ok: true, skill_id: applied?.skill_id ?? id ?? '' };
-  };
   return {
-    add_skill: call(AddSkillArgs, (a) => write({ type: 'ADD', ...a }, a.skill_id)),
-    update_skill: call(UpdateSkillArgs, (a) =>
-      existing(a.skill_id) ? write({ type: 'UPDATE', section: existing(a.skill_id)?.section, ...a }, a.skill_id) : notFound(a.skill_id)),
-    remove_skill: call(RemoveSkillArgs, (a) =>
-      existing(a.skill_id) ? write({ type: 'REMOVE', section: existing(a.skill_id)?.section, ...a }, a.skill_id) : notFound(a.skill_id)),
-    tag_skill: call(TagSkillArgs, (a) => {
-      const skill = existing(a.skill_id);
-      if (!skill) return notFound(a.skill_id);
-      const delta = a.tag === 'helpful' ? 1 : a.tag === 'harmful' ? -1 : 0;
-      const { tag: _tag, ...rest } = a;
-      const result = write({ type: 'TAG', section: skill.section, ...rest, metadata: { delta } }, a.skill_id);
-      if ('error' in result) return result;
-      const after = existing(a.skill_id);
-      return {
-        ok: true,
-        skill_id: a.skill_id,
-        helpful_count: after?.helpful_count ?? 0,
-        harmful_count: after?.harmful_count ?? 0,
-        neutral_count: after?.neutral_count ?? 0,
-      };
-    }),
-    read_skill: call(ReadSkillArgs, (a) => {
-      const skill = existing(a.skill_id);
-      return skill ? { ok: true, skill } : notFound(a.skill_id);
-    }),
+    add_skill: (raw) => call(host, AddSkillArgs, raw, addSkill),
+    update_skill: (raw) => call(host, UpdateSkillArgs, raw, updateSkill),
+    remove_skill: (raw) => call(host, RemoveSkillArgs, raw, removeSkill),
+    tag_skill: (raw) => call(host, TagSkillArgs, raw, tagSkill),
+    read_skill: (raw) => call(host, ReadSkillArgs, raw, readSkill),
   };
+}
+
+function call<S extends z.ZodType>(host: ToolHost, schema: S, raw: unknown, run: (host: ToolHost, args: z.infer<S>) => ToolResult): Promise<ToolResult> {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) return Promise.resolve({ error: `invalid arguments: ${z.prettifyError(parsed.error)}` });
+  const ended = host.endedReason();
+  if (ended) return Promise.resolve({ error: ended });
+  try {
+    return Promise.resolve(run(host, parsed.data));
+  } catch (thrown) {
+    return Promise.resolve({ error: `tool failed: ${thrown instanceof Error ? thrown.message : String(thrown)}` });
+  }
+}
+
+function write(host: ToolHost, op: Record<string, unknown>, id: string | undefined): ToolResult {
+  const result = host.write({ operations: [op] });
+  if (!result.ok) return { error: result.error.message };
+  const applied = result.applied[0];
+  return { ok: true, skill_id: applied?.skill_id ?? id ?? '' };
+}
+
+function addSkill(host: ToolHost, a: z.infer<typeof AddSkillArgs>): ToolResult {
+  return write(host, { type: 'ADD', ...a }, a.skill_id);
+}
+
+function updateSkill(host: ToolHost, a: z.infer<typeof UpdateSkillArgs>): ToolResult {
+  const skill = host.book.get(a.skill_id);
+  return skill ? write(host, { type: 'UPDATE', section: skill.section, ...a }, a.skill_id) : notFound(a.skill_id);
+}
+
+function removeSkill(host: ToolHost, a: z.infer<typeof RemoveSkillArgs>): ToolResult {
+  const skill = host.book.get(a.skill_id);
+  return skill ? write(host, { type: 'REMOVE', section: skill.section, ...a }, a.skill_id) : notFound(a.skill_id);
+}
+
+function tagSkill(host: ToolHost, a: z.infer<typeof TagSkillArgs>): ToolResult {
+  const skill = host.book.get(a.skill_id);
+  if (!skill) return notFound(a.skill_id);
+  const delta = a.tag === 'helpful' ? 1 : a.tag === 'harmful' ? -1 : 0;
+  const { tag: _tag, ...rest } = a;
+  const result = write(host, { type: 'TAG', section: skill.section, ...rest, metadata: { delta } }, a.skill_id);
+  if ('error' in result) return result;
+  const after = host.book.get(a.skill_id);
+  return {
+    ok: true,
+    skill_id: a.skill_id,
+    helpful_count: after?.helpful_count ?? 0,
+    harmful_count: after?.harmful_count ?? 0,
+    neutral_count: after?.neutral_count ?? 0,
+  };
+}
+
+function readSkill(host: ToolHost, a: z.infer<typeof ReadSkillArgs>): ToolResult {
+  const skill = host.book.get(a.skill_id);
+  return skill ? { ok: true, skill } : notFound(a.skill_id);
 }
 
 function notFound(id: string): ToolResult {

@@ -1,10 +1,10 @@
-import type { Skillbook } from '@cohort/skillbook';
+import type { Skill, Skillbook } from '@cohort/skillbook';
 import type { Usage } from '../Budget.ts';
 import type { Clock } from '../Clock.ts';
 import type { ChargeResult, Session, SessionBatchResult, SessionBody, SpawnOptions } from '../Session.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
 import { createSkillTools } from '../tools.ts';
-import type { SkillTools } from '../tools.ts';
+import type { SkillTools, ToolHost } from '../tools.ts';
 import type { SessionNode } from './SessionNode.ts';
 
 /** What a session handle needs from the tree that runs it. */
@@ -25,11 +25,7 @@ export class SessionHandle<I = unknown> implements Session<I> {
     private readonly node: SessionNode,
     private readonly host: SessionHost,
   ) {
-    this.tools = createSkillTools({
-      endedReason: () => host.endedReason(node),
-      book: { get: (id) => node.draft.get(id) },
-      write: (raw) => host.write(node, raw),
-    });
+    this.tools = createSkillTools(new NodeTools(node, host));
   }
 
   get id(): string {
@@ -109,6 +105,26 @@ export class SessionHandle<I = unknown> implements Session<I> {
     // already handled: a body that stopped listening must not cause an unhandled rejection
     slept.catch(() => undefined);
     return slept;
+  }
+}
+
+/** What a session's tools see of it (one object per session, its methods shared). */
+class NodeTools implements ToolHost {
+  constructor(
+    private readonly node: SessionNode,
+    private readonly host: SessionHost,
+  ) {}
+
+  endedReason(): string | null {
+    return this.host.endedReason(this.node);
+  }
+
+  get book(): { get(id: string): Skill | undefined } {
+    return this.node.draft;
+  }
+
+  write(raw: unknown): SessionBatchResult {
+    return this.host.write(this.node, raw);
   }
 }
 
