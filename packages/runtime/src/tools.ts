@@ -84,12 +84,21 @@ export interface ToolHost {
  */
 export function createSkillTools(host: ToolHost): SkillTools {
   return {
-    add_skill: (raw) => call(host, AddSkillArgs, raw, addSkill),
-    update_skill: (raw) => call(host, UpdateSkillArgs, raw, updateSkill),
-    remove_skill: (raw) => call(host, RemoveSkillArgs, raw, removeSkill),
-    tag_skill: (raw) => call(host, TagSkillArgs, raw, tagSkill),
-    read_skill: (raw) => call(host, ReadSkillArgs, raw, readSkill),
+    add_skill: tool(host, AddSkillArgs, addSkill),
+    update_skill: tool(host, UpdateSkillArgs, updateSkill),
+    remove_skill: tool(host, RemoveSkillArgs, removeSkill),
+    tag_skill: tool(host, TagSkillArgs, tagSkill),
+    read_skill: tool(host, ReadSkillArgs, readSkill),
   };
+}
+
+/**
+ * One tool of one session. (Returned, not assigned to a name: a closure named at run time
+ * gets its own `name` property under esbuild's keepNames, as `tsx` runs code — a dictionary
+ * of a few hundred bytes per closure, per session.)
+ */
+function tool<S extends z.ZodType>(host: ToolHost, schema: S, run: (host: ToolHost, args: z.infer<S>) => ToolResult) {
+  return (raw: unknown): Promise<ToolResult> => call(host, schema, raw, run);
 }
 
 function call<S extends z.ZodType>(host: ToolHost, schema: S, raw: unknown, run: (host: ToolHost, args: z.infer<S>) => ToolResult): Promise<ToolResult> {

@@ -141,13 +141,18 @@ export class SessionTree implements SessionHost {
 
   /** Merges a commit; `answer` runs once its verdict is kept on the node (a defect is a crash verdict). */
   private guardedMerge(context: SupervisorContext, sessionId: string, answer: () => void): void {
-    const done = (v: Verdict) => {
+    const done = this.verdictKeeper(sessionId, answer);
+    this.guard(() => this.merge(context, sessionId, done), (err) =>
+      done({ ok: false, kind: 'crashed', message: 'the merge failed: a runtime defect', error: err }));
+  }
+
+  /** Keeps a merge's verdict on its session, then answers. (Returned: see `tool` in tools.ts on closures named at run time.) */
+  private verdictKeeper(sessionId: string, answer: () => void): (v: Verdict) => void {
+    return (v) => {
       const node = this.nodes.get(sessionId);
       if (node) node.verdict = v;
       answer();
     };
-    this.guard(() => this.merge(context, sessionId, done), (err) =>
-      done({ ok: false, kind: 'crashed', message: 'the merge failed: a runtime defect', error: err }));
   }
 
   /** Fails a session stuck by a defect, so that it still settles (never a hang). */
@@ -198,15 +203,11 @@ export class SessionTree implements SessionHost {
     const id = this.newId();
     const path = parent ? [...parent.path, id] : [id];
     if (isRetry && parent) parent.retrying -= 1;
-    const refuse = (kind: FailureKind, message: string) => {
-      deliver(this.refused(id, path, kind, message, attempt, options));
-      if (isRetry) this.childGone(parent);
-    };
-    const refusal = this.admit(parent, options, isRetry);
-    if (refusal) return refuse(refusal.kind, refusal.message);
-    const account = (parent?.budget ?? this.deps.budget).open(options.budget);
+    const account = this.admit(parent, options, isRetry) ?? this.openAccount(parent, options);
     if (!(account instanceof BudgetAccount)) {
-      return refuse('budget_exhausted', `budget exhausted: the child asked for ${account.asked} ${account.meter}, its parent has ${account.remaining} left`);
+      deliver(this.refused(id, path, account.kind, account.message, attempt, options));
+      if (isRetry) this.childGone(parent);
+      return;
     }
     const node = this.createNode(id, path, parent, body, options, attempt, deliver, account);
     this.nodes.set(id, node);
@@ -262,6 +263,16 @@ export class SessionTree implements SessionHost {
     }
     if (this.nodes.size >= limits.maxSessions) return { kind: 'limit_exceeded', message: `maxSessions ${limits.maxSessions} reached: that many sessions are live` };
     return null;
+  }
+
+  /** The child's budget account, carved from its parent's (or the runtime's); a refusal when it does not fit. */
+  private openAccount(parent: SessionNode | null, options: SpawnOptions<unknown>): BudgetAccount | { kind: FailureKind; message: string } {
+    const account = (parent?.budget ?? this.deps.budget).open(options.budget);
+    if (account instanceof BudgetAccount) return account;
+    return {
+      kind: 'budget_exhausted',
+      message: `budget exhausted: the child asked for ${account.asked} ${account.meter}, its parent has ${account.remaining} left`,
+    };
   }
 
   private supervisorFor(parent: SessionNode | null): Actor<typeof supervisorMachine> {
