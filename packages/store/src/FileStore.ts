@@ -1,7 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { Skillbook } from '@cohort/skillbook';
 import type { FileStoreOptions, ResolvedFileStoreOptions } from './FileStoreOptions.ts';
-import { resolveFileStoreOptions } from './FileStoreOptions.ts';
+import { checkFileStoreOptions, resolveFileStoreOptions } from './FileStoreOptions.ts';
 import type { AppendResult, CommitRecord, Store, StoreError, StoreSnapshot } from './Store.ts';
 import type { OpenResult } from './StoreOpenError.ts';
 import type { StoreNotice } from './StoreNotice.ts';
@@ -17,7 +17,8 @@ import { storePaths } from './internal/StorePaths.ts';
  *
  * - An append resolves once its journal line is fsynced; appends arriving while an fsync is
  *   in flight share the next one (group commit).
- * - The document is rewritten atomically when the journal passes `checkpointEvery` entries,
+ * - The document is rewritten atomically when the journal passes `checkpointEvery` entries and
+ *   `checkpointJournalRatio` of the document's size,
  *   after `idleCheckpointMs` without appends, and on `close()`.
  * - Before every write it compares the ledger, the journal and the document with what it
  *   last saw, and classifies what other writers did by content (adopt, rebase, fork to a
@@ -46,8 +47,11 @@ export class FileStore implements Store {
    * document or base, a document of another schema version, or a lock it could not get.
    */
   static async open(path: string, options: FileStoreOptions = {}): Promise<OpenResult<FileStore>> {
+    const paths = storePaths(path);
+    const bad = checkFileStoreOptions(options);
+    if (bad) return { ok: false, error: { code: 'invalid_options', message: `invalid options: ${bad}`, file: paths.document } };
     const resolved: ResolvedFileStoreOptions = resolveFileStoreOptions(options);
-    const opened = await openFileStore(resolved, storePaths(path));
+    const opened = await openFileStore(resolved, paths);
     if (!opened.ok) return opened;
     const notices = opened.ctx.notices.openNotices;
     opened.ctx.notices.markOpened();

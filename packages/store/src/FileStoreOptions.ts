@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Skillbook } from '@cohort/skillbook';
+import { z } from 'zod';
 import { nodeFs } from './nodeFs.ts';
 import type { StoreClock } from './StoreClock.ts';
 import { systemStoreClock } from './StoreClock.ts';
@@ -20,8 +21,14 @@ export interface FileStoreOptions {
    * fixed-point copy stays one file across restarts.
    */
   readonly writerId?: string;
-  /** Rewrite the document once this many commits are in the journal past it (default 256). */
+  /** Rewrite the document once this many commits are in the journal past it (default 256)… */
   readonly checkpointEvery?: number;
+  /**
+   * …and the journal past it has grown to this fraction of the document's size (default 0.5;
+   * 0: the count alone decides). Keeps a checkpoint's cost — rewriting the whole document —
+   * in proportion to what was appended since the last one.
+   */
+  readonly checkpointJournalRatio?: number;
   /** Rewrite the document after this long without appends, in ms (default 1,000; 0: never when idle). */
   readonly idleCheckpointMs?: number;
   /** How long a writer lock lasts before it is considered stale, in ms (default 30,000). */
@@ -42,6 +49,7 @@ export interface ResolvedFileStoreOptions {
   readonly clock: StoreClock;
   readonly writerId: string;
   readonly checkpointEvery: number;
+  readonly checkpointJournalRatio: number;
   readonly idleCheckpointMs: number;
   readonly lockLeaseMs: number;
   readonly lockWaitMs: number;
@@ -50,14 +58,30 @@ export interface ResolvedFileStoreOptions {
   readonly process: ProcessIdentity;
 }
 
+/** The numeric options, as they must be when given. */
+const NumericOptionsSchema = z.object({
+  checkpointEvery: z.number().int().positive().optional(),
+  checkpointJournalRatio: z.number().nonnegative().finite().optional(),
+  idleCheckpointMs: z.number().nonnegative().finite().optional(),
+  lockLeaseMs: z.number().positive().finite().optional(),
+  lockWaitMs: z.number().nonnegative().finite().optional(),
+});
+
+/** Why `options` cannot be used (one line per bad option), or `null`. */
+export function checkFileStoreOptions(options: FileStoreOptions): string | null {
+  const checked = NumericOptionsSchema.safeParse(options);
+  return checked.success ? null : checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+}
+
 /** Fills in the defaults of {@link FileStoreOptions}. */
 export function resolveFileStoreOptions(options: FileStoreOptions): ResolvedFileStoreOptions {
   return {
     fs: options.fs ?? nodeFs,
     clock: options.clock ?? systemStoreClock,
     writerId: options.writerId ?? `w-${randomUUID().slice(0, 8)}`,
-    checkpointEvery: Math.max(1, options.checkpointEvery ?? 256),
-    idleCheckpointMs: Math.max(0, options.idleCheckpointMs ?? 1_000),
+    checkpointEvery: options.checkpointEvery ?? 256,
+    checkpointJournalRatio: options.checkpointJournalRatio ?? 0.5,
+    idleCheckpointMs: options.idleCheckpointMs ?? 1_000,
     lockLeaseMs: options.lockLeaseMs ?? 30_000,
     lockWaitMs: options.lockWaitMs ?? 10_000,
     initialBook: options.initialBook ?? null,

@@ -8,6 +8,7 @@ export type StoreOpenErrorCode =
   | 'unreadable_ledger'
   | 'unreadable_base'
   | 'missing_document'
+  | 'invalid_options'
   | 'locked'
   | 'io';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Skillbook, createIdAllocator } from '@cohort/skillbook';
 import { SimFs } from '@cohort/store';
 import { ManualClock, addOp, makeCommit, replayAll } from '@cohort/store/testing';
-import { DOC, collect, openSim } from './utils/simStore.ts';
+import { DOC, collect, openRaw, openSim } from './utils/simStore.ts';
 
 const JOURNAL = `${DOC}.journal`;
 
@@ -110,5 +110,52 @@ describe('FileStore durability', () => {
     expect(docRevision()).toBe(5);
     expect(sim.readText(DOC)).toBe(last.ok ? last.book.toJSON() : '');
     expect(clock.pending).toBe(0);
+  });
+
+  it('checkpoint - on a large document the threshold waits until the journal has grown to the given share of it', async () => {
+    const sim = new SimFs();
+    const seed = Skillbook.empty().applyBatch({
+      operations: Array.from({ length: 300 }, (_, i) => ({ type: 'ADD', section: 'harness', issue: `seeded skill ${i}`, insight: 'x'.repeat(40) })),
+    });
+    if (!seed.ok) throw new Error(seed.error.message);
+    const { store } = await openSim(sim, { checkpointEvery: 2, checkpointJournalRatio: 0.25, initialBook: seed.book });
+    const docRevision = (): number => JSON.parse(sim.readText(`${DOC}.ledger`) ?? '{}').revision as number;
+    const documentBytes = sim.readText(DOC)?.length ?? 0;
+    const journalBytes = (): number => (sim.readText(`${DOC}.journal`) ?? '').length;
+    const startJournal = journalBytes();
+    let book = store.book;
+    let commits = 0;
+    // past the count of 2, but the journal is still small next to the document: no rewrite
+    while (journalBytes() - startJournal < 0.2 * documentBytes) {
+      const r = await store.append(makeCommit(book, [addOp(`t${commits}`)]).commit);
+      if (r.ok) book = r.book;
+      commits += 1;
+      await store.load();
+      expect(docRevision()).toBe(seed.book.revision);
+    }
+    expect(commits).toBeGreaterThan(2);
+    while (docRevision() === seed.book.revision) {
+      const r = await store.append(makeCommit(book, [addOp(`t${commits}`)]).commit);
+      if (r.ok) book = r.book;
+      commits += 1;
+      await store.load();
+      expect(commits).toBeLessThan(1_000);
+    }
+    // rewritten once the journal past the document reached a quarter of it
+    expect(journalBytes() - startJournal).toBeGreaterThanOrEqual(0.25 * documentBytes);
+    expect(docRevision()).toBe(book.revision);
+    await store.close();
+  });
+
+  it('options - a bad option is refused as a value naming it, and nothing is written', async () => {
+    const sim = new SimFs();
+    for (const bad of [{ checkpointEvery: 0 }, { checkpointJournalRatio: -1 }, { checkpointJournalRatio: Number.NaN }, { idleCheckpointMs: Infinity }, { lockLeaseMs: 0 }]) {
+      const opened = await openRaw(sim, bad);
+      expect(opened.ok).toBe(false);
+      if (opened.ok) continue;
+      expect(opened.error).toMatchObject({ code: 'invalid_options', file: DOC });
+      expect(opened.error.message).toContain(Object.keys(bad)[0]);
+    }
+    expect(sim.readText(DOC)).toBeUndefined();
   });
 });

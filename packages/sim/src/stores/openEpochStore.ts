@@ -54,7 +54,8 @@ export async function openEpochStore(request: OpenRequest): Promise<{ ok: true; 
   const fs = plan.fault && request.withFault ? faultyFs(mount, plan.fault, request.onFault) : mount;
   const opened = await FileStore.open(SIM_DOCUMENT, {
     fs, clock, process: mount.process, writerId: `w${request.epoch}`,
-    checkpointEvery: plan.checkpointEvery, idleCheckpointMs: plan.idleCheckpointMs,
+    // the count alone decides, so that small books see checkpoints (and crashes inside them) often
+    checkpointEvery: plan.checkpointEvery, checkpointJournalRatio: 0, idleCheckpointMs: plan.idleCheckpointMs,
     initialBook: request.initial, lockWaitMs: 1_000,
   });
   if (!opened.ok) return { ok: false, message: describeOpenError(opened.error) };

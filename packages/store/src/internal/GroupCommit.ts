@@ -165,8 +165,21 @@ export class GroupCommit {
     }
     await this.reportRemaps(group, results);
     group.forEach((p, i) => settle(p, results[i] as AppendResult));
-    if (ctx.view.since.length >= ctx.options.checkpointEvery) await this.checkpointLocked('threshold');
+    if (ctx.view.since.length >= ctx.options.checkpointEvery && (await this.journalOutweighsDocument())) await this.checkpointLocked('threshold');
     return { ok: true };
+  }
+
+  /**
+   * Whether the journal past the document has grown to `checkpointJournalRatio` of the
+   * document's size. A checkpoint rewrites the whole document, so rewriting only once the
+   * journal has grown in proportion keeps its cost per journal byte constant — on a large book
+   * a fixed count of commits would rewrite megabytes for every few kilobytes appended.
+   */
+  private async journalOutweighsDocument(): Promise<boolean> {
+    const { fs, paths, options, view } = this.ctx;
+    if (options.checkpointJournalRatio === 0) return true;
+    const documentBytes = (await fs.stat(paths.document))?.size ?? 0;
+    return view.journalEnd - view.ledger.journalOffset >= options.checkpointJournalRatio * documentBytes;
   }
 
   /** Appends and fsyncs the group's lines; on failure cuts them off again (or poisons the store when even that fails). */
