@@ -171,7 +171,7 @@ class Scope {
     const rawSection = normalizeRequiredText(op.section, 'section').toLowerCase();
     const [section, coerced] = coerceSectionAndKeywords(op.section, op.keywords);
     if (op.issue === null) throw new PyError('ValueError', 'issue is required and must be non-empty');
-    let keywords = coerced.length > 0 ? coerced : normalizeKeywords([rawSection]);
+    let keywords = coerced.length > 0 ? coerced : defaultKeywords(rawSection);
     // a replayed op's frozen list that says the same is shared rather than copied
     if (Object.isFrozen(op.keywords) && sameList(keywords, op.keywords)) keywords = op.keywords as string[];
     let insight = op.insight;
@@ -183,7 +183,7 @@ class Scope {
     if (typeof id !== 'string') return id;
     const at = this.timeOf(op);
     const r = this.options.revision;
-    const occurrences = appendUniqueSources([], op.sources ?? []);
+    const occurrences = op.sources === null || op.sources.length === 0 ? NO_SOURCES : appendUniqueSources(NO_SOURCES, op.sources);
     const skill = makeSkill({ id, section, keywords, issue: op.issue, insight, occurrences, active: true, at, created: at });
     this.put(id, { skill, contentRev: r, activeRev: r, countersRev: r });
     this.added.push(id);
@@ -246,15 +246,14 @@ class Scope {
     const old = entry.skill;
     const occurrences = appendUniqueSources(old.occurrences, op.sources ?? []);
     const at = this.timeOf(op);
-    const counts = {
-      helpful_count: old.helpful_count + (op.delta === 1 ? 1 : 0),
-      harmful_count: old.harmful_count + (op.delta === -1 ? 1 : 0),
-      neutral_count: old.neutral_count + (op.delta === 0 ? 1 : 0),
-    };
     // the kept fields by name, not a spread of `old`: a journal replays thousands of TAGs
     const skill = makeSkill({
       id: old.id, section: old.section, keywords: old.keywords, issue: old.issue, insight: old.insight ?? null, occurrences,
-      active: old.active, used_count: old.used_count, ...counts, at, created: old.created_at,
+      active: old.active, used_count: old.used_count,
+      helpful_count: old.helpful_count + (op.delta === 1 ? 1 : 0),
+      harmful_count: old.harmful_count + (op.delta === -1 ? 1 : 0),
+      neutral_count: old.neutral_count + (op.delta === 0 ? 1 : 0),
+      at, created: old.created_at,
     });
     this.put(old.id, { skill, contentRev: entry.contentRev, activeRev: entry.activeRev, countersRev: this.options.revision });
     const effect = { before: old, after: skill, content: false, active: false, counters: true };
@@ -279,6 +278,22 @@ class Scope {
     const effect = { before: old, after: skill, content: false, active: old.active, counters: countersChanged };
     return { applied: this.applied(op, { section: old.section, skill_id: old.id, sources: op.sources ?? [], at }, effect) };
   }
+}
+
+/** The occurrences of a skill added without sources: one frozen list for all of them. */
+const NO_SOURCES: readonly InsightSource[] = Object.freeze([]);
+
+/** The keywords of a skill added without any (its section's name), one frozen list per name. */
+const sectionKeywords = new Map<string, readonly string[]>();
+
+function defaultKeywords(rawSection: string): string[] {
+  let list = sectionKeywords.get(rawSection);
+  if (!list) {
+    list = Object.freeze(normalizeKeywords([rawSection]));
+    // section names are few; a caller inventing thousands only stops being shared
+    if (sectionKeywords.size < 256) sectionKeywords.set(rawSection, list);
+  }
+  return list as string[];
 }
 
 /** Deep-freezes a new entry; its insight sources are frozen already (`canonicalSource`). */

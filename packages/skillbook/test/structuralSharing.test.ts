@@ -55,7 +55,8 @@ describe('structural sharing - a batch costs O(k), not O(n)', () => {
       return { size, total: before.size, fresh: fresh.length };
     });
     for (const c of counts) expect(c.fresh).toBeLessThan(100);
-    expect(counts[1]?.total).toBeGreaterThan(30_000);
+    // the large book really is twenty times larger in objects
+    expect(counts[1]?.total).toBeGreaterThan(15 * (counts[0]?.total ?? 0));
     // a deeper chunk tree at 6,000 may add a node or two on each path, no more
     expect((counts[1]?.fresh ?? 0) - (counts[0]?.fresh ?? 0)).toBeLessThanOrEqual(12);
   });
