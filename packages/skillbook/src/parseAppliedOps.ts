@@ -9,7 +9,7 @@ import type { ParsedOperation } from './parseOperation.ts';
 import { isProducedOp } from './runOperations.ts';
 import { ACE_TIMESTAMP_PATTERN, AppliedOpSchema } from './schemas.ts';
 import { errorInfo } from './SkillbookError.ts';
-import type { AppliedOp, SkillbookErrorInfo } from './types.ts';
+import type { AppliedOp, InsightSource, SkillbookErrorInfo } from './types.ts';
 
 /** The outcome of {@link parseAppliedOps}. */
 export type ParsedAppliedOps =
@@ -28,7 +28,7 @@ export function parseAppliedOps(ops: readonly AppliedOp[]): ParsedAppliedOps {
     const raw: unknown = ops[i];
     let op: AppliedLike;
     if (isProducedOp(raw)) {
-      parsed.push(fromProduced(raw, i));
+      parsed.push(new ProducedOperation(raw, i));
       at.push(raw.at);
       continue;
     } else if (isPlainAppliedOp(raw)) {
@@ -85,21 +85,56 @@ function isPlainAppliedOp(raw: unknown): raw is AppliedOp {
     && typeof at === 'string' && ACE_TIMESTAMP_PATTERN.test(at);
 }
 
-/** An applied op this package made: its fields are normalised already, so they are taken as they are. */
-function fromProduced(op: AppliedOp, opIndex: number): ParsedOperation {
-  return {
-    opIndex,
-    type: op.type,
-    section: op.section,
-    skillId: op.skill_id,
-    issue: op.issue ?? null,
-    keywords: op.keywords ?? NO_KEYWORDS,
-    insight: op.insight ?? null,
-    metadata: op.metadata ?? NO_METADATA,
-    delta: deltaOf(op),
-    reason: op.reason ?? null,
-    sources: op.insight_source ?? null,
-  };
+/**
+ * An applied op this package made: its fields are normalised already, so they are read as they
+ * are, through getters — a replay of a large commit usually reuses what each op did the first
+ * time and reads only its type and id, so a copy of every field would be made for nothing.
+ */
+class ProducedOperation implements ParsedOperation {
+  constructor(
+    private readonly op: AppliedOp,
+    readonly opIndex: number,
+  ) {}
+
+  get type(): AppliedOp['type'] {
+    return this.op.type;
+  }
+
+  get section(): string {
+    return this.op.section;
+  }
+
+  get skillId(): string {
+    return this.op.skill_id;
+  }
+
+  get issue(): string | null {
+    return this.op.issue ?? null;
+  }
+
+  get keywords(): readonly string[] {
+    return this.op.keywords ?? NO_KEYWORDS;
+  }
+
+  get insight(): string | null {
+    return this.op.insight ?? null;
+  }
+
+  get metadata(): Readonly<Record<string, number>> {
+    return this.op.metadata ?? NO_METADATA;
+  }
+
+  get delta(): -1 | 0 | 1 {
+    return deltaOf(this.op);
+  }
+
+  get reason(): string | null {
+    return this.op.reason ?? null;
+  }
+
+  get sources(): readonly InsightSource[] | null {
+    return this.op.insight_source ?? null;
+  }
 }
 
 const NO_KEYWORDS: readonly string[] = Object.freeze([]);
