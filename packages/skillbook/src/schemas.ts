@@ -22,7 +22,8 @@ export const InsightSourceSchema = z.object({
 });
 
 /** ACE timestamps: `YYYY-MM-DDTHH:MM:SS[.ffffff]+00:00` (any offset accepted). */
-const AceTimestampSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?(?:[+-]\d{2}:\d{2}|Z)$/);
+export const ACE_TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?(?:[+-]\d{2}:\d{2}|Z)$/;
+const AceTimestampSchema = z.string().regex(ACE_TIMESTAMP_PATTERN);
 
 /**
  * An applied operation (`AppliedOp`): what `applyBatch` reports and `replay` accepts.
