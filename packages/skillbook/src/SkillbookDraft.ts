@@ -1,6 +1,8 @@
 import { findConflicts } from './conflicts.ts';
 import { commitChanges, revisionsOfEntry } from './internal/BookState.ts';
 import type { ActiveCounts, BookReader, BookState, SkillEntry } from './internal/BookState.ts';
+import { changedAfter } from './internal/ChangeLog.ts';
+import type { ChangedAfter } from './internal/ChangeLog.ts';
 import { listValues } from './internal/ChunkedList.ts';
 import { shardedGet } from './internal/ShardedMap.ts';
 import { parseAppliedOps } from './parseAppliedOps.ts';
@@ -133,6 +135,14 @@ export class SkillbookDraft implements BookReader {
   /** @internal */
   tombstone(id: string): number | undefined {
     return shardedGet(this.state.tombstones, id);
+  }
+
+  /**
+   * @internal What changed after `base`: the book's log, plus every id the draft wrote (its
+   * journal, which does not know at which of its revisions each changed: a superset is enough).
+   */
+  changedAfter(base: number, budget: number): ChangedAfter | null {
+    return changedAfter(this.state.changes, base, budget, this.state.nextId, this.entries);
   }
 
   /** The skill with this id (active or not). */

@@ -118,7 +118,8 @@ function writeDecision(d: SimilarityDecision): string {
   ].join('\n');
 }
 
-function writeSimilarity(state: BookState): string {
+/** The `similarity_decisions` object as the document writes it (at its indentation there). */
+export function writeSimilarity(state: BookState): string {
   if (state.similarity.size === 0) return '{}';
   const parts = [...state.similarity].map(([key, d]) => `    ${jsonString(key)}: ${writeDecision(d)}`);
   return `{\n${parts.join(',\n')}\n  }`;

@@ -4,20 +4,17 @@
  * refuses what is not a Skillbook document with the JSON path of the offending value.
  */
 import { z } from 'zod';
-import { idSuffix } from './createIdAllocator.ts';
 import { formatAceTimestamp } from './formatAceTimestamp.ts';
 import { appendUniqueSources, insightSourceFromDict } from './insightSource.ts';
-import { emptyStateDraft, freezeState } from './internal/BookState.ts';
-import type { BookState, SimilarityDecision, SkillEntry } from './internal/BookState.ts';
-import { listFromArray } from './internal/ChunkedList.ts';
+import { assembleState } from './internal/assembleState.ts';
+import type { BookState, SimilarityDecision } from './internal/BookState.ts';
 import { parsePyJson } from './internal/pyJson.ts';
 import { compareCodePoints } from './internal/pyJsonText.ts';
 import { PyError, isDict, pyInt, pyStr, pyTruthy, quoteRepr } from './internal/python.ts';
 import type { PyDict, PyValue } from './internal/python.ts';
-import { shardedSet } from './internal/ShardedMap.ts';
 import { coerceSectionAndKeywords, normalizeKeywords, normalizeOptionalText, normalizeRequiredText } from './normalize.ts';
 import { errorInfo } from './SkillbookError.ts';
-import type { Clock, Section, Skill, SkillId, SkillbookErrorInfo } from './types.ts';
+import type { Clock, Skill, SkillId, SkillbookErrorInfo } from './types.ts';
 
 const Count = z.int({ error: 'expected an integer (a count)' }).optional();
 const Text = (what: string) => z.string({ error: `expected ${what} (a string)` });
@@ -55,6 +52,23 @@ function refuse(path: string, message: string, code: 'invalid_document' | 'unsup
   throw new Refusal(errorInfo(code, path === '' ? message : `${path}: ${message}`, { path }));
 }
 
+/**
+ * The `similarity_decisions` object of a document, from its JSON text alone (a store's
+ * snapshot keeps it as the document writes it: its values are Python JSON values that only
+ * the Python-exact reader reads faithfully).
+ */
+export function readSimilarityText(text: string): { readonly ok: true; readonly value: Map<string, SimilarityDecision> } | { readonly ok: false; readonly error: SkillbookErrorInfo } {
+  const parsed = parsePyJson(text);
+  if (!parsed.ok) return { ok: false, error: errorInfo('invalid_json', `the similarity decisions are not valid JSON: ${parsed.message}`) };
+  if (!(parsed.value instanceof Map)) return { ok: false, error: errorInfo('invalid_document', 'similarity_decisions: expected an object', { path: 'similarity_decisions' }) };
+  try {
+    return { ok: true, value: readSimilarity(parsed.value) };
+  } catch (e) {
+    if (e instanceof Refusal) return { ok: false, error: e.error };
+    throw e;
+  }
+}
+
 /** Reads a document's text into a frozen state. Never throws. */
 export function readAceDocument(text: unknown, options: ReadOptions): ReadResult {
   if (typeof text !== 'string') return { ok: false, error: errorInfo('invalid_json', 'a Skillbook document is JSON text (a string)') };
@@ -71,29 +85,11 @@ export function readAceDocument(text: unknown, options: ReadOptions): ReadResult
 function readDocument(doc: PyValue, options: ReadOptions): BookState {
   if (!(doc instanceof Map)) refuse('', 'Skillbook serialization must be a JSON object.');
   checkVersion(doc);
-  const entries = readSkills(field(doc, 'skills'), options);
+  const skills = readSkills(field(doc, 'skills'), options);
   const sections = readSections(field(doc, 'sections'));
-  if (sections.size === 0) {
-    for (const { skill } of entries.values()) {
-      const ids = sections.get(skill.section) ?? [];
-      ids.push(skill.id);
-      sections.set(skill.section, ids);
-    }
-  }
-  let nextId = readNextId(doc.get('next_id'));
-  const draft = emptyStateDraft(options.revision);
-  const active = { context: 0, harness: 0 };
-  for (const [id, entry] of entries) {
-    shardedSet(draft.skills, id, entry);
-    if (entry.skill.active) active[entry.skill.section as Section] += 1;
-    nextId = Math.max(nextId, idSuffix(id) ?? nextId);
-  }
-  draft.nextId = nextId;
-  draft.active = active;
-  draft.order = listFromArray([...entries.keys()]);
-  draft.sections = new Map([...sections].map(([name, ids]) => [name, listFromArray(ids)]));
-  draft.similarity = readSimilarity(field(doc, 'similarity_decisions'));
-  return freezeState(draft);
+  const nextId = readNextId(doc.get('next_id'));
+  const similarity = readSimilarity(field(doc, 'similarity_decisions'));
+  return assembleState({ skills, sections, nextId, similarity }, options.revision);
 }
 
 /** A container field: absent → empty; present but not an object → refused. */
@@ -122,15 +118,14 @@ function guard<T>(path: string, fn: () => T): T {
   }
 }
 
-function readSkills(skills: PyDict, options: ReadOptions): Map<string, SkillEntry> {
-  const out = new Map<string, SkillEntry>();
+function readSkills(skills: PyDict, options: ReadOptions): Map<string, Skill> {
+  const out = new Map<string, Skill>();
   let now: string | undefined;
   const clockNow = (): string => (now ??= formatAceTimestamp(options.clock.now()));
-  const r = options.revision;
   for (const [key, value] of skills) {
     const path = `skills.${key}`;
     if (!(value instanceof Map)) refuse(path, 'expected a skill object');
-    out.set(key, { skill: readSkill(key, value, path, clockNow), contentRev: r, activeRev: r, countersRev: r });
+    out.set(key, readSkill(key, value, path, clockNow));
   }
   return out;
 }

@@ -5,10 +5,12 @@
  */
 import { Immer, enableMapSet, freeze } from 'immer';
 import type { Section, Skill, SkillRevisions } from '../types.ts';
+import { GENERATION_IDS, appendChange, changedAfter, emptyChangeLog } from './ChangeLog.ts';
+import type { ChangedAfter, ChangeLog } from './ChangeLog.ts';
 import { emptyList, listPushTransient } from './ChunkedList.ts';
 import type { ChunkedList, ChunkedListDraft } from './ChunkedList.ts';
 import type { PyValue } from './python.ts';
-import { emptyShardedMap, shardedGet, shardedSetTransient } from './ShardedMap.ts';
+import { emptyShardedMap, keyHash, shardedGet, shardedSetTransient } from './ShardedMap.ts';
 import type { ShardedMap, ShardedMapDraft } from './ShardedMap.ts';
 import { Transient } from './Transient.ts';
 
@@ -53,6 +55,8 @@ export interface BookState {
   readonly tombstones: ShardedMap<number>;
   /** Keyed by the sorted, comma-joined id pair. */
   readonly similarity: ReadonlyMap<string, SimilarityDecision>;
+  /** Which ids changed in recent revisions (for conflict checks). */
+  readonly changes: ChangeLog;
 }
 
 /** The mutable view of a {@link BookState} inside a recipe. */
@@ -65,6 +69,7 @@ export interface BookStateDraft {
   sections: Map<string, ChunkedListDraft<string>>;
   tombstones: ShardedMapDraft<number>;
   similarity: Map<string, SimilarityDecision>;
+  changes: ChangeLog;
 }
 
 /** A fresh, empty state (mutable until {@link freezeState}). */
@@ -78,6 +83,7 @@ export function emptyStateDraft(revision: number): BookStateDraft {
     sections: new Map(),
     tombstones: emptyShardedMap(),
     similarity: new Map(),
+    changes: emptyChangeLog(revision),
   };
 }
 
@@ -136,7 +142,11 @@ export interface Changes {
 export function commitChanges(base: BookState, changes: Changes): BookState {
   const t = new Transient();
   const skills = t.object(base.skills);
-  for (const [id, entry] of changes.entries) shardedSetTransient(skills, id, entry, t);
+  let changed = 0;
+  for (const [id, entry] of changes.entries) {
+    shardedSetTransient(skills, id, entry, t);
+    if (changedIn(entry, base.revision)) changed += 1;
+  }
   let order = base.order;
   let sections = base.sections;
   if (changes.added.length > 0) {
@@ -161,10 +171,27 @@ export function commitChanges(base: BookState, changes: Changes): BookState {
     skills,
     order,
     sections,
+    changes: logChanges(base, changes, changed),
   };
   t.adopt(state);
   t.freeze();
   return state;
+}
+
+/** Whether an entry's content or active flag changed after revision `from` (for the change log). */
+function changedIn(entry: SkillEntry, from: number): boolean {
+  return entry.contentRev > from || entry.activeRev > from;
+}
+
+/** The change log of a commit of `changes` to `base`, `count` of whose entries changed. */
+function logChanges(base: BookState, changes: Changes, count: number): ChangeLog {
+  // too many to keep (a bulk load, a long draft): not worth hashing them
+  if (count > GENERATION_IDS) return emptyChangeLog(changes.revision);
+  // sized exactly: a pushed-to array keeps room for 16 items, and every book version keeps this one
+  const hashes = new Array<number>(count);
+  let i = 0;
+  for (const [id, entry] of changes.entries) if (changedIn(entry, base.revision)) hashes[i++] = keyHash(id);
+  return appendChange(base.changes, { from: base.revision, revision: changes.revision, nextIdBefore: base.nextId, hashes });
 }
 
 /**
@@ -177,6 +204,11 @@ export interface BookReader {
   readonly active: ActiveCounts;
   entry(id: string): SkillEntry | undefined;
   tombstone(id: string): number | undefined;
+  /**
+   * The ids whose content, active flag or tombstone changed after `base`, when that is known
+   * and at most `budget` ids; `null` otherwise (see {@link changedAfter}).
+   */
+  changedAfter(base: number, budget: number): ChangedAfter | null;
 }
 
 /** A {@link BookReader} over a frozen state. */
@@ -205,6 +237,10 @@ class StateReader implements BookReader {
 
   tombstone(id: string): number | undefined {
     return shardedGet(this.state.tombstones, id);
+  }
+
+  changedAfter(base: number, budget: number): ChangedAfter | null {
+    return changedAfter(this.state.changes, base, budget, this.state.nextId);
   }
 }
 

@@ -29,8 +29,12 @@ export interface ShardedMapDraft<V> {
   root: NodeDraft<V>;
 }
 
-/** FNV-1a over UTF-16 units, then murmur3's finaliser so every 5-bit slice is well mixed. */
-function hash(key: string): number {
+/**
+ * FNV-1a over UTF-16 units, then murmur3's finaliser so every 5-bit slice is well mixed. A
+ * 32-bit signed integer (a small integer to V8, so it can be stored unboxed: the change log
+ * keeps these hashes rather than the id strings).
+ */
+export function keyHash(key: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) {
     h ^= key.charCodeAt(i);
@@ -41,7 +45,7 @@ function hash(key: string): number {
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
   h ^= h >>> 16;
-  return h >>> 0;
+  return h;
 }
 
 /** A new empty map (mutable until frozen). */
@@ -57,12 +61,12 @@ function bucketOf<V>(root: Node<V>, h: number): ReadonlyMap<string, V> | undefin
 
 /** The value for `key`, or `undefined`. O(1). */
 export function shardedGet<V>(map: ShardedMap<V>, key: string): V | undefined {
-  return bucketOf(map.root, hash(key))?.get(key);
+  return bucketOf(map.root, keyHash(key))?.get(key);
 }
 
 /** Sets `key` on a draft (or a fresh, not yet frozen map). Copies one path of slots. */
 export function shardedSet<V>(map: ShardedMapDraft<V>, key: string, value: V): void {
-  const h = hash(key);
+  const h = keyHash(key);
   let node = map.root;
   for (let level = 0; level < LEVELS - 1; level++) {
     const i = (h >>> (level * BITS)) & MASK;
@@ -85,7 +89,7 @@ export function shardedSet<V>(map: ShardedMapDraft<V>, key: string, value: V): v
 
 /** Deletes `key` on a draft; returns whether it was there. */
 export function shardedDelete<V>(map: ShardedMapDraft<V>, key: string): boolean {
-  const h = hash(key);
+  const h = keyHash(key);
   if (!(bucketOf(map.root as Node<V>, h)?.has(key) ?? false)) return false;
   let node = map.root;
   for (let level = 0; level < LEVELS - 1; level++) node = node[(h >>> (level * BITS)) & MASK] as NodeDraft<V>;
@@ -99,7 +103,7 @@ export function shardedDelete<V>(map: ShardedMapDraft<V>, key: string): boolean 
  * commit and writes into the copies. `map` must be a header the transient owns.
  */
 export function shardedSetTransient<V>(map: { size: number; root: Node<V> }, key: string, value: V, t: Transient): void {
-  const h = hash(key);
+  const h = keyHash(key);
   let node = t.array(map.root);
   map.root = node;
   for (let level = 0; level < LEVELS - 1; level++) {
