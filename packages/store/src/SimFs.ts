@@ -34,6 +34,9 @@ export interface SimOp {
   readonly path: string;
 }
 
+/** The chunk size of a simulated {@link StoreFs.readChunks}. */
+const SIM_CHUNK_BYTES = 64 * 1024;
+
 function matches(match: PathMatch | undefined, path: string): boolean {
   if (match === undefined) return true;
   if (typeof match === 'string') return path === match;
@@ -218,6 +221,14 @@ export class SimFs {
       },
       readFile: async (path) => (live(), disk.read(path)?.slice()),
       readFrom: async (path, offset) => (live(), disk.read(path)?.slice(offset)),
+      readChunks: async (path, onChunk) => {
+        live();
+        const bytes = disk.read(path)?.slice();
+        if (!bytes) return false;
+        // small chunks, so that code reading in chunks meets chunk boundaries in tests
+        for (let at = 0; at < bytes.length; at += SIM_CHUNK_BYTES) onChunk(bytes.subarray(at, at + SIM_CHUNK_BYTES));
+        return true;
+      },
       writeFile: async (path, data, options = {}) => {
         this.step(state, 'write', path);
         disk.write(path, data, options.exclusive ?? false);

@@ -39,6 +39,25 @@ async function readFrom(path: string, offset: number): Promise<Uint8Array | unde
   );
 }
 
+/** The chunk {@link readChunks} reads into, reused: large enough for few reads of a 47 MB file, small enough not to matter. */
+const CHUNK_BYTES = 4 << 20;
+
+async function readChunks(path: string, onChunk: (chunk: Uint8Array) => void): Promise<boolean> {
+  const found = await orUndefined(
+    withFile(path, 'r', async (fh) => {
+      const buffer = new Uint8Array(CHUNK_BYTES);
+      let position = 0;
+      for (;;) {
+        const { bytesRead } = await fh.read(buffer, 0, buffer.length, position);
+        if (bytesRead === 0) return true;
+        onChunk(buffer.subarray(0, bytesRead));
+        position += bytesRead;
+      }
+    }),
+  );
+  return found ?? false;
+}
+
 class NodeAppendHandle implements StoreAppendHandle {
   constructor(private readonly fh: FileHandle) {}
   async append(data: Uint8Array): Promise<void> {
@@ -68,6 +87,7 @@ class NodeAppendHandle implements StoreAppendHandle {
 export const nodeFs: StoreFs = {
   readFile: (path) => readFrom(path, 0),
   readFrom,
+  readChunks,
   async writeFile(path, data, options = {}) {
     const flags = constants.O_WRONLY | constants.O_CREAT | (options.exclusive ? constants.O_EXCL : constants.O_TRUNC);
     await withFile(path, flags, async (fh) => {

@@ -39,6 +39,7 @@ export function faultyFs(inner: StoreFs, fault: FsFault, onFault: (description: 
   return {
     readFile: (path) => inner.readFile(path),
     readFrom: (path, offset) => inner.readFrom(path, offset),
+    readChunks: (path, onChunk) => inner.readChunks(path, onChunk),
     writeFile: async (path, data, options) => {
       trip('writeFile', path);
       return inner.writeFile(path, data, options);

@@ -10,6 +10,8 @@ export interface StorePaths {
   readonly ledger: string;
   /** The document as of the ledger's revision, kept by Cohort alone (other writers rewrite the document). */
   readonly base: string;
+  /** The book of the ledger's checkpoint in a compact encoding, tied to the document's digest: read instead of the base when it matches. */
+  readonly snapshot: string;
   readonly lock: string;
   readonly conflicts: string;
   /** The document's previous file, kept under a second name after a checkpoint replaced it, to catch a write that landed in it late. */
@@ -27,6 +29,7 @@ export function storePaths(document: string): StorePaths {
     journal: `${document}.journal`,
     ledger: `${document}.ledger`,
     base: `${document}.base`,
+    snapshot: `${document}.snapshot`,
     lock: `${document}.lock`,
     conflicts: `${document}.conflicts`,
     replaced: `${document}.replaced`,

@@ -6,6 +6,7 @@ import { chainDigest, sha256Hex, utf8 } from './digest.ts';
 import { lineBody } from './JournalLine.ts';
 import type { MarkLine } from './JournalLine.ts';
 import { writeLedger } from './Ledger.ts';
+import { writeSnapshotFile } from './snapshotFile.ts';
 import type { Ledger } from './Ledger.ts';
 import { appendJournal, noticeBase } from './StoreContext.ts';
 import type { StoreContext } from './StoreContext.ts';
@@ -103,11 +104,28 @@ export async function writeCheckpoint(ctx: StoreContext, request: CheckpointRequ
     // past the commit point the files name a revision the view does not: only reopening repairs it
     throw new CheckpointIncomplete(error);
   }
+  await refreshSnapshot(ctx, request, digest);
   await ctx.notices.emit({
     type: 'store.saved', ...noticeBase(ctx, 'saved', request.book.revision, digest, request.reason),
     revision: request.book.revision, digest, reason: request.reason, entries,
   });
   return { ok: true, digest, documentReplaced: replaced !== 'kept' };
+}
+
+/**
+ * Writes the checkpoint's snapshot (see `snapshotFile.ts`) when the document is the book's own
+ * text; another writer's document taken as it is (`request.text`) may not read back as this
+ * very book, so its checkpoint has none and the previous one is removed. Best effort: a
+ * snapshot that is missing or does not match is ignored on open, so a failure here costs
+ * only the next open's time.
+ */
+async function refreshSnapshot(ctx: StoreContext, request: CheckpointRequest, digest: string): Promise<void> {
+  try {
+    if (request.text === undefined) await writeSnapshotFile(ctx.fs, ctx.paths, request.book, digest);
+    else await ctx.fs.unlink(ctx.paths.snapshot);
+  } catch {
+    // see above: nothing depends on the snapshot
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Skillbook } from '@cohort/skillbook';
 import type { ResolvedFileStoreOptions } from '../FileStoreOptions.ts';
+import type { StoreFs } from '../StoreFs.ts';
 import type { StoreOpenError } from '../StoreOpenError.ts';
 import { atomicWrite } from './atomicWrite.ts';
 import { writeCheckpoint } from './checkpoint.ts';
@@ -7,7 +8,7 @@ import { CommitSequencer } from './CommitSequencer.ts';
 import { sha256Hex, utf8 } from './digest.ts';
 import type { Ledger } from './Ledger.ts';
 import { NoticeLog } from './NoticeLog.ts';
-import { parseDocument, readDisk } from './readDisk.ts';
+import { parseDocument, readDisk, readText } from './readDisk.ts';
 import type { DiskRead } from './readDisk.ts';
 import { reconcileExternal } from './reconcileExternal.ts';
 import { RecoveryCopies } from './RecoveryCopies.ts';
@@ -36,10 +37,13 @@ function initialLedger(writerId: string, revision: number, digest: string): Ledg
   return { format: 'cohort-ledger/1', revision, contentDigest: digest, chain: digest, writerId, journalOffset: 0, lineage: null, at: 0 };
 }
 
-async function startTracking(ctx: StoreContext, text: string, rewriteDocument: boolean, reason: 'created'): Promise<void> {
+/** Starts the files of a document: `text` is another writer's document taken as it is (else the book's own). */
+async function startTracking(ctx: StoreContext, text: string | undefined, rewriteDocument: boolean, reason: 'created'): Promise<void> {
   await ensureJournal(ctx);
   ctx.view = { ...ctx.view, journalEnd: (await ctx.fs.stat(ctx.paths.journal))?.size ?? 0 };
-  const written = await writeCheckpoint(ctx, { book: ctx.sequencer.book, text, reason, rewriteDocument, expectFingerprint: null, expectDigest: null });
+  const written = await writeCheckpoint(ctx, {
+    book: ctx.sequencer.book, ...(text === undefined ? {} : { text }), reason, rewriteDocument, expectFingerprint: null, expectDigest: null,
+  });
   if (!written.ok) throw new Error(`the document could not be started (${written.reason})`);
 }
 
@@ -58,15 +62,18 @@ async function resume(ctx: StoreContext, read: Extract<DiskRead, { kind: 'tracke
   }
   await cutTornTail(ctx, read.journal);
   ctx.view = {
-    ...ctx.view, since: [...read.since], chain: read.chain, journalEnd: read.journal.end, journalLines: read.journal.entries.length,
+    ...ctx.view, since: [...read.since], chain: read.chain, journalEnd: read.journal.end, journalLines: read.journal.lines,
     docFingerprint: null,
   };
 }
 
-/** Checks a document another writer left while no Cohort process ran; a hard error when it cannot be read. */
-function foreignDocument(read: Extract<DiskRead, { kind: 'tracked' }>, paths: StorePaths) {
-  const doc = read.document;
-  if (!doc || doc.digest === read.ledger.contentDigest || read.rollForward.document) return { ok: true as const, doc: null };
+/** Reads and checks a document another writer left while no Cohort process ran; a hard error when it cannot be read. */
+async function foreignDocument(read: Extract<DiskRead, { kind: 'tracked' }>, fs: StoreFs, paths: StorePaths) {
+  const seen = read.document;
+  if (!seen || seen.digest === read.ledger.contentDigest || read.rollForward.document) return { ok: true as const, doc: null };
+  // only digested so far: read it whole (it may have changed again since: what is read is what counts)
+  const doc = await readText(fs, paths.document);
+  if (!doc || doc.digest === read.ledger.contentDigest) return { ok: true as const, doc: null };
   const parsed = parseDocument(doc.text, paths.document, read.head.revision + 1);
   if (!parsed.ok) return parsed;
   return { ok: true as const, doc: { text: doc.text ?? '', digest: doc.digest, fingerprint: doc.fingerprint, book: parsed.value } };
@@ -90,13 +97,13 @@ export async function openFileStore(options: ResolvedFileStoreOptions, paths: St
     return { ok: false, error: { code: 'locked', message: attempt.message, file: paths.lock, ...(attempt.holder ? { holder: attempt.holder } : {}) } };
   }
   try {
-    const read = await readDisk(options.fs, paths);
+    const read = await readDisk(options.fs, paths, { trustSnapshot: true });
     if (!read.ok) return read;
     const value = read.value;
     if (value.kind === 'missing' && !options.create) {
       return { ok: false, error: { code: 'missing_document', message: 'the document does not exist (create: false)', file: paths.document } };
     }
-    const foreign = value.kind === 'tracked' ? foreignDocument(value, paths) : { ok: true as const, doc: null };
+    const foreign = value.kind === 'tracked' ? await foreignDocument(value, options.fs, paths) : { ok: true as const, doc: null };
     if (!foreign.ok) return foreign;
     await shared.notices.load();
     let ctx: StoreContext;
@@ -117,7 +124,7 @@ export async function openFileStore(options: ResolvedFileStoreOptions, paths: St
         lockFile: paths.lock, previous, generation: previous.generation + 1, reason,
       });
     }
-    if (value.kind === 'missing') await startTracking(ctx, ctx.sequencer.book.toJSON(), true, 'created');
+    if (value.kind === 'missing') await startTracking(ctx, undefined, true, 'created');
     else if (value.kind === 'fresh') await startTracking(ctx, value.document.text ?? '', false, 'created');
     else {
       await resume(ctx, value);

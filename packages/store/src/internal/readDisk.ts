@@ -1,13 +1,16 @@
 import { Skillbook } from '@cohort/skillbook';
+import type { SkillbookDraft } from '@cohort/skillbook';
 import type { StoreFs } from '../StoreFs.ts';
 import type { StoreOpenError } from '../StoreOpenError.ts';
 import { lineAndColumn } from '../StoreOpenError.ts';
-import { chainDigest, fromUtf8, sha256Hex } from './digest.ts';
+import { chainDigest, fileDigest, fromUtf8, sha256Hex } from './digest.ts';
 import type { CommitLine } from './JournalLine.ts';
 import { isLedgerFault, readLedger } from './Ledger.ts';
 import type { Ledger } from './Ledger.ts';
 import type { JournalEntry, JournalScan } from './scanJournal.ts';
 import { scanJournal } from './scanJournal.ts';
+import { readSnapshotFile } from './snapshotFile.ts';
+import type { SnapshotRefusal } from './snapshotFile.ts';
 import type { StorePaths } from './StorePaths.ts';
 import { tempPath } from './StorePaths.ts';
 
@@ -24,6 +27,15 @@ export interface FileRead {
   readonly fingerprint: string | null;
 }
 
+/** A file as looked at: its digest and identity (its bytes read in chunks, not kept). */
+export interface FileLook {
+  readonly digest: string;
+  readonly fingerprint: string | null;
+}
+
+/** How the book at the ledger's revision was read: from the snapshot, or (and why) from the document text. */
+export type BaseSource = 'snapshot' | SnapshotRefusal | 'not_tried';
+
 /** Everything on disk, read and checked, nothing written. */
 export type DiskRead =
   | { readonly kind: 'missing' }
@@ -32,12 +44,14 @@ export type DiskRead =
       readonly kind: 'tracked';
       readonly ledger: Ledger;
       /** The document, or `null` when only its pending temporary copy exists. */
-      readonly document: FileRead | null;
+      readonly document: FileLook | null;
       /** The checkpoint's temporary files that hold what the ledger names (a checkpoint to finish). */
       readonly rollForward: { readonly document: boolean; readonly base: boolean };
       /** The base file was missing or stale but the document matches the ledger: base is rewritten from it. */
       readonly rewriteBase: boolean;
       readonly baseBook: Skillbook;
+      /** Where `baseBook` came from. */
+      readonly baseSource: BaseSource;
       readonly journal: JournalScan;
       readonly head: Skillbook;
       readonly since: readonly SinceEntry[];
@@ -46,11 +60,19 @@ export type DiskRead =
 
 type Read<T> = { ok: true; value: T } | { ok: false; error: StoreOpenError };
 
-async function readText(fs: StoreFs, path: string): Promise<FileRead | null> {
+/** Reads a whole file: its text, digest and identity. */
+export async function readText(fs: StoreFs, path: string): Promise<FileRead | null> {
   const bytes = await fs.readFile(path);
   if (!bytes) return null;
   const stat = await fs.stat(path);
   return { text: fromUtf8(bytes), digest: sha256Hex(bytes), fingerprint: stat?.fingerprint ?? null };
+}
+
+async function look(fs: StoreFs, path: string): Promise<FileLook | null> {
+  const digest = await fileDigest(fs, path);
+  if (digest === undefined) return null;
+  const stat = await fs.stat(path);
+  return { digest, fingerprint: stat?.fingerprint ?? null };
 }
 
 /** Parses an ACE document, naming the file and position of what is wrong. */
@@ -75,30 +97,92 @@ export function parseDocument(text: string | null, file: string, revision: numbe
   };
 }
 
-/** Replays the journal's commits past the ledger's revision onto the base book, checking order and the hash chain. */
-export function replayJournal(baseBook: Skillbook, ledger: Ledger, entries: readonly JournalEntry[], file: string): Read<{ head: Skillbook; since: SinceEntry[]; chain: string }> {
+/**
+ * Replays journal entries, one at a time as they are read, past the ledger's revision onto
+ * the base book, checking order and the hash chain; the first fault stops it (later entries
+ * are ignored) and is its result.
+ */
+export class JournalReplay {
   // one draft for the whole journal: each commit is replayed into it, and the book is built once
-  const head = baseBook.edit();
-  let chain = ledger.chain;
-  const since: SinceEntry[] = [];
-  const fault = (e: JournalEntry, message: string): Read<never> => ({
-    ok: false, error: { code: 'corrupt_journal', message, file, position: { offset: e.offset, line: e.lineNo } },
-  });
-  for (const e of entries) {
-    if (e.offset < ledger.journalOffset) continue;
+  private readonly head: SkillbookDraft;
+  private chain: string;
+  private readonly since: SinceEntry[] = [];
+  private fault: Read<never> | null = null;
+
+  constructor(baseBook: Skillbook, private readonly ledger: Ledger, private readonly file: string) {
+    this.head = baseBook.edit();
+    this.chain = ledger.chain;
+  }
+
+  /** Replays one entry (in journal order). */
+  take(e: JournalEntry): void {
+    if (this.fault || e.offset < this.ledger.journalOffset) return;
+    const head = this.head;
     if (e.line.t === 'mark') {
-      if (e.line.rev > head.revision) return fault(e, `mark at revision ${e.line.rev} is past the book's revision ${head.revision}`);
-      continue;
+      if (e.line.rev > head.revision) this.stop(e, `mark at revision ${e.line.rev} is past the book's revision ${head.revision}`);
+      return;
     }
-    if (e.line.rev !== head.revision + 1 || e.line.prev !== chain) {
-      return fault(e, `commit at revision ${e.line.rev} does not follow revision ${head.revision} (chain ${e.line.prev} ≠ ${chain})`);
+    if (e.line.rev !== head.revision + 1 || e.line.prev !== this.chain) {
+      this.stop(e, `commit at revision ${e.line.rev} does not follow revision ${head.revision} (chain ${e.line.prev} ≠ ${this.chain})`);
+      return;
     }
     const replayed = head.replay(e.line.ops);
-    if (!replayed.ok) return fault(e, `commit at revision ${e.line.rev} does not replay: ${replayed.error.message}`);
-    chain = chainDigest(chain, e.body);
-    since.push({ line: e.line, chain });
+    if (!replayed.ok) {
+      this.stop(e, `commit at revision ${e.line.rev} does not replay: ${replayed.error.message}`);
+      return;
+    }
+    // the line's `prev` is the chain kept with the line before: one string, not two equal ones
+    (e.line as { prev: string }).prev = this.chain;
+    this.chain = chainDigest(this.chain, e.body);
+    this.since.push({ line: e.line, chain: this.chain });
   }
-  return { ok: true, value: { head: head.finish(), since, chain } };
+
+  private stop(e: JournalEntry, message: string): void {
+    this.fault = { ok: false, error: { code: 'corrupt_journal', message, file: this.file, position: { offset: e.offset, line: e.lineNo } } };
+  }
+
+  /** The head book, the commits past the ledger and the chain at the head; or the first fault. */
+  result(): Read<{ head: Skillbook; since: SinceEntry[]; chain: string }> {
+    return this.fault ?? { ok: true, value: { head: this.head.finish(), since: this.since, chain: this.chain } };
+  }
+}
+
+/** Replays the journal's commits past the ledger's revision onto the base book, checking order and the hash chain. */
+export function replayJournal(baseBook: Skillbook, ledger: Ledger, entries: readonly JournalEntry[], file: string): Read<{ head: Skillbook; since: SinceEntry[]; chain: string }> {
+  const replay = new JournalReplay(baseBook, ledger, file);
+  for (const e of entries) replay.take(e);
+  return replay.result();
+}
+
+/**
+ * The book at the ledger's revision: from the snapshot when it stands for exactly the
+ * ledger's checkpoint (and `trustSnapshot`), else read from `source`, a file whose digest was
+ * found to be the ledger's (read again whole and checked again: it may have changed since).
+ */
+export async function readBaseBook(
+  fs: StoreFs, paths: StorePaths, ledger: Ledger, source: string, trustSnapshot: boolean, snapshotRead?: Promise<Uint8Array | undefined>,
+): Promise<Read<{ book: Skillbook; source: BaseSource }>> {
+  let refusal: BaseSource = 'not_tried';
+  if (trustSnapshot) {
+    const snapshot = await readSnapshotFile(fs, paths.snapshot, ledger, snapshotRead ?? fs.readFile(paths.snapshot));
+    if (snapshot.ok) return { ok: true, value: { book: snapshot.book, source: 'snapshot' } };
+    refusal = snapshot.reason;
+  }
+  const bytes = await fs.readFile(source);
+  if (!bytes || sha256Hex(bytes) !== ledger.contentDigest) {
+    return { ok: false, error: { code: 'unreadable_base', message: `the file that held the ledger's revision ${ledger.revision} changed while it was read`, file: source } };
+  }
+  const book = parseDocument(fromUtf8(bytes), paths.base, ledger.revision, 'unreadable_base');
+  return book.ok ? { ok: true, value: { book: book.value, source: refusal } } : book;
+}
+
+/** What reading the files may take on trust. */
+export interface ReadDiskOptions {
+  /**
+   * Read the book at the ledger's revision from the snapshot when it matches (opening a
+   * store). Off, the document text is always read and checked in full (`cohort book verify`).
+   */
+  readonly trustSnapshot?: boolean;
 }
 
 /**
@@ -106,12 +190,16 @@ export function replayJournal(baseBook: Skillbook, ledger: Ledger, entries: read
  * opening a store, `cohort book verify` and the read-only views start here. Returns the
  * first hard error (corruption before the journal's tail, an unreadable document or base, a
  * document of another schema version), naming the file and position.
+ *
+ * The document and the base are only digested (in chunks) when they hold the ledger's
+ * content, and the book at the ledger's revision comes from the snapshot when it matches:
+ * the document's text is read whole only when something does not match.
  */
-export async function readDisk(fs: StoreFs, paths: StorePaths): Promise<Read<DiskRead>> {
+export async function readDisk(fs: StoreFs, paths: StorePaths, options: ReadDiskOptions = {}): Promise<Read<DiskRead>> {
   const ledger = await readLedger(fs, paths.ledger);
   if (isLedgerFault(ledger)) return { ok: false, error: { code: 'unreadable_ledger', message: ledger.message, file: paths.ledger } };
-  const document = await readText(fs, paths.document);
   if (ledger === null) {
+    const document = await readText(fs, paths.document);
     const journal = await fs.stat(paths.journal);
     if (journal && journal.size > 0) {
       return { ok: false, error: { code: 'unreadable_ledger', message: 'the journal exists but the ledger is missing', file: paths.ledger } };
@@ -120,32 +208,44 @@ export async function readDisk(fs: StoreFs, paths: StorePaths): Promise<Read<Dis
     const book = parseDocument(document.text, paths.document, 0);
     return book.ok ? { ok: true, value: { kind: 'fresh', document, book: book.value } } : book;
   }
-  const docTmp = await readText(fs, tempPath(paths.document));
+  // the reads start together, so that each file's reading overlaps the hashing of the others
+  // (nothing else writes these files while the store holds the lock; another program's write
+  // to the document is judged by what was read, as always)
+  const journalRead = fs.readFile(paths.journal);
+  const snapshotRead = options.trustSnapshot ? fs.readFile(paths.snapshot) : undefined;
+  // awaited below, unless a hard error returns first
+  journalRead.catch(() => undefined);
+  snapshotRead?.catch(() => undefined);
+  const [document, docTmp, base, baseTmp] = await Promise.all([
+    look(fs, paths.document), look(fs, tempPath(paths.document)), look(fs, paths.base), look(fs, tempPath(paths.base)),
+  ]);
   const rollDocument = document?.digest !== ledger.contentDigest && docTmp?.digest === ledger.contentDigest;
   if (!document && !rollDocument) {
     return { ok: false, error: { code: 'missing_document', message: 'the document is missing (the ledger says it was written); restore it, or move the side files away to start over', file: paths.document } };
   }
-  const base = await readText(fs, paths.base);
-  const baseTmp = await readText(fs, tempPath(paths.base));
   const rollBase = base?.digest !== ledger.contentDigest && baseTmp?.digest === ledger.contentDigest;
-  const source = base?.digest === ledger.contentDigest ? base : rollBase ? baseTmp : rollDocument ? docTmp : document?.digest === ledger.contentDigest ? document : null;
+  const source = base?.digest === ledger.contentDigest ? paths.base : rollBase ? tempPath(paths.base)
+    : rollDocument ? tempPath(paths.document) : document?.digest === ledger.contentDigest ? paths.document : null;
   if (!source) {
     return { ok: false, error: { code: 'unreadable_base', message: `no file holds the ledger's revision ${ledger.revision} (digest ${ledger.contentDigest.slice(0, 12)})`, file: paths.base } };
   }
-  const baseBook = parseDocument(source.text, paths.base, ledger.revision, 'unreadable_base');
-  if (!baseBook.ok) return baseBook;
-  const bytes = (await fs.readFile(paths.journal)) ?? new Uint8Array(0);
-  const journal = scanJournal(bytes);
+  const baseRead = await readBaseBook(fs, paths, ledger, source, options.trustSnapshot ?? false, snapshotRead);
+  if (!baseRead.ok) return baseRead;
+  const baseBook = baseRead.value.book;
+  const bytes = (await journalRead) ?? new Uint8Array(0);
+  // each line is replayed as it is read; corruption anywhere still wins over a replay fault, as it is checked first
+  const replay = new JournalReplay(baseBook, ledger, paths.journal);
+  const journal = scanJournal(bytes, 0, 1, (e) => replay.take(e));
   if (journal.corruption) {
     const c = journal.corruption;
     return { ok: false, error: { code: 'corrupt_journal', message: `line ${c.lineNo}: ${c.message}`, file: paths.journal, position: { offset: c.offset, line: c.lineNo } } };
   }
-  const replayed = replayJournal(baseBook.value, ledger, journal.entries, paths.journal);
+  const replayed = replay.result();
   if (!replayed.ok) return replayed;
-  const rewriteBase = source !== base && !rollBase;
+  const rewriteBase = source !== paths.base && !rollBase;
   const value: DiskRead = {
     kind: 'tracked', ledger, document: rollDocument ? null : document, rollForward: { document: rollDocument, base: rollBase },
-    rewriteBase, baseBook: baseBook.value, journal, ...replayed.value,
+    rewriteBase, baseBook, baseSource: baseRead.value.source, journal, ...replayed.value,
   };
   return { ok: true, value };
 }

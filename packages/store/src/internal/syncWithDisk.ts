@@ -1,10 +1,10 @@
 import type { StoreError } from '../Store.ts';
 import type { StoreNotice } from '../StoreNotice.ts';
 import { externalChanges } from './classifyExternal.ts';
-import { chainDigest, fromUtf8, sha256Hex } from './digest.ts';
+import { chainDigest, fileDigest, fromUtf8, sha256Hex } from './digest.ts';
 import { isLedgerFault, readLedger, sameLedger } from './Ledger.ts';
 import type { Ledger } from './Ledger.ts';
-import { parseDocument, replayJournal } from './readDisk.ts';
+import { parseDocument, readBaseBook, replayJournal } from './readDisk.ts';
 import type { SinceEntry } from './readDisk.ts';
 import { reconcileExternal } from './reconcileExternal.ts';
 import type { JournalScan } from './scanJournal.ts';
@@ -64,30 +64,28 @@ async function followCheckpoint(ctx: StoreContext, ledger: Ledger): Promise<bool
   if (ledger.revision > head) return false;
   const chainThere = ledger.revision === head ? view.chain : view.since.find((s) => s.line.rev === ledger.revision)?.chain;
   if (chainThere !== ledger.chain) return false;
-  const bytes = await ctx.fs.readFile(ctx.paths.base);
-  if (!bytes || sha256Hex(bytes) !== ledger.contentDigest) return false;
-  const base = parseDocument(fromUtf8(bytes), ctx.paths.base, ledger.revision, 'unreadable_base');
+  if ((await fileDigest(ctx.fs, ctx.paths.base)) !== ledger.contentDigest) return false;
+  const base = await readBaseBook(ctx.fs, ctx.paths, ledger, ctx.paths.base, true);
   if (!base.ok) return false;
   // another writer's checkpoint replaced the document: the old file this writer watched is not ours to judge
-  ctx.view = { ...view, ledger, baseBook: base.value, since: view.since.filter((s) => s.line.rev > ledger.revision), docFingerprint: null, replaced: null };
+  ctx.view = { ...view, ledger, baseBook: base.value.book, since: view.since.filter((s) => s.line.rev > ledger.revision), docFingerprint: null, replaced: null };
   return true;
 }
 
 /** Reloads from the base and the journal (another writer re-based the document), absorbing the result. */
 async function reload(ctx: StoreContext, ledger: Ledger): Promise<SyncResult> {
-  const bytes = await ctx.fs.readFile(ctx.paths.base);
-  if (!bytes || sha256Hex(bytes) !== ledger.contentDigest) return fail(`the base file does not hold the ledger's revision ${ledger.revision}`, false);
-  const base = parseDocument(fromUtf8(bytes), ctx.paths.base, ledger.revision, 'unreadable_base');
+  if ((await fileDigest(ctx.fs, ctx.paths.base)) !== ledger.contentDigest) return fail(`the base file does not hold the ledger's revision ${ledger.revision}`, false);
+  const base = await readBaseBook(ctx.fs, ctx.paths, ledger, ctx.paths.base, true);
   if (!base.ok) return fail(base.error.message, false);
   const journal = (await ctx.fs.readFile(ctx.paths.journal)) ?? new Uint8Array(0);
   const scan = scanJournal(journal);
   if (scan.corruption) return fail(`the journal is corrupt at line ${scan.corruption.lineNo}: ${scan.corruption.message}`, true);
   await cutTornTail(ctx, scan);
-  const replayed = replayJournal(base.value, ledger, scan.entries, ctx.paths.journal);
+  const replayed = replayJournal(base.value.book, ledger, scan.entries, ctx.paths.journal);
   if (!replayed.ok) return fail(replayed.error.message, true);
   const before = ctx.sequencer.book;
   const { head, since, chain } = replayed.value;
-  ctx.view = { ledger, baseBook: base.value, since, journalEnd: scan.end, journalLines: scan.entries.length, chain, docFingerprint: null, replaced: null };
+  ctx.view = { ledger, baseBook: base.value.book, since, journalEnd: scan.end, journalLines: scan.entries.length, chain, docFingerprint: null, replaced: null };
   ctx.sequencer.absorb(head);
   await ctx.notices.emit({
     type: 'store.adopted', ...noticeBase(ctx, 'adopted', 'cohort', ledger.contentDigest, chain),
