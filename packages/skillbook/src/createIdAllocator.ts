@@ -13,12 +13,13 @@ export function idSuffix(id: string): number | undefined {
     const c = id.charCodeAt(i);
     if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95)) return undefined;
   }
+  let n = 0;
   for (let i = dash + 1; i < id.length; i++) {
     const c = id.charCodeAt(i);
     if (c < 48 || c > 57) return undefined;
+    n = n * 10 + (c - 48);
   }
-  const n = Number(id.slice(dash + 1));
-  return Number.isSafeInteger(n) ? n : undefined;
+  return n <= Number.MAX_SAFE_INTEGER ? n : undefined;
 }
 
 /** ACE's id for counter value `n`: `<section>-<n, zero-padded to 5>` (Python `{:05d}`, sign included). */

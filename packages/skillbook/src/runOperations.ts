@@ -354,6 +354,12 @@ interface AppliedFields {
 
 /** An {@link AppliedOp}'s fields in ACE's `to_json` key order, plus `at` (see {@link sealApplied}). */
 function appliedRecord(op: ParsedOperation, f: AppliedFields): Record<string, unknown> {
+  const { issue, keywords, insight } = f;
+  // the usual ADD (issue, keywords and insight; no reason, no sources) as one literal: the same
+  // keys in the same order as below, in one shape, with no properties added one by one
+  if (issue && keywords && Object.isFrozen(keywords) && insight && !f.tag && op.reason === null && f.sources.length === 0) {
+    return { type: op.type, section: f.section, issue, keywords, insight, skill_id: f.skill_id, at: f.at };
+  }
   const out: Record<string, unknown> = { type: op.type, section: f.section };
   if (f.issue !== null && f.issue !== undefined) out['issue'] = f.issue;
   // a list the new skill holds is frozen already and may be shared; any other is copied
