@@ -117,14 +117,15 @@ class Scope {
     const id = op.skillId;
     if (!effect || id === null) return null;
     const r = this.options.revision;
-    if (effect.before === null) {
+    if (!('after' in effect)) {
+      // an ADD: the mark is the skill it made
       if (op.type !== 'ADD' || this.named?.has(id) || this.exists(id)) return null;
       const n = idSuffix(id);
       if (n !== undefined && n > this.counter) this.counter = n;
       (this.named ??= new Set()).add(id);
-      this.entries.set(id, Object.freeze({ skill: effect.after, contentRev: r, activeRev: r, countersRev: r }));
+      this.entries.set(id, Object.freeze({ skill: effect, contentRev: r, activeRev: r, countersRev: r }));
       this.added.push(id);
-      this.active[effect.after.section as Section] += 1;
+      this.active[effect.section as Section] += 1;
       return { applied: input as AppliedOp };
     }
     const entry = this.entries.get(id) ?? this.base.entry(id);
@@ -146,7 +147,7 @@ class Scope {
   }
 
   /** The applied op for `op`: the replayed input itself when it says exactly that, else a new one. */
-  private applied(op: ParsedOperation, f: AppliedFields, effect: Effect): AppliedOp {
+  private applied(op: ParsedOperation, f: AppliedFields, effect: Effect | Skill): AppliedOp {
     const record = appliedRecord(op, f);
     const time = this.options.time;
     const input = 'inputs' in time ? time.inputs[op.opIndex] : undefined;
@@ -188,8 +189,7 @@ class Scope {
     this.put(id, { skill, contentRev: r, activeRev: r, countersRev: r });
     this.added.push(id);
     this.active[section] += 1;
-    const effect = { before: null, after: skill, content: true, active: true, counters: true };
-    return { applied: this.applied(op, { section, skill_id: id, issue: op.issue, keywords, insight, sources: occurrences, at }, effect) };
+    return { applied: this.applied(op, { section, skill_id: id, issue: op.issue, keywords, insight, sources: occurrences, at }, skill) };
   }
 
   private idFor(op: ParsedOperation, section: Section): string | { readonly error: SkillbookErrorInfo } {
@@ -374,11 +374,13 @@ function appliedRecord(op: ParsedOperation, f: AppliedFields): Record<string, un
 }
 
 /**
- * What applying an op did, kept with the op it made: the skill it found (`null` for an ADD),
- * the skill it made, and which of the skill's revisions it moved (see `replayedEffect`).
+ * What applying an UPDATE, TAG or REMOVE did, kept with the op it made: the skill it found,
+ * the skill it made, and which of the skill's revisions it moved (see `replayedEffect`). An
+ * ADD keeps just the skill it made (found none, moved every revision): one object less per
+ * new skill.
  */
 interface Effect {
-  readonly before: Skill | null;
+  readonly before: Skill;
   readonly after: Skill;
   readonly content: boolean;
   readonly active: boolean;
@@ -389,13 +391,13 @@ interface Effect {
  * Freezes a new applied op, with its {@link Effect} under a key no copy carries (a symbol,
  * not enumerable, not in JSON): a replay trusts the op as it is and may reuse the effect.
  */
-function sealApplied(record: Record<string, unknown>, effect: Effect): AppliedOp {
+function sealApplied(record: Record<string, unknown>, effect: Effect | Skill): AppliedOp {
   Object.defineProperty(record, PRODUCED, { value: effect });
   return Object.freeze(record) as unknown as AppliedOp;
 }
 
-function effectOf(op: unknown): Effect | undefined {
-  return typeof op === 'object' && op !== null ? (op as { [PRODUCED]?: Effect })[PRODUCED] : undefined;
+function effectOf(op: unknown): Effect | Skill | undefined {
+  return typeof op === 'object' && op !== null ? (op as { [PRODUCED]?: Effect | Skill })[PRODUCED] : undefined;
 }
 
 /** Whether a new applied op's fields are exactly those of `op` (same keys in the same order, same values). */
