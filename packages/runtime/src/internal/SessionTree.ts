@@ -329,7 +329,8 @@ export class SessionTree implements SessionHost {
   private bodyEnded(node: SessionNode, event: SessionMachineEvent): void {
     node.writable = false;
     node.bodyDone = true;
-    if (!node.settled) node.actor.send(event);
+    // in a promise callback: a defect here must not become an unhandled rejection
+    if (!node.settled) this.guard(() => node.actor.send(event), () => this.rescue(node.id));
   }
 
   /** A child of `parent` settled for good: the parent commits once its body returned and none is left. */
