@@ -330,7 +330,7 @@ export class SessionTree implements SessionHost {
     node.writable = false;
     node.bodyDone = true;
     // in a promise callback: a defect here must not become an unhandled rejection
-    if (!node.settled) this.guard(() => node.actor.send(event), () => this.rescue(node.id));
+    if (!node.settled) this.guard(() => node.actor.send(event), () => this.fail(node, 'crashed', 'runtime defect while ending the body'));
   }
 
   /** A child of `parent` settled for good: the parent commits once its body returned and none is left. */
