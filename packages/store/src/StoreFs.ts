@@ -8,9 +8,14 @@
  * rejection into a value (`StoreError` code `io`) before it reaches a caller.
  */
 export interface StoreFs {
-  /** The whole file, or `undefined` when it does not exist. */
+  /**
+   * The whole file, or `undefined` when it does not exist. The bytes are the caller's own and
+   * must never change afterwards (a fresh buffer each call, as `node:fs` gives): the store
+   * keeps the journal's bytes as read and decodes a commit line from them again when it needs
+   * it, instead of holding 100,000 parsed lines.
+   */
   readFile(path: string): Promise<Uint8Array | undefined>;
-  /** The bytes from `offset` to the end (empty past the end), or `undefined` when the file does not exist. */
+  /** The bytes from `offset` to the end (empty past the end), or `undefined` when the file does not exist; the caller's own, as for `readFile`. */
   readFrom(path: string, offset: number): Promise<Uint8Array | undefined>;
   /**
    * Reads the whole file in order, a chunk at a time, handing each chunk to `onChunk` (the

@@ -4,6 +4,7 @@ import { chainDigest } from './digest.ts';
 import { lineBody } from './JournalLine.ts';
 import type { CommitLine } from './JournalLine.ts';
 import type { SinceEntry } from './readDisk.ts';
+import { writtenEntry } from './SinceEntry.ts';
 import { ResyncWindow } from './ResyncWindow.ts';
 import { appendJournal, noticeBase, reportIo } from './StoreContext.ts';
 import type { StoreContext } from './StoreContext.ts';
@@ -145,7 +146,7 @@ export class GroupCommit {
       };
       chain = chainDigest(chain, lineBody(line));
       lines.push(line);
-      since.push({ line, chain });
+      since.push(writtenEntry(line, chain));
       const remapped = Object.keys(decided.idMap).length > 0;
       return { ok: true, revision: decided.book.revision, book: decided.book, ...(remapped ? { idMap: decided.idMap } : {}) };
     });

@@ -93,19 +93,17 @@ export function decodeLine(text: string): { ok: true; line: JournalLine; body: s
   if (at < 0 || tail.length !== SUM_LENGTH + 2 || !tail.endsWith('"}')) {
     return { ok: false, fault: 'invalid_line', message: 'no checksum field at the end of the line' };
   }
-  // hashed and parsed as a string of its own: both flatten the string they are given, and the
-  // body kept with the entry (joined only when hashed into the chain) should not keep a flat
-  // copy of every line of a large journal alive while it is read
-  const flat = `${text.slice(0, at)}}`;
-  if (checksum(flat) !== tail.slice(0, SUM_LENGTH)) return { ok: false, fault: 'bad_checksum', message: 'checksum mismatch' };
+  // one string, flattened once by the checksum and then parsed and hashed into the chain as it
+  // is (the store keeps no line's text or parsed form past reading it: see `SinceEntry`)
   const body = `${text.slice(0, at)}}`;
+  if (checksum(body) !== tail.slice(0, SUM_LENGTH)) return { ok: false, fault: 'bad_checksum', message: 'checksum mismatch' };
   let json: unknown;
   try {
-    json = JSON.parse(flat);
+    json = JSON.parse(body);
   } catch (error) {
     return { ok: false, fault: 'invalid_line', message: `not JSON: ${(error as Error).message}` };
   }
-  if (isPlainCommitLine(json)) return { ok: true, line: shareRepeats(json), body };
+  if (isPlainCommitLine(json)) return { ok: true, line: json, body };
   const parsed = LineSchema.safeParse(json);
   if (!parsed.success) return { ok: false, fault: 'invalid_line', message: `not a journal line: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
   return { ok: true, line: parsed.data, body };
@@ -173,31 +171,6 @@ function isPlainOp(value: unknown): boolean {
     if (!ok) return false;
   }
   return OP_TYPES.has(value['type']) && isText(value['section']) && isText(value['skill_id']) && isText(value['at']);
-}
-
-/**
- * The text a line repeats from the lines before it — its writer, its session as the last step
- * of its path, its ops' sections and timestamps — made the same string as there (equal text,
- * one copy): a store keeps every line past the document in memory, 100,000 of them in the
- * largest benchmark, and these copies were a tenth of it. Only the last value of each is
- * remembered.
- */
-const recent = { writer: '', section: '', at: '' };
-
-function shareRepeats(line: CommitLine): CommitLine {
-  const mutable = line as { writer: string; path: string[] };
-  if (line.writer === recent.writer) mutable.writer = recent.writer;
-  else recent.writer = line.writer;
-  const last = line.path.length - 1;
-  if (last >= 0 && line.path[last] === line.session) mutable.path[last] = line.session;
-  for (const op of line.ops) {
-    const o = op as { section: string; at: string };
-    if (o.section === recent.section) o.section = recent.section;
-    else recent.section = o.section;
-    if (o.at === recent.at) o.at = recent.at;
-    else recent.at = o.at;
-  }
-  return line;
 }
 
 function isPlainCommitLine(json: unknown): json is CommitLine {

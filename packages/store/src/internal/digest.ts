@@ -17,7 +17,9 @@ export function occurrenceId(kind: string, ...parts: readonly (string | number)[
  * content digest at each checkpoint, so a line names exactly the state it was applied to.
  */
 export function chainDigest(previous: string, body: string): string {
-  return sha256Hex(`${previous}\n${body}`).slice(0, 32);
+  // hex of the first 16 bytes, made on its own: a slice of the full 64-digit hex would keep
+  // that string alive behind it, and the store keeps one chain per commit past the document
+  return hash('sha256', `${previous}\n${body}`, 'buffer').toString('hex', 0, 16);
 }
 
 const encoder = new TextEncoder();

@@ -4,21 +4,18 @@ import type { StoreFs } from '../StoreFs.ts';
 import type { StoreOpenError } from '../StoreOpenError.ts';
 import { lineAndColumn } from '../StoreOpenError.ts';
 import { chainDigest, fileDigest, fromUtf8, sha256Hex } from './digest.ts';
-import type { CommitLine } from './JournalLine.ts';
 import { isLedgerFault, readLedger } from './Ledger.ts';
 import type { Ledger } from './Ledger.ts';
 import type { JournalEntry, JournalScan } from './scanJournal.ts';
 import { scanJournal } from './scanJournal.ts';
+import { JournalSinceEntry } from './SinceEntry.ts';
+import type { SinceEntry } from './SinceEntry.ts';
 import { readSnapshotFile } from './snapshotFile.ts';
 import type { SnapshotRefusal } from './snapshotFile.ts';
 import type { StorePaths } from './StorePaths.ts';
 import { tempPath } from './StorePaths.ts';
 
-/** A commit past the ledger's revision, with the chain digest after it. */
-export interface SinceEntry {
-  readonly line: CommitLine;
-  readonly chain: string;
-}
+export type { SinceEntry } from './SinceEntry.ts';
 
 /** A file as read: its text, digest and identity. */
 export interface FileRead {
@@ -100,7 +97,9 @@ export function parseDocument(text: string | null, file: string, revision: numbe
 /**
  * Replays journal entries, one at a time as they are read, past the ledger's revision onto
  * the base book, checking order and the hash chain; the first fault stops it (later entries
- * are ignored) and is its result.
+ * are ignored) and is its result. `bytes` are the journal bytes the entries were read from,
+ * starting at the file's byte `bytesOffset`: the commits past the ledger keep only their
+ * place in them ({@link JournalSinceEntry}), so a line's parsed form dies young.
  */
 export class JournalReplay {
   // one draft for the whole journal: each commit is replayed into it, and the book is built once
@@ -109,7 +108,10 @@ export class JournalReplay {
   private readonly since: SinceEntry[] = [];
   private fault: Read<never> | null = null;
 
-  constructor(baseBook: Skillbook, private readonly ledger: Ledger, private readonly file: string) {
+  constructor(
+    baseBook: Skillbook, private readonly ledger: Ledger, private readonly file: string,
+    private readonly bytes: Uint8Array, private readonly bytesOffset = 0,
+  ) {
     this.head = baseBook.edit();
     this.chain = ledger.chain;
   }
@@ -131,10 +133,9 @@ export class JournalReplay {
       this.stop(e, `commit at revision ${e.line.rev} does not replay: ${replayed.error.message}`);
       return;
     }
-    // the line's `prev` is the chain kept with the line before: one string, not two equal ones
-    (e.line as { prev: string }).prev = this.chain;
     this.chain = chainDigest(this.chain, e.body);
-    this.since.push({ line: e.line, chain: this.chain });
+    const start = e.offset - this.bytesOffset;
+    this.since.push(new JournalSinceEntry(e.line.rev, this.chain, this.bytes, start, start + e.length - 1));
   }
 
   private stop(e: JournalEntry, message: string): void {
@@ -148,8 +149,10 @@ export class JournalReplay {
 }
 
 /** Replays the journal's commits past the ledger's revision onto the base book, checking order and the hash chain. */
-export function replayJournal(baseBook: Skillbook, ledger: Ledger, entries: readonly JournalEntry[], file: string): Read<{ head: Skillbook; since: SinceEntry[]; chain: string }> {
-  const replay = new JournalReplay(baseBook, ledger, file);
+export function replayJournal(
+  baseBook: Skillbook, ledger: Ledger, entries: readonly JournalEntry[], file: string, bytes: Uint8Array, bytesOffset = 0,
+): Read<{ head: Skillbook; since: SinceEntry[]; chain: string }> {
+  const replay = new JournalReplay(baseBook, ledger, file, bytes, bytesOffset);
   for (const e of entries) replay.take(e);
   return replay.result();
 }
@@ -234,7 +237,7 @@ export async function readDisk(fs: StoreFs, paths: StorePaths, options: ReadDisk
   const baseBook = baseRead.value.book;
   const bytes = (await journalRead) ?? new Uint8Array(0);
   // each line is replayed as it is read; corruption anywhere still wins over a replay fault, as it is checked first
-  const replay = new JournalReplay(baseBook, ledger, paths.journal);
+  const replay = new JournalReplay(baseBook, ledger, paths.journal, bytes);
   const journal = scanJournal(bytes, 0, 1, (e) => replay.take(e));
   if (journal.corruption) {
     const c = journal.corruption;

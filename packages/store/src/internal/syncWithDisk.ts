@@ -6,6 +6,7 @@ import { isLedgerFault, readLedger, sameLedger } from './Ledger.ts';
 import type { Ledger } from './Ledger.ts';
 import { parseDocument, readBaseBook, replayJournal } from './readDisk.ts';
 import type { SinceEntry } from './readDisk.ts';
+import { JournalSinceEntry } from './SinceEntry.ts';
 import { reconcileExternal } from './reconcileExternal.ts';
 import type { JournalScan } from './scanJournal.ts';
 import { scanJournal } from './scanJournal.ts';
@@ -50,7 +51,7 @@ async function readForeignLines(ctx: StoreContext): Promise<Lines> {
     if (!replayed.ok) return { kind: 'reload' };
     book = replayed.book;
     chain = chainDigest(chain, e.body);
-    since.push({ line: e.line, chain });
+    since.push(new JournalSinceEntry(e.line.rev, chain, bytes, e.offset - view.journalEnd, e.offset - view.journalEnd + e.length - 1));
   }
   ctx.sequencer.advance(book);
   ctx.view = { ...view, since: [...view.since, ...since], journalEnd: scan.end, journalLines: view.journalLines + scan.entries.length, chain };
@@ -62,13 +63,13 @@ async function followCheckpoint(ctx: StoreContext, ledger: Ledger): Promise<bool
   const view = ctx.view;
   const head = ctx.sequencer.book.revision;
   if (ledger.revision > head) return false;
-  const chainThere = ledger.revision === head ? view.chain : view.since.find((s) => s.line.rev === ledger.revision)?.chain;
+  const chainThere = ledger.revision === head ? view.chain : view.since.find((s) => s.rev === ledger.revision)?.chain;
   if (chainThere !== ledger.chain) return false;
   if ((await fileDigest(ctx.fs, ctx.paths.base)) !== ledger.contentDigest) return false;
   const base = await readBaseBook(ctx.fs, ctx.paths, ledger, ctx.paths.base, true);
   if (!base.ok) return false;
   // another writer's checkpoint replaced the document: the old file this writer watched is not ours to judge
-  ctx.view = { ...view, ledger, baseBook: base.value.book, since: view.since.filter((s) => s.line.rev > ledger.revision), docFingerprint: null, replaced: null };
+  ctx.view = { ...view, ledger, baseBook: base.value.book, since: view.since.filter((s) => s.rev > ledger.revision), docFingerprint: null, replaced: null };
   return true;
 }
 
@@ -81,7 +82,7 @@ async function reload(ctx: StoreContext, ledger: Ledger): Promise<SyncResult> {
   const scan = scanJournal(journal);
   if (scan.corruption) return fail(`the journal is corrupt at line ${scan.corruption.lineNo}: ${scan.corruption.message}`, true);
   await cutTornTail(ctx, scan);
-  const replayed = replayJournal(base.value.book, ledger, scan.entries, ctx.paths.journal);
+  const replayed = replayJournal(base.value.book, ledger, scan.entries, ctx.paths.journal, journal);
   if (!replayed.ok) return fail(replayed.error.message, true);
   const before = ctx.sequencer.book;
   const { head, since, chain } = replayed.value;
