@@ -85,12 +85,11 @@ describe('FileStore with an external writer', () => {
     expect(reconciled.some((x) => x.type === 'store.forked' || x.type === 'store.force_saved')).toBe(true);
   }, 30_000);
 
-  // Known to fail rarely on a loaded machine (about one full run in eight on 2026-11-30: one of
-  // ACE's skills missing from the final document, none of ours lost). Not diagnosed yet: the
-  // suspect is a write ACE makes in place into a file a checkpoint has just replaced, when a
-  // second checkpoint replaces the watched `.replaced` file before the store looks at it.
-  // Retried so that the race does not hide the rest of the suite; it still fails if it loses a
-  // skill three times in a row.
+  // Failed rarely on a loaded machine (about one full run in eight on 2026-11-30: one of ACE's
+  // skills missing from the final document, none of ours lost). One cause was found and fixed: a
+  // checkpoint deleted the `.replaced` file a late ACE write had landed in since the last look
+  // (FileStore.writers.test.ts pins it). Retried until runs under load confirm it was the only
+  // one; it still fails if it loses a skill three times in a row.
   it('external writer - ACE loading, changing and saving the document while we merge: outcomes classified, no skill of either side lost', { retry: 2, timeout: 30_000 }, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cohort-ace-'));
     dirs.push(dir);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Skillbook } from '@cohort/skillbook';
-import { SimFs } from '@cohort/store';
+import { FileStore, SimFs, describeOpenError } from '@cohort/store';
+import type { StoreFs } from '@cohort/store';
 import { addOp, makeCommit } from '@cohort/store/testing';
 import { DOC, collect, openRaw, openSim } from './utils/simStore.ts';
 
@@ -114,6 +115,46 @@ describe('FileStore and other writers', () => {
     expect([...store.book.skills()].map((s) => s.issue)).toContain('late ACE skill');
     await store.close();
     expect(sim.readText(DOC)).toContain('late ACE skill');
+  });
+
+  it('external edit - a late write into the replaced file that lands while the next checkpoint runs is not deleted by it', async () => {
+    const sim = new SimFs();
+    const mount = sim.mount();
+    let lateWrite = false;
+    // ACE writes into the old file just as the store writes its next checkpoint's document
+    const fs = new Proxy(mount, {
+      get(target, key) {
+        const value: unknown = Reflect.get(target, key);
+        if (key === 'writeFile') {
+          return (path: string, ...rest: unknown[]) => {
+            if (lateWrite && path === `${DOC}.cohort-tmp`) {
+              lateWrite = false;
+              aceEdit(sim, [{ type: 'ADD', section: 'context', issue: 'late ACE skill', insight: 'z' }], `${DOC}.replaced`);
+            }
+            return (value as (...args: unknown[]) => unknown).call(target, path, ...rest);
+          };
+        }
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    }) as StoreFs;
+    const opened = await FileStore.open(DOC, { fs, process: mount.process, idleCheckpointMs: 0, writerId: 'w-test', checkpointEvery: 1000 });
+    if (!opened.ok) throw new Error(describeOpenError(opened.error));
+    const store = opened.store;
+    await store.append(makeCommit(store.book, [addOp('ours')]).commit);
+    await store.checkpoint();
+    lateWrite = true;
+    await store.append(makeCommit(store.book, [addOp('more')], { basis: 'store' }).commit);
+    await store.checkpoint();
+    expect(lateWrite).toBe(false);
+    // the next look finds it and takes it in
+    await store.append(makeCommit(store.book, [addOp('after')], { basis: 'store' }).commit);
+    expect([...store.book.skills()].map((s) => s.issue)).toContain('late ACE skill');
+    await store.close();
+    expect(sim.readText(DOC)).toContain('late ACE skill');
+    // ACE wrote a document without ours: they are in the document or in a recovery copy
+    const copies = sim.list('/db').filter((f) => f.includes('.recovery-') && !f.endsWith('.meta.json'));
+    const kept = [sim.readText(DOC) ?? '', ...copies.map((f) => sim.readText(f.startsWith('/') ? f : `/db/${f}`) ?? '')].join('\n');
+    for (const issue of ['ours', 'more', 'after']) expect(kept).toContain(issue);
   });
 
   it('external edit - a document caught mid-write is left alone; merges go on to the journal and it is reconciled once readable', async () => {

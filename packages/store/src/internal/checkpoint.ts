@@ -24,6 +24,8 @@ export interface CheckpointRequest {
   readonly expectFingerprint: string | null;
   /** What that document holds (its sha256), to notice a write that lands in the replaced file late. */
   readonly expectDigest: string | null;
+  /** The digest of a late write into `.replaced` this checkpoint takes in (it may then be replaced). */
+  readonly absorbsLate?: string;
   readonly lineage?: string | null;
   /** An audit mark to append after the ledger (a reconciliation), hashed into the chain. */
   readonly mark?: Omit<MarkLine, 'digest' | 'rev'>;
@@ -85,16 +87,16 @@ export async function writeCheckpoint(ctx: StoreContext, request: CheckpointRequ
   };
   await writeLedger(fs, paths.ledger, ledger);
   const entries = view.since.length;
-  let replaced: { readonly identity: string } | 'created' | 'kept' | null = null;
+  let replaced: { readonly identity: string } | 'created' | 'kept' | 'late' | null = null;
   try {
     await fs.rename(tempPath(paths.base), paths.base);
-    replaced = request.rewriteDocument ? await replaceDocument(ctx, request.expectFingerprint) : null;
+    replaced = request.rewriteDocument ? await replaceDocument(ctx, request.expectFingerprint, request.absorbsLate) : null;
     await fs.syncDir(paths.dir);
     ctx.view = {
       ...view, ledger, baseBook: request.book, since: [], chain, docFingerprint: await fingerprintIfHolds(ctx, digest),
       replaced: typeof replaced === 'object' && replaced !== null && request.expectDigest !== null
         ? { identity: replaced.identity, digest: request.expectDigest }
-        : replaced === null ? view.replaced : null,
+        : replaced === null || replaced === 'late' ? view.replaced : null,
     };
     if (mark) {
       const written = await appendJournal(ctx, [mark]);
@@ -109,7 +111,7 @@ export async function writeCheckpoint(ctx: StoreContext, request: CheckpointRequ
     type: 'store.saved', ...noticeBase(ctx, 'saved', request.book.revision, digest, request.reason),
     revision: request.book.revision, digest, reason: request.reason, entries,
   });
-  return { ok: true, digest, documentReplaced: replaced !== 'kept' };
+  return { ok: true, digest, documentReplaced: replaced !== 'kept' && replaced !== 'late' };
 }
 
 /**
@@ -133,8 +135,16 @@ async function refreshSnapshot(ctx: StoreContext, request: CheckpointRequest, di
  * looked. The old file keeps a second name (`.replaced`): a writer that opened it before the
  * rename (ACE writes in place) and writes after it lands there, not nowhere.
  */
-async function replaceDocument(ctx: StoreContext, expectFingerprint: string | null): Promise<{ readonly identity: string } | 'created' | 'kept'> {
+async function replaceDocument(
+  ctx: StoreContext, expectFingerprint: string | null, absorbsLate: string | undefined,
+): Promise<{ readonly identity: string } | 'created' | 'kept' | 'late'> {
   const { fs, paths } = ctx;
+  // a write that landed in the previous replaced file since the last look is another writer's
+  // document: keep that file (and the current document) for the next look to reconcile
+  if (await lateWriteInReplaced(ctx, absorbsLate)) {
+    await cleanup(ctx, [tempPath(paths.document)]);
+    return 'late';
+  }
   await fs.unlink(paths.replaced).catch(() => undefined);
   const current = await fs.stat(paths.document);
   if ((current?.fingerprint ?? null) !== expectFingerprint) {
@@ -151,6 +161,21 @@ async function replaceDocument(ctx: StoreContext, expectFingerprint: string | nu
   }
   await fs.rename(tempPath(paths.document), paths.document);
   return current && linked ? { identity: current.identity } : 'created';
+}
+
+/**
+ * Whether the watched `.replaced` file holds something other than what the store replaced (or
+ * than the late write this checkpoint takes in): a write no look has reconciled yet.
+ */
+async function lateWriteInReplaced(ctx: StoreContext, absorbsLate: string | undefined): Promise<boolean> {
+  const watched = ctx.view.replaced;
+  if (!watched) return false;
+  const stat = await ctx.fs.stat(ctx.paths.replaced);
+  if (!stat || stat.identity !== watched.identity || stat.fingerprint === watched.seen) return false;
+  const bytes = await ctx.fs.readFile(ctx.paths.replaced);
+  if (bytes === undefined) return false;
+  const digest = sha256Hex(bytes);
+  return digest !== watched.digest && digest !== absorbsLate;
 }
 
 /**

@@ -67,6 +67,7 @@ export async function reconcileExternal(ctx: StoreContext, doc: ForeignDocument)
     expectFingerprint: doc.fingerprint,
     // what the document file holds when the store replaces it: for a late write, our own last checkpoint
     expectDigest: doc.late ? ctx.view.ledger.contentDigest : doc.digest,
+    ...(doc.late ? { absorbsLate: doc.digest } : {}),
     lineage,
     mark: { v: 1, t: 'mark', writer: ctx.options.writerId, reason: markReason, notice: id, at: ctx.options.clock.now() },
   });
