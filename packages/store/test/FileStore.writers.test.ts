@@ -153,7 +153,7 @@ describe('FileStore and other writers', () => {
     expect(sim.readText(DOC)).toContain('late ACE skill');
     // ACE wrote a document without ours: they are in the document or in a recovery copy
     const copies = sim.list('/db').filter((f) => f.includes('.recovery-') && !f.endsWith('.meta.json'));
-    const kept = [sim.readText(DOC) ?? '', ...copies.map((f) => sim.readText(f.startsWith('/') ? f : `/db/${f}`) ?? '')].join('\n');
+    const kept = [sim.readText(DOC) ?? '', ...copies.map((f) => sim.readText(`/db/${f}`) ?? '')].join('\n');
     for (const issue of ['ours', 'more', 'after']) expect(kept).toContain(issue);
   });
 

@@ -163,19 +163,36 @@ async function replaceDocument(
   return current && linked ? { identity: current.identity } : 'created';
 }
 
+/** What the watched `.replaced` file holds now (see {@link lookAtReplaced}). */
+export type ReplacedFile =
+  /** Nothing is watched, or the file is gone or is another file now: the watch is over. */
+  | { readonly kind: 'gone' }
+  /** Still what the store replaced (`fingerprint`: the file's, as it was just found). */
+  | { readonly kind: 'unchanged'; readonly fingerprint: string }
+  /** Something landed in it late: another writer's document. */
+  | { readonly kind: 'written'; readonly bytes: Uint8Array; readonly digest: string };
+
 /**
- * Whether the watched `.replaced` file holds something other than what the store replaced (or
- * than the late write this checkpoint takes in): a write no look has reconciled yet.
+ * Looks at the previous document file kept as `.replaced`, reading it only when its
+ * fingerprint moved since it was last found unchanged. One look for every caller: a sync
+ * reconciles a late write, a checkpoint keeps the file for that, closing removes it if unchanged.
  */
-async function lateWriteInReplaced(ctx: StoreContext, absorbsLate: string | undefined): Promise<boolean> {
+export async function lookAtReplaced(ctx: StoreContext): Promise<ReplacedFile> {
   const watched = ctx.view.replaced;
-  if (!watched) return false;
+  if (!watched) return { kind: 'gone' };
   const stat = await ctx.fs.stat(ctx.paths.replaced);
-  if (!stat || stat.identity !== watched.identity || stat.fingerprint === watched.seen) return false;
+  if (!stat || stat.identity !== watched.identity) return { kind: 'gone' };
+  if (stat.fingerprint === watched.seen) return { kind: 'unchanged', fingerprint: stat.fingerprint };
   const bytes = await ctx.fs.readFile(ctx.paths.replaced);
-  if (bytes === undefined) return false;
+  if (!bytes) return { kind: 'gone' };
   const digest = sha256Hex(bytes);
-  return digest !== watched.digest && digest !== absorbsLate;
+  return digest === watched.digest ? { kind: 'unchanged', fingerprint: stat.fingerprint } : { kind: 'written', bytes, digest };
+}
+
+/** Whether `.replaced` holds a write no look has reconciled yet (other than the one this checkpoint takes in). */
+async function lateWriteInReplaced(ctx: StoreContext, absorbsLate: string | undefined): Promise<boolean> {
+  const file = await lookAtReplaced(ctx);
+  return file.kind === 'written' && file.digest !== absorbsLate;
 }
 
 /**
@@ -183,10 +200,6 @@ async function lateWriteInReplaced(ctx: StoreContext, absorbsLate: string | unde
  * (closing: no later look would catch such a write). A file that changed is left for the next open.
  */
 export async function retireReplaced(ctx: StoreContext): Promise<void> {
-  const watched = ctx.view.replaced;
-  if (!watched) return;
-  const stat = await ctx.fs.stat(ctx.paths.replaced);
-  const bytes = stat?.identity === watched.identity ? await ctx.fs.readFile(ctx.paths.replaced) : undefined;
-  if (bytes && sha256Hex(bytes) === watched.digest) await ctx.fs.unlink(ctx.paths.replaced).catch(() => undefined);
+  if ((await lookAtReplaced(ctx)).kind === 'unchanged') await ctx.fs.unlink(ctx.paths.replaced).catch(() => undefined);
   ctx.view = { ...ctx.view, replaced: null };
 }

@@ -1,5 +1,6 @@
 import type { StoreError } from '../Store.ts';
 import type { StoreNotice } from '../StoreNotice.ts';
+import { lookAtReplaced } from './checkpoint.ts';
 import { externalChanges } from './classifyExternal.ts';
 import { chainDigest, fileDigest, fromUtf8, sha256Hex } from './digest.ts';
 import { isLedgerFault, readLedger, sameLedger } from './Ledger.ts';
@@ -155,24 +156,21 @@ export async function syncWithDisk(ctx: StoreContext): Promise<SyncResult> {
 async function checkReplaced(ctx: StoreContext): Promise<void> {
   const watched = ctx.view.replaced;
   if (watched === null || ctx.view.docFingerprint === null) return;
-  const stat = await ctx.fs.stat(ctx.paths.replaced);
-  // not written since it was last found to hold what we replaced: no need to read it again
-  if (stat && stat.identity === watched.identity && stat.fingerprint === watched.seen) return;
-  const bytes = stat?.identity === watched.identity ? await ctx.fs.readFile(ctx.paths.replaced) : undefined;
-  if (!bytes) {
+  const file = await lookAtReplaced(ctx);
+  if (file.kind === 'gone') {
     ctx.view = { ...ctx.view, replaced: null };
     return;
   }
-  const digest = sha256Hex(bytes);
-  if (digest === watched.digest) {
-    if (stat) ctx.view = { ...ctx.view, replaced: { ...watched, seen: stat.fingerprint } };
+  if (file.kind === 'unchanged') {
+    // not read again until it is written to
+    ctx.view = { ...ctx.view, replaced: { ...watched, seen: file.fingerprint } };
     return;
   }
-  const text = fromUtf8(bytes);
+  const text = fromUtf8(file.bytes);
   const parsed = parseDocument(text, ctx.paths.replaced, ctx.sequencer.book.revision + 1);
   // still being written: looked at again next time
   if (!parsed.ok || text === null) return;
-  await reconcileExternal(ctx, { text, digest, fingerprint: ctx.view.docFingerprint, book: parsed.value, late: true });
+  await reconcileExternal(ctx, { text, digest: file.digest, fingerprint: ctx.view.docFingerprint, book: parsed.value, late: true });
 }
 
 const NO_CHANGES = { added: [], changed: [], removed: [], dropped: [], counts: { added: 0, changed: 0, removed: 0, dropped: 0 } };
