@@ -43,7 +43,10 @@ export function mergeCommit<B extends MergeTarget<B>>(book: B, commit: Commit, p
   if (!decision.ok) return decision;
   if (decision.ops.length === 0) return { ...decision, book };
   const applied = book.replay(decision.ops);
-  if (!applied.ok) return cannotApply(commit, applied.error);
+  if (!applied.ok) {
+    const { message, opIndex } = applied.error;
+    return { ok: false, kind: 'invalid_commit', message: `commit of ${commit.sessionId} cannot be applied: ${message}`, ...(opIndex !== undefined ? { opIndex } : {}) };
+  }
   const revision = applied.book.revision;
   const entries = decision.entries.map((e) => ({ revision, sessionId: e.sessionId, path: e.path, ops: e.ops }));
   return { ok: true, book: applied.book, entries, ops: decision.ops, dropped: decision.dropped };
@@ -70,15 +73,6 @@ export function decideMerge(book: Pick<MergeTarget<unknown>, 'get' | 'conflicts'
   return { ok: true, entries: keptOps.length === 0 ? [] : kept, ops: keptOps, dropped: decision.dropped };
 }
 
-/** A commit whose ops do not apply: a refusal naming the op. */
-export function cannotApply(commit: Commit, error: SkillbookErrorInfo): MergeRefusal {
-  return {
-    ok: false,
-    kind: 'invalid_commit',
-    message: `commit of ${commit.sessionId} cannot be applied: ${error.message}`,
-    ...(error.opIndex !== undefined ? { opIndex: error.opIndex } : {}),
-  };
-}
 
 /** A conflict in one line, for messages: `UPDATE context-00001: removed at revision 3`. */
 export function describeConflict(c: Conflict): string {

@@ -116,18 +116,14 @@ class Scope {
     const effect = effectOf(input);
     const id = op.skillId;
     if (!effect || id === null) return null;
-    const r = this.options.revision;
     if (!('after' in effect)) {
       // an ADD: the mark is the skill it made
       if (op.type !== 'ADD' || this.named?.has(id) || this.exists(id)) return null;
-      const n = idSuffix(id);
-      if (n !== undefined && n > this.counter) this.counter = n;
-      (this.named ??= new Set()).add(id);
-      this.entries.set(id, Object.freeze({ skill: effect, contentRev: r, activeRev: r, countersRev: r }));
-      this.added.push(id);
-      this.active[effect.section as Section] += 1;
+      this.takeId(id, true);
+      this.putAdded(id, effect);
       return { applied: input as AppliedOp };
     }
+    const r = this.options.revision;
     const entry = this.entries.get(id) ?? this.base.entry(id);
     if (!entry || entry.skill !== effect.before) return null;
     this.entries.set(id, Object.freeze({
@@ -163,6 +159,14 @@ class Scope {
     this.entries.set(id, freezeEntry(entry));
   }
 
+  /** Keeps a skill an ADD made: every revision at this run's, counted active in its section. */
+  private putAdded(id: string, skill: Skill): void {
+    const r = this.options.revision;
+    this.put(id, { skill, contentRev: r, activeRev: r, countersRev: r });
+    this.added.push(id);
+    this.active[skill.section as Section] += 1;
+  }
+
   private add(op: ParsedOperation): Outcome {
     // Cohort's rule is checked first for ids named before (in the book or by an earlier ADD), as
     // the reference does; an allocated id an explicit one collides with is caught at `idFor`.
@@ -183,12 +187,9 @@ class Scope {
     const id = this.idFor(op, section);
     if (typeof id !== 'string') return id;
     const at = this.timeOf(op);
-    const r = this.options.revision;
     const occurrences = op.sources === null || op.sources.length === 0 ? NO_SOURCES : appendUniqueSources(NO_SOURCES, op.sources);
     const skill = makeSkill({ id, section, keywords, issue: op.issue, insight, occurrences, active: true, at, created: at });
-    this.put(id, { skill, contentRev: r, activeRev: r, countersRev: r });
-    this.added.push(id);
-    this.active[section] += 1;
+    this.putAdded(id, skill);
     return { applied: this.applied(op, { section, skill_id: id, issue: op.issue, keywords, insight, sources: occurrences, at }, skill) };
   }
 
@@ -202,10 +203,15 @@ class Scope {
       id = formatSkillId(section, this.counter);
     } else id = this.options.allocate(section);
     if (this.exists(id)) return this.duplicate(op, id);
+    this.takeId(id, Boolean(op.skillId));
+    return id;
+  }
+
+  /** Keeps the id counter at or above `id`'s suffix; an id the op named is remembered as named. */
+  private takeId(id: string, named: boolean): void {
     const n = idSuffix(id);
     if (n !== undefined && n > this.counter) this.counter = n;
-    if (op.skillId) (this.named ??= new Set()).add(id);
-    return id;
+    if (named) (this.named ??= new Set()).add(id);
   }
 
   private duplicate(op: ParsedOperation, id: string): { readonly error: SkillbookErrorInfo } {
