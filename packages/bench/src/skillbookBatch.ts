@@ -3,9 +3,8 @@
  * books of different sizes. The design requires O(k) per batch, so the 100,000-skill figure
  * must stay within 3× of the 1,000-skill one.
  *
- * Run: `./pnpmw exec tsx packages/bench/src/skillbookBatch.ts`
+ * Run on its own: `./pnpmw exec tsx packages/bench/src/skillbookBatchMain.ts`
  */
-import { pathToFileURL } from 'node:url';
 import { Skillbook } from '@cohort/skillbook';
 import type { Clock } from '@cohort/skillbook';
 import { random } from './measure.ts';
@@ -115,21 +114,3 @@ export function measureSkillbookBatch(options: SkillbookBatchOptions = {}): Skil
     return { size: book.size, opsPerBatch: 10, reps: sorted.length, medianMs: percentile(sorted, 0.5), p90Ms: percentile(sorted, 0.9) };
   });
 }
-
-function main(): void {
-  const results = measureSkillbookBatch();
-  console.log(`Skillbook batch cost (10 ops: 4 ADD, 3 UPDATE, 2 TAG, 1 REMOVE), Node ${process.version}`);
-  console.log('  skills     median      p90');
-  for (const r of results) {
-    console.log(`  ${String(r.size).padStart(7)}  ${r.medianMs.toFixed(3).padStart(7)} ms  ${r.p90Ms.toFixed(3).padStart(7)} ms`);
-  }
-  const first = results[0];
-  const last = results[results.length - 1];
-  if (first && last && first !== last) {
-    const ratio = last.medianMs / first.medianMs;
-    console.log(`  ratio ${ratio.toFixed(2)}× (${last.size} vs ${first.size}; required ≤ 3×)`);
-    if (ratio > 3) process.exitCode = 1;
-  }
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();
