@@ -13,7 +13,7 @@ describe('bench - the harness', () => {
       if (row.baseline) expect(Number.isFinite(row.baseline.value)).toBe(true);
       expect(row.met === null).toBe(row.target.kind === 'info');
     }
-    expect(results.rows.map((r) => r.id)).toEqual(expect.arrayContaining(['1a', '1b', '2a', '2b', '2c', '2d', '3b', '4', '5', '6']));
+    expect(results.rows.map((r) => r.id)).toEqual(expect.arrayContaining(['1a', '1b', '2a', '2b', '2c', '2d', '2e', '3b', '4', '5', '6']));
     const table = formatTable(results.rows);
     expect(table.split('\n')).toHaveLength(results.rows.length + 2);
     expect(formatMarkdown(results.rows)).toContain('| 3b |');

@@ -2,9 +2,12 @@
  * Scenario 2, fan-out: one parent, N children in parallel, each making 10 `add_skill` calls
  * and committing. Against the floor of the actor library (N bare xstate children that each
  * send one event to their parent and stop) and, for information, the unsafe baseline (plain
- * async functions writing into one shared mutable book: no isolation at all).
+ * async functions writing into one shared mutable book: no isolation at all). For information
+ * too, a lower bound on any fan-out of xstate sessions: the session protocol alone (actors and
+ * their events, nothing else) plus the unsafe baseline's writes, over the same floor.
  */
 import { createRuntime } from '@cohort/runtime';
+import { sessionProtocol } from '../baselines/sessionProtocol.ts';
 import { unsafeSharedFanOut } from '../baselines/unsafeShared.ts';
 import { xstateFloor } from '../baselines/xstateFloor.ts';
 import type { AceDoc } from '../baselines/AceBook.ts';
@@ -49,10 +52,10 @@ export const fanOut: Scenario = {
   async run(options: BenchOptions): Promise<BenchRow[]> {
     const children = byMode(options.mode, { full: 10_000, quick: 1_000, smoke: 20 });
     const reps = 3;
-    options.log(`2 fan-out: ${children} children × ${OPS} ADDs, ${reps} runs each of Cohort, the xstate floor and the unsafe baseline`);
+    options.log(`2 fan-out: ${children} children × ${OPS} ADDs, ${reps} runs each of Cohort, the xstate floor, the unsafe baseline and the session protocol`);
     const rss = new RssSampler();
     const peaks: number[] = [];
-    const [cohort = [], floor = [], unsafe = []] = await interleave(
+    const [cohort = [], floor = [], unsafe = [], protocol = []] = await interleave(
       [
         async () => {
           rss.start();
@@ -62,6 +65,7 @@ export const fanOut: Scenario = {
         },
         () => timeIt(() => xstateFloor(children)),
         () => timeIt(() => unsafeSharedFanOut(emptyDoc(), children, OPS)),
+        () => timeIt(() => sessionProtocol(children)),
       ],
       { warmup: 1, reps },
     );
@@ -69,6 +73,8 @@ export const fanOut: Scenario = {
     const c = ms(cohort, `${children / 1000}k × ${OPS}`);
     const f = ms(floor, 'xstate floor');
     const u = ms(unsafe, 'unsafe shared');
+    const p = ms(protocol, 'session protocol');
+    const bound: Figure = { value: p.value + u.value, unit: 'ms', label: 'protocol + unsafe' };
     // the first run is the warm-up
     const peakMb = Math.max(...peaks.slice(1)) / 1e6;
     const k = `${children / 1000}k`;
@@ -77,6 +83,7 @@ export const fanOut: Scenario = {
       absoluteRow('2b', `fan-out ${k} × 10 wall time`, { value: c.value / 1000, unit: 's' }, { kind: 'at-most', value: 3, text: '< 3 s' }),
       absoluteRow('2c', `fan-out ${k} × 10 peak RSS`, { value: peakMb, unit: 'MB' }, { kind: 'at-most', value: 300, text: '< 300 MB' }),
       ratioRow('2d', `fan-out ${k} × 10, price of isolation vs unsafe`, c, u, c.value / u.value, { kind: 'info', text: 'info' }),
+      ratioRow('2e', `fan-out ${k} lower bound (session protocol + unsafe writes) vs floor`, bound, f, bound.value / f.value, { kind: 'info', text: 'info' }),
     ];
   },
 };
