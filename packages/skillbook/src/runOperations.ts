@@ -118,7 +118,7 @@ class Scope {
     if (!effect || id === null) return null;
     if (!('after' in effect)) {
       // an ADD: the mark is the skill it made
-      if (op.type !== 'ADD' || this.named?.has(id) || this.exists(id)) return null;
+      if (op.type !== 'ADD' || this.namedBefore(id)) return null;
       this.takeId(id, true);
       this.putAdded(id, effect);
       return { applied: input as AppliedOp };
@@ -170,7 +170,7 @@ class Scope {
   private add(op: ParsedOperation): Outcome {
     // Cohort's rule is checked first for ids named before (in the book or by an earlier ADD), as
     // the reference does; an allocated id an explicit one collides with is caught at `idFor`.
-    if (op.skillId && (this.named?.has(op.skillId) || this.base.entry(op.skillId))) {
+    if (op.skillId && this.namedBefore(op.skillId)) {
       return this.duplicate(op, op.skillId);
     }
     const rawSection = normalizeRequiredText(op.section, 'section').toLowerCase();
@@ -211,7 +211,19 @@ class Scope {
   private takeId(id: string, named: boolean): void {
     const n = idSuffix(id);
     if (n !== undefined && n > this.counter) this.counter = n;
-    if (named) (this.named ??= new Set()).add(id);
+    // a replay needs no record: each of its ADDs names its id (see `namedBefore`)
+    if (named && this.options.allocate !== null) (this.named ??= new Set()).add(id);
+  }
+
+  /**
+   * Whether `id` was named before: by the book, or by an earlier ADD of this run. In a replay
+   * every ADD names its id, so the ids this run added are exactly the ones it named, and this
+   * is whether the id exists (the run's entries hold them) — without a set of 100,000 ids for
+   * a commit of 100,000 ADDs.
+   */
+  private namedBefore(id: string): boolean {
+    if (this.options.allocate === null) return this.exists(id);
+    return this.named?.has(id) === true || this.base.entry(id) !== undefined;
   }
 
   private duplicate(op: ParsedOperation, id: string): { readonly error: SkillbookErrorInfo } {
