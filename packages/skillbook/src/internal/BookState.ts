@@ -4,6 +4,7 @@
  * those changes live in, so a batch costs O(k) whatever the book's size.
  */
 import { Immer, enableMapSet, freeze } from 'immer';
+import { freezeMap } from './frozenMap.ts';
 import type { Section, Skill, SkillRevisions } from '../types.ts';
 import { GENERATION_IDS, appendChange, changedAfter, emptyChangeLog } from './ChangeLog.ts';
 import type { ChangedAfter, ChangeLog } from './ChangeLog.ts';
@@ -89,8 +90,8 @@ export function emptyStateDraft(revision: number): BookStateDraft {
 
 /**
  * Deep-freezes a state built outside immer (a loaded document). O(n), once per load. Freezes
- * what immer's deep `freeze` freezes — plain objects, arrays and `Map`s (those the way immer
- * does, so they refuse `set`), leaving class instances such as `PyFloat` alone — but walks the
+ * what immer's deep `freeze` freezes — plain objects, arrays and `Map`s (those so that they
+ * refuse `set`, see {@link freezeMap}), leaving class instances such as `PyFloat` alone — but walks the
  * 100,000 skills of a large document several times faster than immer's generic walk.
  */
 export function freezeState(draft: BookStateDraft): BookState {
@@ -104,7 +105,7 @@ function deepFreeze(value: object): void {
     Object.freeze(value);
     for (const item of value) if (typeof item === 'object' && item !== null) deepFreeze(item);
   } else if (value instanceof Map) {
-    freeze(value);
+    freezeMap(value);
     for (const item of value.values()) if (typeof item === 'object' && item !== null) deepFreeze(item);
   } else if (isPlainObject(value)) {
     Object.freeze(value);

@@ -7,10 +7,10 @@
  * Why not `produce` here: immer copies an array with `Array.prototype.slice`, which V8 runs
  * on a slow path for frozen arrays (3–13 µs for a 32- or 64-slot node, against 0.2–0.9 µs for
  * a spread copy, Node 20), and a batch copies dozens of such nodes; proxies and finalisation
- * double that again. Copies here are spread copies and `freeze` is immer's (a frozen `Map`
- * refuses `set`/`delete` as immer's frozen Maps do), so the values are the same as before.
+ * double that again. Copies here are spread copies, and a frozen `Map` refuses `set`, `delete`
+ * and `clear` as immer's frozen Maps do (see {@link freezeMap}).
  */
-import { freeze } from 'immer';
+import { freezeMap } from './frozenMap.ts';
 
 export class Transient {
   private readonly fresh = new Set<object>();
@@ -41,6 +41,9 @@ export class Transient {
 
   /** Freezes every node made or copied in this commit. Their children were frozen already. */
   freeze(): void {
-    for (const node of this.fresh) freeze(node);
+    for (const node of this.fresh) {
+      if (node instanceof Map) freezeMap(node);
+      else Object.freeze(node);
+    }
   }
 }
