@@ -92,13 +92,18 @@ export class Draft {
     return result;
   }
 
-  /** The commit this draft amounts to. */
+  /**
+   * The commit this draft amounts to. Its entries share the draft's op lists rather than copy
+   * them: the open entry is closed first, so a later write starts a list of its own instead of
+   * appending to one the commit holds.
+   */
   toCommit(output: unknown): Commit {
+    this.open = null;
     return {
       sessionId: this.owner.sessionId,
       path: this.owner.path,
       baseRevision: this.baseRevision,
-      entries: this.log.map((e) => ({ revision: e.revision, sessionId: e.sessionId, path: e.path, ops: [...e.ops] })),
+      entries: this.log.map((e) => ({ revision: e.revision, sessionId: e.sessionId, path: e.path, ops: e.ops })),
       descendants: this.descendants,
       output,
     };
