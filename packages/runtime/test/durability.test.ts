@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Subject } from 'rxjs';
 import { createRuntime } from '@cohort/runtime';
+import type { Session } from '@cohort/runtime';
 import { MemoryStore } from '@cohort/store';
 import type { AppendResult, CommitRecord, Store, StoreNotice } from '@cohort/store';
 import { Skillbook } from '@cohort/skillbook';
@@ -121,5 +122,42 @@ describe('store failures are failure values', () => {
     const next = await rt.run(async (s) => s.tools.add_skill({ section: 'harness', issue: 'x', insight: 'y' }));
     expect(next.status).toBe('committed');
     expect(rt.book.size).toBe(1);
+  });
+});
+
+describe('ids at the root, with another writer on the same store', () => {
+  /** Runs `write` in a session of `b` that started before `a` committed an ADD of its own. */
+  async function raceWith(write: (s: Session, taken: string) => Promise<unknown>) {
+    const store = new MemoryStore(Skillbook.empty());
+    const a = createRuntime({ store });
+    const b = createRuntime({ store });
+    await a.ready;
+    await b.ready;
+    let taken = '';
+    const outcome = await b.run(async (s) => {
+      const first = await a.run(async (t) => t.tools.add_skill({ section: 'harness', issue: 'from a', insight: 'x' }));
+      if (first.status !== 'committed') throw new Error('a did not commit');
+      taken = first.added[0] ?? '';
+      await write(s, taken);
+    });
+    const book = (await store.load()).book;
+    await a.close();
+    await b.close();
+    return { outcome, taken, skills: [...book.skills()].map((k) => [k.id, k.issue]) };
+  }
+
+  it('renumbers an id it allocated that another writer took meanwhile', async () => {
+    const { outcome, taken, skills } = await raceWith((s) => s.tools.add_skill({ section: 'harness', issue: 'from b', insight: 'x' }));
+    expect(outcome.status).toBe('committed');
+    if (outcome.status !== 'committed') return;
+    expect(outcome.added).toHaveLength(1);
+    expect(outcome.added[0]).not.toBe(taken);
+    expect(skills).toEqual([[taken, 'from a'], [outcome.added[0], 'from b']]);
+  });
+
+  it('refuses, never renumbers, an id the session chose itself', async () => {
+    const { outcome, taken, skills } = await raceWith((s, id) => s.tools.add_skill({ section: 'harness', issue: 'chosen', insight: 'x', skill_id: id }));
+    expect(outcome.status).toBe('failed');
+    expect(skills).toEqual([[taken, 'from a']]);
   });
 });

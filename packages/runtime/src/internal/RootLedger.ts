@@ -65,7 +65,7 @@ export class RootLedger {
    * called once with the verdict: at once for a refusal or an empty commit, after the store
    * made the commit durable otherwise.
    */
-  merge(commit: Commit, policy: ConflictPolicy, isAllocated: (id: string) => boolean, done: (verdict: Verdict) => void): void {
+  merge(commit: Commit, policy: ConflictPolicy, isAllocated: (op: AppliedOp) => boolean, done: (verdict: Verdict) => void): void {
     this.catchUp();
     const expectedRevision = this.speculative.revision;
     const result = decideMerge(this.speculative, commit, policy);
@@ -90,7 +90,7 @@ export class RootLedger {
         sessionId: commit.sessionId,
         path: commit.path,
         ops: result.ops,
-        explicitIds: result.ops.filter((op) => op.type === 'ADD' && !isAllocated(op.skill_id)).map((op) => op.skill_id),
+        explicitIds: result.ops.filter((op) => op.type === 'ADD' && !isAllocated(op)).map((op) => op.skill_id),
         at: this.clock.now(),
       })
       .then(

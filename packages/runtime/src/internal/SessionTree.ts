@@ -53,8 +53,15 @@ export class SessionTree implements SessionHost {
   private nextId = 1;
   private allocator: ReturnType<typeof createIdAllocator>;
   private rootSupervisor: Actor<typeof supervisorMachine> | null = null;
-  /** Ids this runtime allocated (every other ADD id was chosen by its session). */
-  private readonly allocated = new Set<string>();
+  /**
+   * The ADD ops whose ids this runtime allocated (every other ADD's id was chosen by its
+   * session, and the store must never renumber it). Keyed by the op, which merges pass up to
+   * the root as the same object, and weak: a mark goes with its op instead of piling up for
+   * the runtime's lifetime as a set of ids would.
+   */
+  private readonly allocatedAdds = new WeakSet<AppliedOp>();
+  /** The ids allocated during the write in progress. */
+  private readonly allocating: string[] = [];
   /** What every write applies with: made once, not per write (a write is a hot path). */
   private readonly writeOptions: { readonly clock: Clock; readonly allocateId: (section: Section) => SkillId };
   private readonly sessionLogic;
@@ -68,7 +75,7 @@ export class SessionTree implements SessionHost {
       clock: this.clock,
       allocateId: (section) => {
         const id = this.allocator.allocate(section);
-        this.allocated.add(id);
+        this.allocating.push(id);
         return id;
       },
     };
@@ -183,9 +190,14 @@ export class SessionTree implements SessionHost {
   write(node: SessionNode, raw: unknown): SessionBatchResult {
     const ended = this.endedReason(node);
     if (ended) return { ok: false, error: { code: 'session_ended', message: ended } };
+    this.allocating.length = 0;
     const result = node.draft.write(raw, this.writeOptions);
     if (!result.ok) return { ok: false, error: result.error };
-    for (const op of result.applied) if (op.type === 'ADD') this.allocator.observe(op.skill_id);
+    for (const op of result.applied) {
+      if (op.type !== 'ADD') continue;
+      this.allocator.observe(op.skill_id);
+      if (this.allocating.includes(op.skill_id)) this.allocatedAdds.add(op);
+    }
     return { ok: true, applied: result.applied, skipped: result.skipped };
   }
 
@@ -364,7 +376,7 @@ export class SessionTree implements SessionHost {
       return;
     }
     if (context.ownerId === 'root') {
-      this.deps.ledger.merge(commit, this.deps.policy, (id) => this.allocated.has(id), done);
+      this.deps.ledger.merge(commit, this.deps.policy, (op) => this.allocatedAdds.has(op), done);
       return;
     }
     const owner = this.nodes.get(context.ownerId);
