@@ -52,8 +52,9 @@ export class BudgetAccount {
    * this account (refused when it has less left); without, the child spends from this one.
    */
   open(spec: BudgetSpec | undefined): BudgetAccount | BudgetRefusal {
+    if (spec === undefined) return new BudgetAccount(this, NO_LIMIT, false);
     const limit = pickMeters(spec);
-    if (Object.keys(limit).length === 0) return new BudgetAccount(this, {}, false);
+    if (Object.keys(limit).length === 0) return new BudgetAccount(this, NO_LIMIT, false);
     const refusal = this.check(limit);
     if (refusal) return refusal;
     this.walk((acc) => addTo(acc.reserved, limit));
@@ -116,6 +117,9 @@ export class BudgetAccount {
     for (let acc: BudgetAccount | null = this; acc; acc = acc.carved ? null : acc.parent) visit(acc);
   }
 }
+
+/** The limit of an account with none of its own (it draws on its parent's). */
+const NO_LIMIT: Readonly<Partial<Record<Meter, number>>> = Object.freeze({});
 
 function pickMeters(spec: Usage | BudgetSpec | undefined): Partial<Record<Meter, number>> {
   const out: Partial<Record<Meter, number>> = {};

@@ -24,7 +24,7 @@ interface OpenEntry {
  */
 export class Draft {
   private readonly editor: SkillbookDraft;
-  private readonly log: (AuditEntry | OpenEntry)[] = [];
+  private log: (AuditEntry | OpenEntry)[] = NO_LOG;
   private open: OpenEntry | null = null;
   private ops = 0;
   private descendants = 0;
@@ -71,11 +71,11 @@ export class Draft {
     if (!result.ok || result.applied.length === 0) return result;
     const revision = this.editor.revision;
     if (!this.open) {
-      this.open = { revision, sessionId: this.owner.sessionId, path: this.owner.path, ops: [] };
-      this.log.push(this.open);
-    }
+      // a copy of the batch's list (the caller has that one), sized to it rather than to 17
+      this.open = { revision, sessionId: this.owner.sessionId, path: this.owner.path, ops: result.applied.slice() };
+      this.record(this.open);
+    } else for (const op of result.applied) this.open.ops.push(op);
     this.open.revision = revision;
-    for (const op of result.applied) this.open.ops.push(op);
     this.ops += result.applied.length;
     return result;
   }
@@ -87,9 +87,15 @@ export class Draft {
     this.descendants += 1 + commit.descendants;
     if (result.ops.length === 0) return result;
     this.open = null;
-    for (const entry of result.entries) this.log.push(entry);
+    for (const entry of result.entries) this.record(entry);
     this.ops += result.ops.length;
     return result;
+  }
+
+  /** Appends to the log; the first entry makes a list of one (a push would reserve 17 slots). */
+  private record(entry: AuditEntry | OpenEntry): void {
+    if (this.log === NO_LOG) this.log = [entry];
+    else this.log.push(entry);
   }
 
   /**
@@ -109,3 +115,6 @@ export class Draft {
     };
   }
 }
+
+/** The log of a draft that has changed nothing yet. */
+const NO_LOG: (AuditEntry | OpenEntry)[] = Object.freeze([]) as unknown as (AuditEntry | OpenEntry)[];

@@ -80,25 +80,28 @@ export interface ToolHost {
  * Builds a session's tools. Bad arguments give `{ error }` from zod; a call from a session
  * that has ended gives `{ error }` and is never applied; nothing throws. Each tool is a plain
  * function (it may be passed around detached); what it does is shared by every session, so a
- * session pays for five small closures, not for the tools' logic.
+ * session pays for five small closures over one scope, not for the tools' logic.
  */
 export function createSkillTools(host: ToolHost): SkillTools {
-  return {
-    add_skill: tool(host, AddSkillArgs, addSkill),
-    update_skill: tool(host, UpdateSkillArgs, updateSkill),
-    remove_skill: tool(host, RemoveSkillArgs, removeSkill),
-    tag_skill: tool(host, TagSkillArgs, tagSkill),
-    read_skill: tool(host, ReadSkillArgs, readSkill),
-  };
+  const [add_skill, update_skill, remove_skill, tag_skill, read_skill] = toolsOf(host);
+  return { add_skill, update_skill, remove_skill, tag_skill, read_skill };
 }
 
+type Tool = (raw: unknown) => Promise<ToolResult>;
+
 /**
- * One tool of one session. (Returned, not assigned to a name: a closure named at run time
- * gets its own `name` property under esbuild's keepNames, as `tsx` runs code — a dictionary
- * of a few hundred bytes per closure, per session.)
+ * The five tools of one session, closing over one scope. (In a list, not assigned to names:
+ * a closure named where it is made gets its own `name` property under esbuild's keepNames, as
+ * `tsx` runs code — a dictionary of a few hundred bytes per closure, per session.)
  */
-function tool<S extends z.ZodType>(host: ToolHost, schema: S, run: (host: ToolHost, args: z.infer<S>) => ToolResult) {
-  return (raw: unknown): Promise<ToolResult> => call(host, schema, raw, run);
+function toolsOf(host: ToolHost): [Tool, Tool, Tool, Tool, Tool] {
+  return [
+    (raw) => call(host, AddSkillArgs, raw, addSkill),
+    (raw) => call(host, UpdateSkillArgs, raw, updateSkill),
+    (raw) => call(host, RemoveSkillArgs, raw, removeSkill),
+    (raw) => call(host, TagSkillArgs, raw, tagSkill),
+    (raw) => call(host, ReadSkillArgs, raw, readSkill),
+  ];
 }
 
 function call<S extends z.ZodType>(host: ToolHost, schema: S, raw: unknown, run: (host: ToolHost, args: z.infer<S>) => ToolResult): Promise<ToolResult> {

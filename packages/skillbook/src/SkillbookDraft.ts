@@ -33,10 +33,10 @@ export type DraftBatchResult =
 export class SkillbookDraft implements BookReader {
   private base: Skillbook;
   private state: BookState;
-  /** Entries written since `base`, by id (new and replaced). */
-  private entries = new Map<string, SkillEntry>();
-  /** Ids added since `base`, in order. */
-  private added: string[] = [];
+  /** Entries written since `base`, by id (new and replaced); the shared empty map until the first change. */
+  private entries: Map<string, SkillEntry> = NO_ENTRIES;
+  /** Ids added since `base`, in order (taken from the first change, like `entries`). */
+  private added: string[] = NO_IDS;
   private rev: number;
   private next: number;
   private counts: ActiveCounts;
@@ -73,7 +73,8 @@ export class SkillbookDraft implements BookReader {
     const changes = run.changes;
     if (changes) {
       if (this.entries.size === 0) {
-        // the run's own collections are not used after it: take them instead of copying
+        // the run's own collections are not used after it: take them instead of copying (the
+        // shared empty ones are never written: a draft with no entries always takes a run's)
         this.entries = changes.entries as Map<string, SkillEntry>;
         this.added = changes.added as string[];
       } else {
@@ -97,8 +98,8 @@ export class SkillbookDraft implements BookReader {
     const changes = { revision: this.rev, nextId: this.next, active: this.counts, entries: this.entries, added: this.added };
     this.state = commitChanges(this.state, changes);
     this.base = this.wrap(this.state);
-    this.entries = new Map();
-    this.added = [];
+    this.entries = NO_ENTRIES;
+    this.added = NO_IDS;
     return this.base;
   }
 
@@ -173,3 +174,8 @@ export class SkillbookDraft implements BookReader {
     }
   }
 }
+
+/** The entries of a draft with no changes: never written (see `absorb`). */
+const NO_ENTRIES: Map<string, SkillEntry> = new Map();
+/** The added ids of a draft with no changes. */
+const NO_IDS: string[] = Object.freeze([]) as unknown as string[];

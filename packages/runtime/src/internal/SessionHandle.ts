@@ -19,13 +19,16 @@ export interface SessionHost {
 
 /** The {@link Session} a body receives: a thin view over the runtime's record of it. */
 export class SessionHandle<I = unknown> implements Session<I> {
-  readonly tools: SkillTools;
+  private toolset: SkillTools | null = null;
 
   constructor(
     private readonly node: SessionNode,
     private readonly host: SessionHost,
-  ) {
-    this.tools = createSkillTools(new NodeTools(node, host));
+  ) {}
+
+  /** Made on first use: a session that only spawns, or writes batches, never pays for them. */
+  get tools(): SkillTools {
+    return (this.toolset ??= createSkillTools(new NodeTools(this.node, this.host)));
   }
 
   get id(): string {

@@ -26,8 +26,10 @@ export interface SessionNode {
   readonly budget: BudgetAccount;
   /** Made on first use of `s.signal` (see {@link LazyAbortController}). */
   readonly controller: LazyAbortController;
-  readonly children: Set<SessionNode>;
-  readonly timers: unknown[];
+  /** Live children (one shared empty set until the first spawn). */
+  children: Set<SessionNode>;
+  /** Timeout and wall-clock budget timers (one shared empty list when there are none). */
+  timers: readonly unknown[];
   actor: Actor<typeof sessionMachine>;
   /** Created on the first spawn: leaf sessions never pay for one. */
   supervisor: Actor<typeof supervisorMachine> | null;

@@ -37,6 +37,7 @@ export interface TreeDeps {
   readonly mutation: RuntimeMutation | null;
 }
 
+/** Resolves the promise `spawn` returned: a second call does nothing, so a session delivers at most once. */
 type Deliver = (outcome: SessionOutcome) => void;
 
 const RETRY_KINDS_DEFAULT: readonly FailureKind[] = ['crashed', 'conflict', 'timeout'];
@@ -223,7 +224,7 @@ export class SessionTree implements SessionHost {
     }
     const node = this.createNode(id, path, parent, body, options, attempt, deliver, account);
     this.nodes.set(id, node);
-    parent?.children.add(node);
+    if (parent) (parent.children === NO_CHILDREN ? (parent.children = new Set()) : parent.children).add(node);
     this.armTimers(node);
     this.deps.emit({
       type: 'session.spawned', sessionId: id, path: [...path], at: this.clock.now(),
@@ -248,9 +249,9 @@ export class SessionTree implements SessionHost {
     const node = {
       id, path, depth: path.length - 1, name: options.name, input: options.input, attempt, body, options, parent,
       draft: parent && this.deps.mutation === 'shared-draft' ? parent.draft : new Draft(start, { sessionId: id, path }),
-      budget, controller: new LazyAbortController(), children: new Set<SessionNode>(), timers: [] as unknown[],
+      budget, controller: new LazyAbortController(), children: NO_CHILDREN, timers: NO_TIMERS,
       supervisor: null, stopBody: null, commit: null, verdict: null, writable: true, bodyDone: false, retrying: 0, settled: false,
-      deliver: once(deliver),
+      deliver,
     } as unknown as SessionNode;
     node.handle = new SessionHandle(node, this);
     node.actor = createActor(this.sessionLogic, {
@@ -305,13 +306,16 @@ export class SessionTree implements SessionHost {
 
   private armTimers(node: SessionNode): void {
     const { timeoutMs, budget } = node.options;
+    if (timeoutMs === undefined && budget?.ms === undefined) return;
+    const timers: unknown[] = [];
     if (timeoutMs !== undefined) {
-      node.timers.push(this.clock.setTimeout(() => this.fail(node, 'timeout', `timed out after ${timeoutMs} ms`), timeoutMs));
+      timers.push(this.clock.setTimeout(() => this.fail(node, 'timeout', `timed out after ${timeoutMs} ms`), timeoutMs));
     }
     if (budget?.ms !== undefined) {
       const ms = budget.ms;
-      node.timers.push(this.clock.setTimeout(() => this.fail(node, 'budget_exhausted', `wall-clock budget of ${ms} ms exhausted`), ms));
+      timers.push(this.clock.setTimeout(() => this.fail(node, 'budget_exhausted', `wall-clock budget of ${ms} ms exhausted`), ms));
     }
+    node.timers = timers;
   }
 
   /**
@@ -553,11 +557,7 @@ function seed(kind: FailureKind, message: string, error: unknown, conflicts: rea
   };
 }
 
-function once<T>(fn: (value: T) => void): (value: T) => void {
-  let called = false;
-  return (value) => {
-    if (called) return;
-    called = true;
-    fn(value);
-  };
-}
+/** A session without children shares this set; its first child gets it a set of its own. */
+const NO_CHILDREN: Set<SessionNode> = new Set();
+/** A session without timers shares this list. */
+const NO_TIMERS: readonly unknown[] = Object.freeze([]);
