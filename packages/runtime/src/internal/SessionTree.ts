@@ -214,7 +214,8 @@ export class SessionTree implements SessionHost {
     isRetry: boolean,
   ): void {
     const id = this.newId();
-    const path = parent ? [...parent.path, id] : [id];
+    // `concat` sizes the list to its length (a spread into a literal reserves 17 slots or more)
+    const path = parent ? parent.path.concat(id) : [id];
     if (isRetry && parent) parent.retrying -= 1;
     const account = this.admit(parent, options, isRetry) ?? this.openAccount(parent, options);
     if (!(account instanceof BudgetAccount)) {
@@ -251,7 +252,7 @@ export class SessionTree implements SessionHost {
       draft: parent && this.deps.mutation === 'shared-draft' ? parent.draft : new Draft(start, { sessionId: id, path }),
       budget, controller: new LazyAbortController(), children: NO_CHILDREN, timers: NO_TIMERS,
       supervisor: null, stopBody: null, commit: null, verdict: null, writable: true, bodyDone: false, retrying: 0, settled: false,
-      deliver,
+      deliver, handle: null, actor: null,
     } as unknown as SessionNode;
     node.handle = new SessionHandle(node, this);
     node.actor = createActor(this.sessionLogic, {
