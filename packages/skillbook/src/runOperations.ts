@@ -123,17 +123,26 @@ class Scope {
       this.putAdded(id, effect);
       return { applied: input as AppliedOp };
     }
-    const r = this.options.revision;
     const entry = this.entries.get(id) ?? this.base.entry(id);
     if (!entry || entry.skill !== effect.before) return null;
-    this.entries.set(id, Object.freeze({
-      skill: effect.after,
+    this.putEffect(entry, effect);
+    return { applied: input as AppliedOp };
+  }
+
+  /**
+   * Keeps what an UPDATE, TAG or REMOVE did to `entry`: the skill it made, the revisions it
+   * moved set to this run's, and the skill no longer counted active if it was retired.
+   */
+  private putEffect(entry: SkillEntry, effect: Effect): void {
+    const r = this.options.revision;
+    const { before, after } = effect;
+    this.put(after.id, {
+      skill: after,
       contentRev: effect.content ? r : entry.contentRev,
       activeRev: effect.active ? r : entry.activeRev,
       countersRev: effect.counters ? r : entry.countersRev,
-    }));
-    if (effect.before.active && !effect.after.active) this.active[effect.before.section as Section] -= 1;
-    return { applied: input as AppliedOp };
+    });
+    if (before.active && !after.active) this.active[before.section as Section] -= 1;
   }
 
   /** The ACE timestamp of an op that applies. */
@@ -238,16 +247,10 @@ class Scope {
     if (old.section === 'context' && !insight) throw new PyError('ValueError', 'context skills require a non-empty insight');
     const occurrences = appendUniqueSources(old.occurrences, op.sources ?? []);
     const at = this.timeOf(op);
-    const r = this.options.revision;
-    const contentChanged = issue !== old.issue || insight !== (old.insight ?? null) || !sameList(keywords, old.keywords);
+    const content = issue !== old.issue || insight !== (old.insight ?? null) || !sameList(keywords, old.keywords);
     const skill = makeSkill({ ...old, id: old.id, issue, keywords, insight, occurrences, at, created: old.created_at });
-    const countersChanged = occurrences !== old.occurrences;
-    this.put(old.id, {
-      skill,
-      contentRev: contentChanged ? r : entry.contentRev,
-      activeRev: entry.activeRev,
-      countersRev: countersChanged ? r : entry.countersRev,
-    });
+    const effect = { before: old, after: skill, content, active: false, counters: occurrences !== old.occurrences };
+    this.putEffect(entry, effect);
     const given = {
       section: old.section,
       skill_id: old.id,
@@ -257,7 +260,7 @@ class Scope {
       sources: op.sources ?? [],
       at,
     };
-    return { applied: this.applied(op, given, { before: old, after: skill, content: contentChanged, active: false, counters: countersChanged }) };
+    return { applied: this.applied(op, given, effect) };
   }
 
   private tag(op: ParsedOperation, entry: SkillEntry): Outcome {
@@ -273,8 +276,8 @@ class Scope {
       neutral_count: old.neutral_count + (op.delta === 0 ? 1 : 0),
       at, created: old.created_at,
     });
-    this.put(old.id, { skill, contentRev: entry.contentRev, activeRev: entry.activeRev, countersRev: this.options.revision });
     const effect = { before: old, after: skill, content: false, active: false, counters: true };
+    this.putEffect(entry, effect);
     const applied = this.applied(op, { section: old.section, skill_id: old.id, sources: op.sources ?? [], at, tag: true }, effect);
     return { applied };
   }
@@ -283,17 +286,9 @@ class Scope {
     const old = entry.skill;
     const occurrences = appendUniqueSources(old.occurrences, op.sources ?? []);
     const at = this.timeOf(op);
-    const r = this.options.revision;
     const skill = makeSkill({ ...old, insight: old.insight ?? null, occurrences, active: false, at, created: old.created_at });
-    const countersChanged = occurrences !== old.occurrences;
-    this.put(old.id, {
-      skill,
-      contentRev: entry.contentRev,
-      activeRev: old.active ? r : entry.activeRev,
-      countersRev: countersChanged ? r : entry.countersRev,
-    });
-    if (old.active) this.active[old.section as Section] -= 1;
-    const effect = { before: old, after: skill, content: false, active: old.active, counters: countersChanged };
+    const effect = { before: old, after: skill, content: false, active: old.active, counters: occurrences !== old.occurrences };
+    this.putEffect(entry, effect);
     return { applied: this.applied(op, { section: old.section, skill_id: old.id, sources: op.sources ?? [], at }, effect) };
   }
 }
