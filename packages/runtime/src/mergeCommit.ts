@@ -73,7 +73,6 @@ export function decideMerge(book: Pick<MergeTarget<unknown>, 'get' | 'conflicts'
   return { ok: true, entries: keptOps.length === 0 ? [] : kept, ops: keptOps, dropped: decision.dropped };
 }
 
-
 /** A conflict in one line, for messages: `UPDATE context-00001: removed at revision 3`. */
 export function describeConflict(c: Conflict): string {
   return `${c.type} ${c.skillId}: ${c.reason.replace('_', ' ')} at revision ${c.revision}`;

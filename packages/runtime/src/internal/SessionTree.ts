@@ -91,8 +91,8 @@ export class SessionTree implements SessionHost {
         merge: ({ context, self }, params) =>
           this.guardedMerge(context, params.sessionId, () => self.send({ type: 'DURABLE', sessionId: params.sessionId })),
         mergeNow: ({ context }, params) =>
-          this.guardedMerge(context, params.sessionId, () => this.guard(() => this.acknowledge(context, params.sessionId), () => this.rescue(params.sessionId))),
-        acknowledge: ({ context }, params) => this.guard(() => this.acknowledge(context, params.sessionId), () => this.rescue(params.sessionId)),
+          this.guardedMerge(context, params.sessionId, () => this.guardedAcknowledge(context, params.sessionId)),
+        acknowledge: ({ context }, params) => this.guardedAcknowledge(context, params.sessionId),
         refuse: (_, params) => this.refuseCommit(params.sessionId),
         backpressure: (_, params) => this.emitFor(params.sessionId, (n) => ({
           type: 'merge.backpressure', sessionId: n.id, path: [...n.path], at: this.clock.now(), queued: params.queued,
@@ -154,7 +154,12 @@ export class SessionTree implements SessionHost {
       done({ ok: false, kind: 'crashed', message: 'the merge failed: a runtime defect', error: err }));
   }
 
-  /** Keeps a merge's verdict on its session, then answers. (Returned: see `tool` in tools.ts on closures named at run time.) */
+  /** Tells a session its merge's verdict; a defect fails the session instead of leaving it waiting. */
+  private guardedAcknowledge(context: SupervisorContext, sessionId: string): void {
+    this.guard(() => this.acknowledge(context, sessionId), () => this.rescue(sessionId));
+  }
+
+  /** Keeps a merge's verdict on its session, then answers. (Returned: see `toolsOf` in tools.ts on closures named where they are made.) */
   private verdictKeeper(sessionId: string, answer: () => void): (v: Verdict) => void {
     return (v) => {
       const node = this.nodes.get(sessionId);
@@ -201,7 +206,6 @@ export class SessionTree implements SessionHost {
     }
     return { ok: true, applied: result.applied, skipped: result.skipped };
   }
-
 
   // ---- spawning -----------------------------------------------------------------------
 
