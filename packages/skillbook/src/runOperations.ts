@@ -8,6 +8,7 @@ import { formatSkillId, idSuffix } from './createIdAllocator.ts';
 import { formatAceTimestamp, systemClock } from './formatAceTimestamp.ts';
 import { appendUniqueSources } from './insightSource.ts';
 import type { ActiveCounts, BookReader, Changes, SkillEntry } from './internal/BookState.ts';
+import { freezeSkill, makeSkill } from './internal/makeSkill.ts';
 import { PyError } from './internal/python.ts';
 import { coerceSectionAndKeywords, isSection, normalizeKeywords, normalizeRequiredText } from './normalize.ts';
 import type { ParsedOperation } from './parseOperation.ts';
@@ -311,47 +312,12 @@ function defaultKeywords(rawSection: string): string[] {
 
 /** Deep-freezes a new entry; its insight sources are frozen already (`canonicalSource`). */
 function freezeEntry(entry: SkillEntry): SkillEntry {
-  Object.freeze(entry.skill.keywords);
-  Object.freeze(entry.skill.occurrences);
-  Object.freeze(entry.skill);
+  freezeSkill(entry.skill);
   return Object.freeze(entry);
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-interface SkillFields {
-  readonly id: string;
-  readonly section: string;
-  readonly keywords: readonly string[];
-  readonly issue: string;
-  readonly insight: string | null;
-  readonly occurrences: readonly InsightSource[];
-  readonly active?: boolean;
-  readonly used_count?: number;
-  readonly helpful_count?: number;
-  readonly harmful_count?: number;
-  readonly neutral_count?: number;
-  readonly created: string;
-  readonly at: string;
-}
-
-/** A skill object in ACE's key order (`insight` omitted when absent; the document writes `null`). */
-function makeSkill(f: SkillFields): Skill {
-  const id = f.id as SkillId;
-  const active = f.active ?? true;
-  const used_count = f.used_count ?? 0;
-  const helpful_count = f.helpful_count ?? 0;
-  const harmful_count = f.harmful_count ?? 0;
-  const neutral_count = f.neutral_count ?? 0;
-  const { section, keywords, issue, occurrences } = f;
-  // two literals rather than a spread of `{ insight }`: every skill an object of one of two shapes, made without a temporary
-  if (f.insight === null) {
-    return { id, section, keywords, issue, occurrences, active, used_count, helpful_count, harmful_count, neutral_count, created_at: f.created, updated_at: f.at };
-  }
-  const insight = f.insight;
-  return { id, section, keywords, issue, insight, occurrences, active, used_count, helpful_count, harmful_count, neutral_count, created_at: f.created, updated_at: f.at };
 }
 
 interface AppliedFields {

@@ -19,6 +19,7 @@ import { writeSimilarity } from './aceJson.ts';
 import { assembleState } from './internal/assembleState.ts';
 import type { BookState } from './internal/BookState.ts';
 import { listForEach, listToArray } from './internal/ChunkedList.ts';
+import { makeSkill } from './internal/makeSkill.ts';
 import { shardedGet } from './internal/ShardedMap.ts';
 import type { ReadResult } from './readAceDocument.ts';
 import { readSimilarityText } from './readAceDocument.ts';
@@ -163,24 +164,14 @@ function readSkills(value: unknown, table: readonly string[], lists: readonly (r
     const id = ids[i] as SkillId;
     const text = insight[i] ?? null;
     const c = 4 * i;
-    out.set(id, makeSkill(
-      id, table[section[i] as number] as string, lists[keywords[i] as number] as readonly string[], issue[i] as string, text,
-      occurrences.get(i) ?? NO_SOURCES, active[i] as boolean, counts[c] as number, counts[c + 1] as number, counts[c + 2] as number,
-      counts[c + 3] as number, table[created[i] as number] as string, table[updated[i] as number] as string,
-    ));
+    out.set(id, Object.freeze(makeSkill({
+      id, section: table[section[i] as number] as string, keywords: lists[keywords[i] as number] as readonly string[],
+      issue: issue[i] as string, insight: text, occurrences: occurrences.get(i) ?? NO_SOURCES, active: active[i] as boolean,
+      used_count: counts[c] as number, helpful_count: counts[c + 1] as number, harmful_count: counts[c + 2] as number,
+      neutral_count: counts[c + 3] as number, created: table[created[i] as number] as string, at: table[updated[i] as number] as string,
+    })));
   }
   return { ids, skills: out };
-}
-
-/** A skill as reading it from a document makes it: one of two literals (with or without `insight`), frozen. */
-function makeSkill(
-  id: SkillId, section: string, keywords: readonly string[], issue: string, insight: string | null, occurrences: readonly InsightSource[],
-  active: boolean, used_count: number, helpful_count: number, harmful_count: number, neutral_count: number, created_at: string, updated_at: string,
-): Skill {
-  if (insight === null) {
-    return Object.freeze({ id, section, keywords, issue, occurrences, active, used_count, helpful_count, harmful_count, neutral_count, created_at, updated_at });
-  }
-  return Object.freeze({ id, section, keywords, issue, insight, occurrences, active, used_count, helpful_count, harmful_count, neutral_count, created_at, updated_at });
 }
 
 /**

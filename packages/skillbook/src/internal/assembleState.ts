@@ -10,6 +10,7 @@ import type { Section, Skill } from '../types.ts';
 import { emptyStateDraft, freezeState } from './BookState.ts';
 import type { BookState, SimilarityDecision } from './BookState.ts';
 import { listFromArray } from './ChunkedList.ts';
+import { freezeSkill } from './makeSkill.ts';
 import { shardedSet } from './ShardedMap.ts';
 
 /** What a reader decoded from a document, before the state is built. */
@@ -21,14 +22,6 @@ export interface DocumentParts {
   /** ACE's `next_id` as written (0 when absent). */
   readonly nextId: number;
   readonly similarity: Map<string, SimilarityDecision>;
-}
-
-/** Deep-freezes a skill read from a document (its insight sources are frozen when made). */
-function freezeSkill(skill: Skill): Skill {
-  if (Object.isFrozen(skill)) return skill;
-  Object.freeze(skill.keywords);
-  Object.freeze(skill.occurrences);
-  return Object.freeze(skill);
 }
 
 /** Builds the frozen state of a book read at `revision` (see the module comment). */
