@@ -21,7 +21,7 @@ export interface StoreFs {
    * Reads the whole file in order, a chunk at a time, handing each chunk to `onChunk` (the
    * buffer may be reused for the next chunk: use it before returning); `false` when the file
    * does not exist. For digesting a large file without holding a copy of it: reading a
-   * 47 MB document whole costs several times what hashing it in 1 MB chunks does.
+   * 47 MB document whole costs several times what hashing it in chunks of a few MB does.
    */
   readChunks(path: string, onChunk: (chunk: Uint8Array) => void): Promise<boolean>;
   /**

@@ -87,8 +87,8 @@ describe('FileStore snapshots', () => {
     await store.close();
   });
 
-  const refusals: readonly [string, BaseSource, (sim: SimFs) => void][] = [
-    ['missing', 'missing', (sim) => void sim.mount().unlink(SNAPSHOT)],
+  const refusals: readonly [string, BaseSource, (sim: SimFs) => void | Promise<void>][] = [
+    ['missing', 'missing', (sim) => sim.mount().unlink(SNAPSHOT)],
     ['truncated (a torn write)', 'damaged', (sim) => damage(sim, (b) => b.subarray(0, Math.floor(b.length / 2)))],
     ['empty', 'damaged', (sim) => damage(sim, () => new Uint8Array(0))],
     ['damaged in its body', 'damaged', (sim) => damage(sim, (b) => b.map((x, i) => (i === b.length - 20 ? x ^ 1 : x)))],
@@ -106,7 +106,7 @@ describe('FileStore snapshots', () => {
       const sim = new SimFs();
       await storeWithJournal(sim);
       const { head: expected } = await readBoth(sim);
-      spoil(sim);
+      await spoil(sim);
       const { fast, head } = await readBoth(sim);
       expect(fast).toBe(reason);
       expect(describeBook(head)).toEqual(describeBook(expected));

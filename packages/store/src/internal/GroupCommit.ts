@@ -3,7 +3,7 @@ import { CheckpointIncomplete, retireReplaced, writeCheckpoint } from './checkpo
 import { chainDigest } from './digest.ts';
 import { lineBody } from './JournalLine.ts';
 import type { CommitLine } from './JournalLine.ts';
-import type { SinceEntry } from './readDisk.ts';
+import type { SinceEntry } from './SinceEntry.ts';
 import { writtenEntry } from './SinceEntry.ts';
 import { ResyncWindow } from './ResyncWindow.ts';
 import { appendJournal, noticeBase, reportIo } from './StoreContext.ts';

@@ -9,7 +9,7 @@ import { encodeLine } from './JournalLine.ts';
 import type { JournalLine } from './JournalLine.ts';
 import type { Ledger } from './Ledger.ts';
 import type { NoticeLog } from './NoticeLog.ts';
-import type { SinceEntry } from './readDisk.ts';
+import type { SinceEntry } from './SinceEntry.ts';
 import type { RecoveryCopies } from './RecoveryCopies.ts';
 import type { StorePaths } from './StorePaths.ts';
 import type { WriterLock } from './WriterLock.ts';

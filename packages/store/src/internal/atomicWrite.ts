@@ -3,13 +3,13 @@ import type { StoreFs } from '../StoreFs.ts';
 import { tempPath } from './StorePaths.ts';
 
 /**
- * Writes `data` to a new file at `path` (fsynced): an existing file there is unlinked first,
- * never written in place, as after a crash a temporary name may still share its file with
- * the name it was renamed or linked to.
+ * Writes `data` to a new file at `path` (fsynced, unless `sync: false` for a file a crash may
+ * lose): an existing file there is unlinked first, never written in place, as after a crash a
+ * temporary name may still share its file with the name it was renamed or linked to.
  */
-export async function writeFresh(fs: StoreFs, path: string, data: Uint8Array): Promise<void> {
+export async function writeFresh(fs: StoreFs, path: string, data: Uint8Array, options: { readonly sync?: boolean } = {}): Promise<void> {
   await fs.unlink(path).catch(() => undefined);
-  await fs.writeFile(path, data, { exclusive: true, sync: true });
+  await fs.writeFile(path, data, { exclusive: true, sync: options.sync ?? true });
 }
 
 /**

@@ -15,7 +15,6 @@ import type { SnapshotRefusal } from './snapshotFile.ts';
 import type { StorePaths } from './StorePaths.ts';
 import { tempPath } from './StorePaths.ts';
 
-export type { SinceEntry } from './SinceEntry.ts';
 
 /** A file as read: its text, digest and identity. */
 export interface FileRead {
@@ -97,23 +96,25 @@ export function parseDocument(text: string | null, file: string, revision: numbe
 /**
  * Replays journal entries, one at a time as they are read, past the ledger's revision onto
  * the base book, checking order and the hash chain; the first fault stops it (later entries
- * are ignored) and is its result. `bytes` are the journal bytes the entries were read from,
- * starting at the file's byte `bytesOffset`: the commits past the ledger keep only their
- * place in them ({@link JournalSinceEntry}), so a line's parsed form dies young.
+ * are ignored) and is its result. `journal` is the whole journal the entries were read from;
+ * the commits past the ledger keep only their place in its bytes from the ledger's offset on
+ * ({@link JournalSinceEntry}), so a line's parsed form dies young — and those bytes are a copy
+ * when the journal holds history before the ledger, so that the history can be collected.
  */
-export class JournalReplay {
+class JournalReplay {
   // one draft for the whole journal: each commit is replayed into it, and the book is built once
   private readonly head: SkillbookDraft;
   private chain: string;
   private readonly since: SinceEntry[] = [];
   private fault: Read<never> | null = null;
 
-  constructor(
-    baseBook: Skillbook, private readonly ledger: Ledger, private readonly file: string,
-    private readonly bytes: Uint8Array, private readonly bytesOffset = 0,
-  ) {
+  /** The journal's bytes from the ledger's offset on. */
+  private readonly bytes: Uint8Array;
+
+  constructor(baseBook: Skillbook, private readonly ledger: Ledger, private readonly file: string, journal: Uint8Array) {
     this.head = baseBook.edit();
     this.chain = ledger.chain;
+    this.bytes = ledger.journalOffset > 0 ? journal.slice(ledger.journalOffset) : journal;
   }
 
   /** Replays one entry (in journal order). */
@@ -134,7 +135,7 @@ export class JournalReplay {
       return;
     }
     this.chain = chainDigest(this.chain, e.body);
-    const start = e.offset - this.bytesOffset;
+    const start = e.offset - this.ledger.journalOffset;
     this.since.push(new JournalSinceEntry(e.line.rev, this.chain, this.bytes, start, start + e.length - 1));
   }
 
@@ -150,9 +151,9 @@ export class JournalReplay {
 
 /** Replays the journal's commits past the ledger's revision onto the base book, checking order and the hash chain. */
 export function replayJournal(
-  baseBook: Skillbook, ledger: Ledger, entries: readonly JournalEntry[], file: string, bytes: Uint8Array, bytesOffset = 0,
+  baseBook: Skillbook, ledger: Ledger, entries: readonly JournalEntry[], file: string, journal: Uint8Array,
 ): Read<{ head: Skillbook; since: SinceEntry[]; chain: string }> {
-  const replay = new JournalReplay(baseBook, ledger, file, bytes, bytesOffset);
+  const replay = new JournalReplay(baseBook, ledger, file, journal);
   for (const e of entries) replay.take(e);
   return replay.result();
 }
@@ -167,7 +168,7 @@ export async function readBaseBook(
 ): Promise<Read<{ book: Skillbook; source: BaseSource }>> {
   let refusal: BaseSource = 'not_tried';
   if (trustSnapshot) {
-    const snapshot = await readSnapshotFile(fs, paths.snapshot, ledger, snapshotRead ?? fs.readFile(paths.snapshot));
+    const snapshot = await readSnapshotFile(snapshotRead ?? fs.readFile(paths.snapshot), ledger);
     if (snapshot.ok) return { ok: true, value: { book: snapshot.book, source: 'snapshot' } };
     refusal = snapshot.reason;
   }

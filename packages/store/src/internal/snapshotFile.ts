@@ -12,13 +12,14 @@
  */
 import { Skillbook } from '@cohort/skillbook';
 import type { StoreFs } from '../StoreFs.ts';
+import { writeFresh } from './atomicWrite.ts';
 import { fromUtf8, sha256Hex, utf8 } from './digest.ts';
 import type { Ledger } from './Ledger.ts';
 import type { StorePaths } from './StorePaths.ts';
 import { tempPath } from './StorePaths.ts';
 
 /** The snapshot file format this store writes. */
-export const SNAPSHOT_FILE_FORMAT = 'cohort-snapshot/1';
+const SNAPSHOT_FILE_FORMAT = 'cohort-snapshot/1';
 
 /** The first line of a snapshot file. */
 interface SnapshotHeader {
@@ -35,12 +36,12 @@ interface SnapshotHeader {
 export type SnapshotRefusal = 'missing' | 'damaged' | 'stale' | 'unreadable';
 
 /** The outcome of {@link readSnapshotFile}. */
-export type SnapshotRead = { readonly ok: true; readonly book: Skillbook } | { readonly ok: false; readonly reason: SnapshotRefusal; readonly message: string };
+type SnapshotRead = { readonly ok: true; readonly book: Skillbook } | { readonly ok: false; readonly reason: SnapshotRefusal; readonly message: string };
 
 const NEWLINE = 0x0a;
 
 /** The bytes of a snapshot file for `book`, the book of a checkpoint whose document bytes have sha256 `contentDigest`. */
-export function encodeSnapshotFile(book: Skillbook, contentDigest: string): Uint8Array {
+function encodeSnapshotFile(book: Skillbook, contentDigest: string): Uint8Array {
   const body = utf8(book.toSnapshot());
   const header: SnapshotHeader = { format: SNAPSHOT_FILE_FORMAT, revision: book.revision, contentDigest, bodyDigest: sha256Hex(body) };
   const head = utf8(`${JSON.stringify(header)}\n`);
@@ -56,8 +57,7 @@ export function encodeSnapshotFile(book: Skillbook, contentDigest: string): Uint
  */
 export async function writeSnapshotFile(fs: StoreFs, paths: StorePaths, book: Skillbook, contentDigest: string): Promise<void> {
   const tmp = tempPath(paths.snapshot);
-  await fs.unlink(tmp).catch(() => undefined);
-  await fs.writeFile(tmp, encodeSnapshotFile(book, contentDigest), { exclusive: true });
+  await writeFresh(fs, tmp, encodeSnapshotFile(book, contentDigest), { sync: false });
   await fs.rename(tmp, paths.snapshot);
 }
 
@@ -77,12 +77,12 @@ function parseHeader(bytes: Uint8Array, end: number): SnapshotHeader | null {
 }
 
 /**
- * The book of the ledger's checkpoint from the snapshot file, if the snapshot stands for
- * exactly that checkpoint and its bytes are whole; otherwise why not. `pending`: the file's
- * bytes, when their reading was started earlier.
+ * The book of the ledger's checkpoint from the snapshot file's bytes (`reading`: their reading,
+ * started by the caller), if the snapshot stands for exactly that checkpoint and its bytes are
+ * whole; otherwise why not.
  */
-export async function readSnapshotFile(fs: StoreFs, path: string, ledger: Ledger, pending: Promise<Uint8Array | undefined> = fs.readFile(path)): Promise<SnapshotRead> {
-  const bytes = await pending;
+export async function readSnapshotFile(reading: Promise<Uint8Array | undefined>, ledger: Ledger): Promise<SnapshotRead> {
+  const bytes = await reading;
   if (!bytes) return { ok: false, reason: 'missing', message: 'no snapshot' };
   const nl = bytes.indexOf(NEWLINE);
   const header = nl < 0 ? null : parseHeader(bytes, nl);

@@ -6,7 +6,7 @@ import { chainDigest, fileDigest, fromUtf8, sha256Hex } from './digest.ts';
 import { isLedgerFault, readLedger, sameLedger } from './Ledger.ts';
 import type { Ledger } from './Ledger.ts';
 import { parseDocument, readBaseBook, replayJournal } from './readDisk.ts';
-import type { SinceEntry } from './readDisk.ts';
+import type { SinceEntry } from './SinceEntry.ts';
 import { JournalSinceEntry } from './SinceEntry.ts';
 import { reconcileExternal } from './reconcileExternal.ts';
 import type { JournalScan } from './scanJournal.ts';
