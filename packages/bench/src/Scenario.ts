@@ -2,6 +2,7 @@
  * What a benchmark scenario is and what it reports: rows of the table, each Cohort's figure
  * beside its baseline's, the ratio between them and whether the issue's target is met.
  */
+import { median } from './measure.ts';
 
 /**
  * How big and how long: `full` (the issue's sizes), `quick` (`--quick`: smaller sizes, fewer
@@ -62,13 +63,23 @@ export interface Scenario {
   run(options: BenchOptions): Promise<BenchRow[]>;
 }
 
+/** The figure of `samples` (in `unit`): their median. */
+export function medianFigure(samples: readonly number[], unit: Figure['unit'], label: string): Figure {
+  return { value: median(samples), unit, label, samples };
+}
+
+/** The rate of `count` events per run, from each run's time in ms: the median run's rate. */
+export function rateFigure(runMs: readonly number[], count: number, unit: 'commits/s' | 'merges/s', label: string): Figure {
+  return { value: (count * 1000) / median(runMs), unit, label, samples: runMs.map((ms) => (count * 1000) / ms) };
+}
+
 /** Whether `value` meets `target`. */
 export function meets(target: Target, value: number | null): boolean | null {
   if (target.kind === 'info' || value === null || !Number.isFinite(value)) return target.kind === 'info' ? null : false;
   return target.kind === 'at-most' ? value <= target.value : value >= target.value;
 }
 
-/** A row comparing two figures: `ratio = numerator / denominator`, checked against `target`. */
+/** A row comparing two figures through `ratio` (Cohort's over the baseline's, or the reverse for "faster" targets), checked against `target`. */
 export function ratioRow(
   id: string,
   scenario: string,

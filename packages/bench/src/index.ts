@@ -8,5 +8,6 @@ export type { BenchMode, BenchOptions, BenchRow, Figure, Scenario, Target } from
 export { byMode } from './Scenario.ts';
 export { formatTable, formatMarkdown } from './formatTable.ts';
 export { interleave, median, collectGarbage, RssSampler } from './measure.ts';
-export { measureSkillbookBatch, buildBook, mixedBatch } from './skillbookBatch.ts';
+export { measureSkillbookBatch, mixedBatch } from './skillbookBatch.ts';
+export { buildBook } from './books.ts';
 export type { SkillbookBatchCost, SkillbookBatchOptions } from './skillbookBatch.ts';

@@ -68,7 +68,8 @@ export async function runBench(options: BenchOptions, only: readonly Scenario[] 
     startedAt: new Date(started).toISOString(),
     seconds: (Date.now() - started) / 1000,
     machine: describeMachine(),
-    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    // maxRSS is in KiB; MB (10^6 bytes) as every other memory figure here
+    peakRssMb: (process.resourceUsage().maxRSS * 1024) / 1e6,
     rows,
   };
 }

@@ -5,8 +5,8 @@
  *
  * Run on its own: `./pnpmw exec tsx packages/bench/src/skillbookBatchMain.ts`
  */
-import { Skillbook } from '@cohort/skillbook';
-import type { Clock } from '@cohort/skillbook';
+import type { Skillbook } from '@cohort/skillbook';
+import { buildBook, fixedClock, randomId } from './books.ts';
 import { random } from './measure.ts';
 
 /** The cost of a batch on a book of `size` skills. */
@@ -24,6 +24,8 @@ export interface SkillbookBatchCost {
 export interface SkillbookBatchOptions {
   /** Book sizes to measure. Default `[1_000, 100_000]`. */
   readonly sizes?: readonly number[];
+  /** The books to measure, when the caller has built them already (`buildBook`); `sizes` is then not used. */
+  readonly books?: readonly Skillbook[];
   /** Batches run before measuring, per size. Default 300. */
   readonly warmup?: number;
   /** Batches measured, per size. Default 2,000. */
@@ -32,31 +34,9 @@ export interface SkillbookBatchOptions {
   readonly seed?: number;
 }
 
-const clock: Clock = { now: () => Date.UTC(2026, 0, 1) };
-
-/** A book of `size` active skills (`context-00001` …), built with ordinary 1,000-op batches. */
-export function buildBook(size: number): Skillbook {
-  let book = Skillbook.empty();
-  for (let start = 0; start < size; start += 1000) {
-    const operations = [];
-    for (let i = start; i < Math.min(size, start + 1000); i++) {
-      const section = i % 3 === 0 ? 'harness' : 'context';
-      operations.push({ type: 'ADD', section, issue: `issue ${i}`, insight: `insight ${i}`, keywords: [`k${i % 50}`] });
-    }
-    const result = book.applyBatch({ operations }, { clock });
-    if (!result.ok) throw new Error(result.error.message);
-    book = result.book;
-  }
-  return book;
-}
-
 /** A mixed 10-op batch against random existing skills of `book`. */
 export function mixedBatch(book: Skillbook, rand: () => number): { operations: object[] } {
-  const target = (): string => {
-    // ids are allocated 1..n in order; a third of them are harness ids
-    const n = 1 + Math.floor(rand() * book.nextId);
-    return `${(n - 1) % 3 === 0 ? 'harness' : 'context'}-${String(n).padStart(5, '0')}`;
-  };
+  const target = (): string => randomId(book.nextId, rand);
   return {
     operations: [
       { type: 'ADD', section: 'context', issue: 'new issue a', insight: 'new insight', keywords: ['bench'] },
@@ -82,7 +62,7 @@ function timeBatches(book: Skillbook, rand: () => number, count: number, times: 
   for (let i = 0; i < count; i++) {
     const batch = mixedBatch(book, rand);
     const t0 = performance.now();
-    const result = book.applyBatch(batch, { clock });
+    const result = book.applyBatch(batch, { clock: fixedClock });
     const t1 = performance.now();
     if (!result.ok || result.applied.length !== 10) throw new Error(`bench batch did not apply: ${JSON.stringify(result)}`);
     times?.push(t1 - t0);
@@ -91,7 +71,7 @@ function timeBatches(book: Skillbook, rand: () => number, count: number, times: 
 
 /**
  * Measures the cost of a 10-op batch on books of each size (default 1,000 and 100,000): builds
- * the books, warms every one up, then measures in 10 interleaved rounds (so JIT warm-up and
+ * the books (unless given), warms every one up, then measures in 10 interleaved rounds (so JIT warm-up and
  * machine drift weigh on every size alike) and reports the median and 90th percentile.
  *
  * @example
@@ -103,7 +83,7 @@ export function measureSkillbookBatch(options: SkillbookBatchOptions = {}): Skil
   const reps = options.reps ?? 2_000;
   const rounds = 10;
   const rand = random(options.seed ?? 1);
-  const books = sizes.map((size) => buildBook(size));
+  const books = options.books ?? sizes.map((size) => buildBook(size));
   const times = books.map((): number[] => []);
   for (const book of books) timeBatches(book, rand, options.warmup ?? 300, null);
   for (let round = 0; round < rounds; round++) {

@@ -11,6 +11,8 @@ describe('bench - the harness', () => {
     for (const row of results.rows) {
       expect(Number.isFinite(row.cohort.value)).toBe(true);
       if (row.baseline) expect(Number.isFinite(row.baseline.value)).toBe(true);
+      // a ratio that is not a number would read as a missed target rather than as a broken row
+      expect(Number.isFinite(row.ratio)).toBe(true);
       expect(row.met === null).toBe(row.target.kind === 'info');
     }
     expect(results.rows.map((r) => r.id)).toEqual(expect.arrayContaining(['1a', '1b', '2a', '2b', '2c', '2d', '2e', '3b', '4', '5', '6']));

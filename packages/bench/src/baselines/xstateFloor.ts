@@ -12,7 +12,7 @@ const bareChild = setup({}).createMachine({
 
 /** A parent that counts its children's events. */
 const countingParent = setup({
-  types: { context: {} as { done: number }, events: {} as { type: 'DONE' }, input: {} as { expected: number; resolve: () => void } },
+  types: { context: {} as { done: number }, events: {} as { type: 'DONE' } },
 }).createMachine({
   context: { done: 0 },
   on: {
@@ -27,7 +27,7 @@ const countingParent = setup({
  * the parent's children map each time). Resolves when the parent has counted every event.
  */
 export async function xstateFloor(count: number): Promise<void> {
-  const parent = createActor(countingParent, { input: { expected: count, resolve: () => undefined } });
+  const parent = createActor(countingParent);
   const all = new Promise<void>((resolve) => {
     parent.subscribe((snapshot) => {
       if (snapshot.context.done === count) resolve();

@@ -6,9 +6,9 @@
  */
 import type { AppliedOp, Skillbook } from '@cohort/skillbook';
 import { buildBook, fixedClock, randomId } from '../books.ts';
-import { interleave, median, now, random } from '../measure.ts';
+import { interleave, now, random } from '../measure.ts';
 import type { BenchOptions, BenchRow, Figure, Scenario } from '../Scenario.ts';
-import { byMode, ratioRow } from '../Scenario.ts';
+import { byMode, medianFigure, ratioRow } from '../Scenario.ts';
 import { measureSkillbookBatch } from '../skillbookBatch.ts';
 
 /** A commit's worth of applied ops on random skills of a `size`-skill book: updates, removes, tags and adds. */
@@ -64,13 +64,13 @@ export const conflictCheck: Scenario = {
     const [small = [], large = []] = await interleave(fresh, { warmup: 10, reps, gc: false });
     const [coldSmall = [], coldLarge = []] = await interleave(cold, { warmup: 10, reps, gc: false });
     const k = (n: number) => `${n / 1000}k skills`;
-    const figure = (samples: number[], size: number): Figure => ({ value: median(samples), unit: 'µs/op', label: k(size), samples });
+    const figure = (samples: number[], size: number): Figure => medianFigure(samples, 'µs/op', k(size));
     const s = figure(small, sizes[0] ?? 0);
     const l = figure(large, sizes[1] ?? 0);
     const cs = figure(coldSmall, sizes[0] ?? 0);
     const cl = figure(coldLarge, sizes[1] ?? 0);
     options.log('6 conflict check: and the skillbook batch cost (10-op batch on a book value)');
-    const [b1, b2] = measureSkillbookBatch({ sizes, ...byMode(options.mode, { full: { warmup: 300, reps: 2_000 }, quick: { warmup: 100, reps: 400 }, smoke: { warmup: 1, reps: 10 } }) });
+    const [b1, b2] = measureSkillbookBatch({ books: books.map((b) => b.base), ...byMode(options.mode, { full: { warmup: 300, reps: 2_000 }, quick: { warmup: 100, reps: 400 }, smoke: { warmup: 1, reps: 10 } }) });
     const batch = (c: typeof b1): Figure => ({ value: c?.medianMs ?? Number.NaN, unit: 'ms', label: k(c?.size ?? 0) });
     const top = k(sizes[1] ?? 0).replace(' skills', '');
     return [

@@ -12,9 +12,9 @@ import type { Skillbook } from '@cohort/skillbook';
 import { FileStore, describeOpenError } from '@cohort/store';
 import { aceAdd, aceDocOf, aceTag } from '../baselines/AceBook.ts';
 import { buildBook, randomId } from '../books.ts';
-import { interleave, median, now, random } from '../measure.ts';
-import type { BenchOptions, BenchRow, Figure, Scenario } from '../Scenario.ts';
-import { byMode, ratioRow } from '../Scenario.ts';
+import { interleave, now, random } from '../measure.ts';
+import type { BenchOptions, BenchRow, Scenario } from '../Scenario.ts';
+import { byMode, rateFigure, ratioRow } from '../Scenario.ts';
 
 const COMMITTERS = 64;
 
@@ -96,14 +96,8 @@ export const durableMerges: Scenario = {
       [() => cohortRun(book, size, perCommitter, rand), async () => naiveRun(book, size, naiveMerges, rand)],
       { warmup: options.mode === 'smoke' ? 0 : 1, reps },
     );
-    const rate = (samples: number[], merges: number, label: string): Figure => ({
-      value: (merges * 1000) / median(samples),
-      unit: 'merges/s',
-      label,
-      samples: samples.map((ms) => (merges * 1000) / ms),
-    });
-    const c = rate(cohort, COMMITTERS * perCommitter, `file store, ${COMMITTERS} committers`);
-    const n = rate(naive, naiveMerges, 'rewrite + fsync');
+    const c = rateFigure(cohort, COMMITTERS * perCommitter, 'merges/s', `file store, ${COMMITTERS} committers`);
+    const n = rateFigure(naive, naiveMerges, 'merges/s', 'rewrite + fsync');
     return [
       ratioRow('4', `durable merges on ${size / 1000}k skills, vs rewrite + fsync per merge`, c, n, c.value / n.value,
         { kind: 'at-least', value: 50, text: '≥ 50×' }, { committers: COMMITTERS, perCommitter, naiveMerges, reps }),

@@ -11,14 +11,14 @@ import { sessionProtocol } from '../baselines/sessionProtocol.ts';
 import { unsafeSharedFanOut } from '../baselines/unsafeShared.ts';
 import { xstateFloor } from '../baselines/xstateFloor.ts';
 import type { AceDoc } from '../baselines/AceBook.ts';
-import { interleave, median, now, RssSampler, timeIt } from '../measure.ts';
+import { interleave, now, RssSampler, timeIt } from '../measure.ts';
 import type { BenchOptions, BenchRow, Figure, Scenario } from '../Scenario.ts';
-import { absoluteRow, byMode, ratioRow } from '../Scenario.ts';
+import { absoluteRow, byMode, medianFigure, ratioRow } from '../Scenario.ts';
 
 const OPS = 10;
 
 /** One Cohort fan-out of `children` × 10 ADDs in a fresh runtime: its wall time and peak RSS. */
-export async function cohortFanOut(children: number, rss: RssSampler | null): Promise<number> {
+async function cohortFanOut(children: number, rss: RssSampler | null): Promise<number> {
   const rt = createRuntime();
   const sub = rss ? rt.events$.subscribe(() => rss.poke()) : null;
   const t0 = now();
@@ -52,6 +52,7 @@ export const fanOut: Scenario = {
   async run(options: BenchOptions): Promise<BenchRow[]> {
     const children = byMode(options.mode, { full: 10_000, quick: 1_000, smoke: 20 });
     const reps = 3;
+    const warmup = 1;
     options.log(`2 fan-out: ${children} children × ${OPS} ADDs, ${reps} runs each of Cohort, the xstate floor, the unsafe baseline and the session protocol`);
     const rss = new RssSampler();
     const peaks: number[] = [];
@@ -67,16 +68,14 @@ export const fanOut: Scenario = {
         () => timeIt(() => unsafeSharedFanOut(emptyDoc(), children, OPS)),
         () => timeIt(() => sessionProtocol(children)),
       ],
-      { warmup: 1, reps },
+      { warmup, reps },
     );
-    const ms = (samples: number[], label: string): Figure => ({ value: median(samples), unit: 'ms', label, samples });
-    const c = ms(cohort, `${children / 1000}k × ${OPS}`);
-    const f = ms(floor, 'xstate floor');
-    const u = ms(unsafe, 'unsafe shared');
-    const p = ms(protocol, 'session protocol');
+    const c = medianFigure(cohort, 'ms', `${children / 1000}k × ${OPS}`);
+    const f = medianFigure(floor, 'ms', 'xstate floor');
+    const u = medianFigure(unsafe, 'ms', 'unsafe shared');
+    const p = medianFigure(protocol, 'ms', 'session protocol');
     const bound: Figure = { value: p.value + u.value, unit: 'ms', label: 'protocol + unsafe' };
-    // the first run is the warm-up
-    const peakMb = Math.max(...peaks.slice(1)) / 1e6;
+    const peakMb = Math.max(...peaks.slice(warmup)) / 1e6;
     const k = `${children / 1000}k`;
     return [
       ratioRow('2a', `fan-out ${k} children × 10 ADDs, vs xstate floor`, c, f, c.value / f.value, { kind: 'at-most', value: 3, text: '≤ 3×' }, { children, reps }),

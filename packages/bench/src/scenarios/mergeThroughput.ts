@@ -13,10 +13,10 @@ import { createRuntime } from '@cohort/runtime';
 import type { Session } from '@cohort/runtime';
 import { Skillbook } from '@cohort/skillbook';
 import { buildBook, randomId } from '../books.ts';
-import { interleave, median, now, random } from '../measure.ts';
+import { interleave, now, random } from '../measure.ts';
 import { driveRoot } from '../rootDriver.ts';
-import type { BenchOptions, BenchRow, Figure, Scenario } from '../Scenario.ts';
-import { byMode, ratioRow } from '../Scenario.ts';
+import type { BenchOptions, BenchRow, Scenario } from '../Scenario.ts';
+import { byMode, rateFigure, ratioRow } from '../Scenario.ts';
 
 const BOOK = 1_000;
 
@@ -78,26 +78,22 @@ export const mergeThroughput: Scenario = {
     const sessions = options.mode === 'smoke' ? 5 : 100;
     const rounds = byMode(options.mode, { full: 20, quick: 3, smoke: 1 });
     const rows: BenchRow[] = [];
+    // a book is a value: the runtime and the baseline start from the same one, built once
+    const book = buildBook(BOOK);
     for (const k of [1, 10, 100]) {
       options.log(`3 merge throughput: ${rounds} rounds of ${sessions} commits of ${k} op(s)`);
-      const rt = createRuntime({ book: buildBook(BOOK) });
+      const rt = createRuntime({ book });
       const driver = driveRoot(rt);
       const rand = random(30 + k);
-      const state = { book: buildBook(BOOK) };
+      const state = { book };
       const [cohort = [], baseline = []] = await interleave(
         [() => driver.exec((root) => cohortRound(root, sessions, k, rand)), async () => baselineRound(state, sessions, k, rand)],
         { warmup: byMode(options.mode, { full: 2, quick: 1, smoke: 0 }), reps: rounds },
       );
       await driver.finish();
       await rt.close();
-      const perSecond = (samples: number[], label: string): Figure => ({
-        value: (sessions * 1000) / median(samples),
-        unit: 'commits/s',
-        label,
-        samples: samples.map((ms) => (sessions * 1000) / ms),
-      });
-      const c = perSecond(cohort, 'supervisor');
-      const b = perSecond(baseline, 'applyBatch loop');
+      const c = rateFigure(cohort, sessions, 'commits/s', 'supervisor');
+      const b = rateFigure(baseline, sessions, 'commits/s', 'applyBatch loop');
       const target = k === 10 ? ({ kind: 'at-most', value: 2, text: '≤ 2× the cost' } as const) : ({ kind: 'info', text: 'info' } as const);
       rows.push(ratioRow(`3${'abc'[[1, 10, 100].indexOf(k)]}`, `merge throughput, ${k} op${k > 1 ? 's' : ''} per commit (cost ratio)`, c, b, b.value / c.value, target,
         { sessions, rounds, opsPerCommit: k }));

@@ -12,8 +12,8 @@ import { buildBook, randomId } from '../books.ts';
 import { interleave, median, now, random } from '../measure.ts';
 import { driveRoot } from '../rootDriver.ts';
 import type { Run } from '../measure.ts';
-import type { BenchOptions, BenchRow, Figure, Scenario } from '../Scenario.ts';
-import { byMode, ratioRow } from '../Scenario.ts';
+import type { BenchOptions, BenchRow, Scenario } from '../Scenario.ts';
+import { byMode, medianFigure, ratioRow } from '../Scenario.ts';
 
 /** The child: ten tool calls, as an agent makes them. */
 async function tenOps(s: Session, size: number, rand: () => number): Promise<void> {
@@ -77,8 +77,6 @@ function setUp(size: number, seed: number): Sized {
   };
 }
 
-const ms = (samples: readonly number[], label: string): Figure => ({ value: median(samples), unit: 'ms', label, samples });
-
 /** Scenario 1. */
 export const spawnIsolation: Scenario = {
   id: '1',
@@ -88,14 +86,15 @@ export const spawnIsolation: Scenario = {
     const reps = byMode(options.mode, { full: 200, quick: 30, smoke: 2 });
     options.log(`1 spawn isolation: building books of ${sizes.join(', ')} skills`);
     const setups = sizes.map((size, i) => setUp(size, 11 + i));
-    // deep copies of a 100,000-skill book take long: fewer of them, alternated with Cohort all the same
+    // deep copies of a 100,000-skill book take long: fewer of them, alternated across the sizes
+    // (after Cohort's runs, not between them: at ratios in the thousands, drift does not matter)
     const copyReps = byMode(options.mode, { full: 15, quick: 5, smoke: 1 });
     options.log(`1 spawn isolation: ${reps} children per book, ${copyReps} deep copies`);
     const cohort = await interleave(setups.map((s) => s.cohort), { warmup: Math.ceil(reps / 10), reps, gc: false });
     const copies = await interleave(setups.map((s) => s.baseline), { warmup: 1, reps: copyReps, gc: true });
     for (const s of setups) await s.close();
-    const figure = (i: number) => ms(cohort[i] ?? [], `${(sizes[i] ?? 0) / 1000}k skills`);
-    const copyFigure = (i: number) => ms(copies[i] ?? [], `deep copy, ${(sizes[i] ?? 0) / 1000}k`);
+    const figure = (i: number) => medianFigure(cohort[i] ?? [], 'ms', `${(sizes[i] ?? 0) / 1000}k skills`);
+    const copyFigure = (i: number) => medianFigure(copies[i] ?? [], 'ms', `deep copy, ${(sizes[i] ?? 0) / 1000}k`);
     const small = figure(0);
     const large = figure(sizes.length - 1);
     const largeCopy = copyFigure(sizes.length - 1);
