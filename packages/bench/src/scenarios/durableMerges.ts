@@ -4,14 +4,13 @@
  * throughput of acknowledged, durable merges. Against the naive approach: apply the change
  * in memory, then rewrite the whole JSON document and fsync it, on every merge.
  */
-import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRuntime } from '@cohort/runtime';
 import type { Skillbook } from '@cohort/skillbook';
-import { FileStore, describeOpenError } from '@cohort/store';
 import { aceAdd, aceDocOf, aceTag } from '../baselines/AceBook.ts';
 import { buildBook, randomId } from '../books.ts';
+import { openFileStore, withTempDir } from '../files.ts';
 import { interleave, now, random } from '../measure.ts';
 import type { BenchOptions, BenchRow, Scenario } from '../Scenario.ts';
 import { byMode, rateFigure, ratioRow } from '../Scenario.ts';
@@ -29,12 +28,10 @@ function change(size: number, rand: () => number, tag: string): { operations: ob
 }
 
 /** `COMMITTERS` root sessions in parallel, `perCommitter` merges each; returns the ms until all are durable. */
-async function cohortRun(book: Skillbook, size: number, perCommitter: number, rand: () => number): Promise<number> {
-  const dir = mkdtempSync(join(tmpdir(), 'cohort-bench-durable-'));
-  try {
-    const opened = await FileStore.open(join(dir, 'skillbook.json'), { initialBook: book, idleCheckpointMs: 0 });
-    if (!opened.ok) throw new Error(`durable merges: ${describeOpenError(opened.error)}`);
-    const rt = createRuntime({ store: opened.store });
+function cohortRun(book: Skillbook, size: number, perCommitter: number, rand: () => number): Promise<number> {
+  return withTempDir('durable', async (dir) => {
+    const store = await openFileStore(join(dir, 'skillbook.json'), { initialBook: book, idleCheckpointMs: 0 }, 'durable merges');
+    const rt = createRuntime({ store });
     await rt.ready;
     const t0 = now();
     await Promise.all(
@@ -51,20 +48,17 @@ async function cohortRun(book: Skillbook, size: number, perCommitter: number, ra
     const ms = now() - t0;
     await rt.close();
     return ms;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 /**
  * The naive approach, as ACE saves: `merges` merges, each applied in place to the document
  * object, then the whole document dumped as JSON (`json.dumps(…, indent=2)`), written and fsynced.
  */
-function naiveRun(book: Skillbook, size: number, merges: number, rand: () => number): number {
-  const dir = mkdtempSync(join(tmpdir(), 'cohort-bench-naive-'));
-  const path = join(dir, 'skillbook.json');
-  const doc = aceDocOf(book);
-  try {
+function naiveRun(book: Skillbook, size: number, merges: number, rand: () => number): Promise<number> {
+  return withTempDir('naive', (dir) => {
+    const path = join(dir, 'skillbook.json');
+    const doc = aceDocOf(book);
     const t0 = now();
     for (let i = 0; i < merges; i++) {
       aceAdd(doc, 'harness', `naive ${i}`, 'learned');
@@ -75,9 +69,7 @@ function naiveRun(book: Skillbook, size: number, merges: number, rand: () => num
       closeSync(fd);
     }
     return now() - t0;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 /** Scenario 4. */
@@ -93,7 +85,7 @@ export const durableMerges: Scenario = {
     const book = buildBook(size);
     const rand = random(40);
     const [cohort = [], naive = []] = await interleave(
-      [() => cohortRun(book, size, perCommitter, rand), async () => naiveRun(book, size, naiveMerges, rand)],
+      [() => cohortRun(book, size, perCommitter, rand), () => naiveRun(book, size, naiveMerges, rand)],
       { warmup: options.mode === 'smoke' ? 0 : 1, reps },
     );
     const c = rateFigure(cohort, COMMITTERS * perCommitter, 'merges/s', `file store, ${COMMITTERS} committers`);

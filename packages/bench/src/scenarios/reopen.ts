@@ -3,12 +3,11 @@
  * merged commits past it (one op each) is opened again: read and check the document, the base,
  * the ledger and the journal (checksums, hash chain), and replay the journal. Absolute target.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileStore, describeOpenError } from '@cohort/store';
+import { formatAceTimestamp } from '@cohort/skillbook';
 import type { AppendResult } from '@cohort/store';
 import { buildBook, randomId } from '../books.ts';
+import { openFileStore, withTempDir } from '../files.ts';
 import { collectGarbage, median, now, random } from '../measure.ts';
 import type { BenchOptions, BenchRow, Scenario } from '../Scenario.ts';
 import { absoluteRow, byMode } from '../Scenario.ts';
@@ -20,11 +19,9 @@ const IN_FLIGHT = 2_000;
 async function makeStore(path: string, skills: number, entries: number): Promise<number> {
   const book = buildBook(skills);
   // no checkpoint may fold the journal into the document: the journal is what is measured
-  const opened = await FileStore.open(path, { initialBook: book, checkpointEvery: entries + 1, idleCheckpointMs: 0 });
-  if (!opened.ok) throw new Error(`reopen: ${describeOpenError(opened.error)}`);
-  const store = opened.store;
+  const store = await openFileStore(path, { initialBook: book, checkpointEvery: entries + 1, idleCheckpointMs: 0 }, 'reopen');
   const rand = random(50);
-  const at = new Date(Date.UTC(2026, 0, 1)).toISOString().replace('Z', '000+00:00');
+  const at = formatAceTimestamp(Date.UTC(2026, 0, 1));
   let revision = book.revision;
   for (let start = 0; start < entries; start += IN_FLIGHT) {
     const pending: Promise<AppendResult>[] = [];
@@ -47,8 +44,7 @@ export const reopen: Scenario = {
   async run(options: BenchOptions): Promise<BenchRow[]> {
     const n = byMode(options.mode, { full: 100_000, quick: 10_000, smoke: 200 });
     const reps = byMode(options.mode, { full: 3, quick: 2, smoke: 1 });
-    const dir = mkdtempSync(join(tmpdir(), 'cohort-bench-reopen-'));
-    try {
+    return withTempDir('reopen', async (dir) => {
       const path = join(dir, 'skillbook.json');
       options.log(`5 reopen: making a store of ${n} skills and ${n} journal entries`);
       const revision = await makeStore(path, n, n);
@@ -56,10 +52,9 @@ export const reopen: Scenario = {
       for (let i = 0; i < reps + 1; i++) {
         collectGarbage();
         const t0 = now();
-        const opened = await FileStore.open(path, { idleCheckpointMs: 0 });
+        const store = await openFileStore(path, { idleCheckpointMs: 0 }, 'reopen');
         const ms = now() - t0;
-        if (!opened.ok) throw new Error(`reopen: ${describeOpenError(opened.error)}`);
-        if (opened.store.book.size !== n || opened.store.book.revision !== revision) throw new Error('reopen: the reopened book is not the one written');
+        if (store.book.size !== n || store.book.revision !== revision) throw new Error('reopen: the reopened book is not the one written');
         if (i > 0) samples.push(ms);
       }
       const k = `${n / 1000}k`;
@@ -67,8 +62,6 @@ export const reopen: Scenario = {
         absoluteRow('5', `reopen ${k} skills + ${k} journal entries`, { value: median(samples) / 1000, unit: 's', samples: samples.map((ms) => ms / 1000) },
           { kind: 'at-most', value: 2, text: '< 2 s' }, { skills: n, entries: n, reps }),
       ];
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   },
 };
