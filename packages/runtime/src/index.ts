@@ -25,9 +25,10 @@ export type { SessionContext, SessionInput, SessionMachineEvent, FailureSeed } f
 export { supervisorMachine } from './supervisorMachine.ts';
 export type { SupervisorContext, SupervisorInput, SupervisorEvent } from './supervisorMachine.ts';
 export {
-  createSkillTools, toolDefinitions, toolJsonSchemas,
+  createSkillTools, callSkillTool, toolDefinitions, toolJsonSchemas,
   AddSkillArgs, UpdateSkillArgs, RemoveSkillArgs, TagSkillArgs, ReadSkillArgs,
 } from './tools.ts';
-export type { SkillTools, ToolResult } from './tools.ts';
+export type { SkillTools, SkillToolArgs, SkillToolName, ToolResult, ToolError, SkillIdResult, TagResult, ReadResult } from './tools.ts';
+export { toStrictJsonSchema, parseToolArguments } from './strictToolSchema.ts';
 export { createRecurseTool, RecurseArgs } from './recurse.ts';
-export type { RecurseTool, RecurseResult, ChildRunner } from './recurse.ts';
+export type { RecurseTool, RecurseResult, RecurseInput, RecurseTask, ChildRunner } from './recurse.ts';

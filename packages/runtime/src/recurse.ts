@@ -1,11 +1,23 @@
 import { z } from 'zod';
 import type { Session, SpawnOptions } from './Session.ts';
 import type { SessionOutcome } from './SessionOutcome.ts';
+import { parseToolArguments, toStrictJsonSchema } from './strictToolSchema.ts';
 
-const Task = z.strictObject({ task: z.string().trim().min(1), name: z.string().trim().min(1).optional() });
+const text = z.string().trim().min(1);
+const Task = z.strictObject({
+  task: text.describe('what the child session should do'),
+  name: text.optional().describe('a short name for the child session'),
+});
 
-/** `recurse` arguments: one task, or several run in parallel as sibling sessions. */
-export const RecurseArgs = z.union([Task, z.strictObject({ tasks: z.array(Task).min(1) })]);
+/** `recurse` arguments: the tasks to run in parallel, each as an isolated child session. */
+export const RecurseArgs = z.strictObject({
+  tasks: z.array(Task).min(1).describe('one child session per task, run in parallel'),
+});
+
+/** What `recurse.call` accepts: {@link RecurseArgs}, or one task on its own (`{ task, name? }`). */
+export type RecurseInput = z.input<typeof RecurseArgs> | z.input<typeof Task>;
+
+const RecurseCallArgs = z.union([RecurseArgs, Task]);
 
 /** One child's task, as the runner receives it. */
 export type RecurseTask = z.infer<typeof Task>;
@@ -18,13 +30,17 @@ export type RecurseResult =
   | { readonly text: string; readonly outcomes: readonly SessionOutcome<string>[] }
   | { readonly error: string };
 
-/** The `recurse` tool: its schema (zod and JSON Schema) and its call. */
+/**
+ * The `recurse` tool: its schema (zod, and JSON Schema in the strict form providers accept,
+ * see `toStrictJsonSchema`) and its call. Arguments are typed for code and validated at run
+ * time for untyped callers (`null` for `name` means absent); bad ones give `{ error }`.
+ */
 export interface RecurseTool {
   readonly name: 'recurse';
   readonly description: string;
   readonly schema: typeof RecurseArgs;
-  readonly parameters: unknown;
-  call(session: Session, args: unknown): Promise<RecurseResult>;
+  readonly parameters: Record<string, unknown>;
+  call(session: Session, args: RecurseInput): Promise<RecurseResult>;
 }
 
 /**
@@ -44,10 +60,10 @@ export function createRecurseTool(runner: ChildRunner, options: Omit<SpawnOption
     name: 'recurse',
     description: 'Run sub-tasks as isolated child sessions; each commits its Skillbook changes or fails cleanly.',
     schema: RecurseArgs,
-    parameters: z.toJSONSchema(RecurseArgs),
+    parameters: toStrictJsonSchema(RecurseArgs),
     async call(session, raw) {
-      const parsed = RecurseArgs.safeParse(raw);
-      if (!parsed.success) return { error: `invalid arguments: ${z.prettifyError(parsed.error)}` };
+      const parsed = parseToolArguments(RecurseCallArgs, raw);
+      if (!parsed.ok) return { error: parsed.error };
       const tasks = 'tasks' in parsed.data ? parsed.data.tasks : [parsed.data];
       const outcomes = await Promise.all(
         tasks.map((task) =>

@@ -1,3 +1,4 @@
+import { callSkillTool } from '@cohort/runtime';
 import type { Clock, Session, SessionBody, SpawnOptions, ToolResult } from '@cohort/runtime';
 import { rawOp, resolveTarget, toolCall, witnessToolOp, writtenId } from './buildOp.ts';
 import type { TargetEnv } from './buildOp.ts';
@@ -92,7 +93,7 @@ async function toolStep(run: Run, op: OpPlan, thenThrow: boolean): Promise<void>
   const explicit = op.target?.from === 'shared' ? new Set([resolveTarget(op.target, targetEnv(run))]) : new Set<string>();
   const before = s.book;
   const at = env.clock.now();
-  const call = s.tools[tool](args);
+  const call = callSkillTool(s.tools, tool, args); // deliberately unchecked arguments, as an LLM sends them
   // a tool writes when it is called (its promise only reports): witness the write right here,
   // before anything else (a child's merge) can touch the draft
   const applied = s.book === before ? [] : witnessToolOp(tool, args, before, at, writtenId(tool, args, before, s.book));
