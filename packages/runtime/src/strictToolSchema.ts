@@ -18,7 +18,7 @@ const KEPT = ['type', 'description', 'enum', 'const', 'properties', 'required', 
  *
  * @example
  * toStrictJsonSchema(z.object({ q: z.string(), limit: z.number().optional() }));
- * // { type: 'object', properties: { q: { type: 'string' }, limit: { type: ['number', 'null'] } },
+ * // { type: 'object', properties: { q: { type: 'string' }, limit: { anyOf: [{ type: 'number' }, { type: 'null' }] } },
  * //   required: ['q', 'limit'], additionalProperties: false }
  */
 export function toStrictJsonSchema(schema: z.ZodObject): Record<string, unknown> {
@@ -70,13 +70,14 @@ function strictObject(node: Node): Record<string, unknown> {
   return { properties: out, required: Object.keys(out), additionalProperties: false };
 }
 
-/** `node` that also accepts `null`: in its `type` list, or as one more `anyOf` branch. */
+/**
+ * `node` that also accepts `null`, as one more `anyOf` branch: both providers document `anyOf`
+ * (a `type` list such as `["string", "null"]` is OpenAI's form, not one Anthropic lists).
+ */
 function nullable(node: Record<string, unknown>): Record<string, unknown> {
-  const { type, anyOf } = node;
-  if (Array.isArray(anyOf)) return { ...node, anyOf: [...anyOf, { type: 'null' }] };
-  if (typeof type === 'string' && node['enum'] === undefined) return { ...node, type: [type, 'null'] };
-  const { description, ...rest } = node;
-  return { ...(description !== undefined ? { description } : {}), anyOf: [rest, { type: 'null' }] };
+  const { description, anyOf, ...rest } = node;
+  const branches = Array.isArray(anyOf) ? anyOf : [rest];
+  return { ...(description !== undefined ? { description } : {}), anyOf: [...branches, { type: 'null' }] };
 }
 
 function isNode(value: unknown): value is Node {

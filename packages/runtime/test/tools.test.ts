@@ -116,5 +116,7 @@ describe('tools', () => {
     ]));
     expect(strictSchemaViolations({ type: 'object', properties: { a: { type: 'string', minLength: 1 }, b: { type: 'object', properties: {}, additionalProperties: {} } }, required: ['a'], additionalProperties: false }))
       .toEqual(['$.b: not in required', '$.a: has `minLength`', '$.b: additionalProperties is not false']);
+    expect(strictSchemaViolations({ type: 'object', properties: { a: { type: ['string', 'null'] } }, required: ['a'], additionalProperties: false }))
+      .toEqual(['$.a: a type list (Anthropic documents anyOf for unions)']);
   });
 });

@@ -32,6 +32,7 @@ export function acceptsNull(node: unknown): boolean {
 
 function walk(node: Node, path: string, out: string[]): void {
   for (const key of REFUSED) if (key in node) out.push(`${path}: has \`${key}\``);
+  if (Array.isArray(node['type'])) out.push(`${path}: a type list (Anthropic documents anyOf for unions)`);
   const types = Array.isArray(node['type']) ? node['type'] : [node['type']];
   if (node['type'] === undefined && !Array.isArray(node['anyOf']) && node['enum'] === undefined && node['const'] === undefined) {
     out.push(`${path}: no type`);
