@@ -6,8 +6,9 @@
  *
  *   ./pnpmw example learning-loop
  *     offline, with a scripted model (the child for trace-3 fails: its provider "goes down")
- *   ./pnpmw add -w @ai-sdk/openai && COHORT_MODEL=openai:gpt-4.1-mini OPENAI_API_KEY=… ./pnpmw example learning-loop
- *     the same loop against a real model (`<provider>:<model id>`, any `@ai-sdk/<provider>` package)
+ *   COHORT_MODEL=anthropic:claude-sonnet-4-5 ANTHROPIC_API_KEY=… ./pnpmw example learning-loop
+ *     the same loop against a real model: `<provider>:<model id>`, for any `@ai-sdk/<provider>`
+ *     package installed (`./pnpmw add -w @ai-sdk/openai` for `openai:gpt-4.1-mini`)
  */
 import { MockLanguageModelV3 } from 'ai/test';
 import { createRuntime } from '@cohort/runtime';
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
   if (outcome.status !== 'committed') process.exitCode = 1;
 }
 
-/** A real model when COHORT_MODEL names one (`openai:gpt-4.1-mini`), else the scripted one. */
+/** A real model when COHORT_MODEL names one (`anthropic:claude-sonnet-4-5`), else the scripted one. */
 async function pickModel(): Promise<AgentModel> {
   const spec = process.env['COHORT_MODEL'];
   if (!spec) return scriptedModel();
