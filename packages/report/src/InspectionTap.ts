@@ -43,6 +43,8 @@ export function createInspectionTap(options: InspectionTapOptions = {}): Inspect
 interface SessionContextLike {
   readonly sessionId?: unknown;
   readonly path?: unknown;
+  readonly depth?: unknown;
+  readonly failure?: unknown;
 }
 
 interface SupervisorContextLike {
@@ -68,9 +70,10 @@ class Tap implements InspectionTap {
   private snapshot(actorId: string, snapshot: unknown): void {
     const snap = snapshot as { value?: unknown; status?: unknown; context?: unknown };
     if (typeof snap.value !== 'string' || typeof snap.context !== 'object' || snap.context === null) return;
+    // known by its context's shape, not by its actor id: the session id is in the context
     const session = snap.context as SessionContextLike;
-    if (session.sessionId === actorId && Array.isArray(session.path)) {
-      this.session(actorId, snap.value, snap.status === 'done');
+    if (typeof session.sessionId === 'string' && Array.isArray(session.path) && typeof session.depth === 'number' && 'failure' in session) {
+      this.session(session.sessionId, snap.value, snap.status === 'done');
       return;
     }
     const supervisor = snap.context as SupervisorContextLike;
