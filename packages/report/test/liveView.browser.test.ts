@@ -62,8 +62,7 @@ describeInBrowser('live view in headless Chromium', () => {
     // while every child waits at the gate, the page shows them running
     await expect.poll(() => page.locator('[data-status="running"]').count(), { timeout: 20_000 }).toBe(SESSIONS);
     await page.click('[data-session-id="s2"]');
-    const details = page.locator('[data-testid="session-details"]');
-    expect(await details.innerText()).toMatch(/running/);
+    expect(await page.locator('[data-testid="session-details"][data-session="s2"]').innerText()).toMatch(/running/);
     await page.screenshot({ path: join(artifacts(), 'live-view-running.png') });
     release();
     const outcome = await run;
@@ -75,7 +74,7 @@ describeInBrowser('live view in headless Chromium', () => {
     const crashed = page.locator('[data-session-id="s5"]');
     expect(await crashed.getAttribute('data-failure')).toBe('crashed');
     await crashed.click();
-    expect(await details.innerText()).toContain('child 3 gave up');
+    expect(await page.locator('[data-testid="session-details"][data-session="s5"]').innerText()).toContain('child 3 gave up');
   });
 
   it('live view - closing it ends the stream and frees the port', async () => {
