@@ -8,6 +8,7 @@ export { recordRun } from './recordRun.ts';
 export type { RecordRunOptions } from './recordRun.ts';
 export { RunRecorder } from './RunRecorder.ts';
 export type { AttachOptions, RecordableRuntime, RecorderOptions, RecordingChange } from './RunRecorder.ts';
+export type { RunProgress, RunTail } from './internal/RunState.ts';
 export { recordEvents } from './recordEvents.ts';
 export type { LoggedEvent } from './recordEvents.ts';
 export { createInspectionTap } from './InspectionTap.ts';
