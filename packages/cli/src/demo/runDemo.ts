@@ -1,77 +1,53 @@
 import { createRuntime, SimulatedClock } from '@cohort/runtime';
-import type { AuditEntry, Runtime, Session } from '@cohort/runtime';
+import type { AuditEntry, Runtime } from '@cohort/runtime';
 import { Skillbook } from '@cohort/skillbook';
-import type { Output } from '../runCli.ts';
+import type { CliOutput } from '../CliIo.ts';
 import { SessionTreeView } from '../SessionTreeView.ts';
+import { conflictScenario } from './conflictScenario.ts';
+import { crashScenario } from './crashScenario.ts';
+import type { DemoScenario } from './DemoScenario.ts';
+import { scenarioSource } from './scenarioSource.ts';
+import { timeoutScenario } from './timeoutScenario.ts';
+
+const SCENARIOS: readonly DemoScenario[] = [crashScenario, timeoutScenario, conflictScenario];
 
 const SEED = { type: 'ADD', section: 'context', issue: 'API calls time out under load', insight: 'retry with backoff', keywords: ['api'] };
 
-/** `cohort demo`: ACE's recurse bug replayed through Cohort, then a nested tree with a conflict. */
-export async function runDemo(_args: string[], out: Output): Promise<number> {
-  const clock = new SimulatedClock(Date.UTC(2026, 10, 29, 12));
-  out.write(heading('1. The ACE recurse scenario'));
-  out.write(
-    '  A parent runs two children in parallel. A adds a1 and a2 and improves the seed skill;\n' +
-      '  B adds b1-leaked, then crashes. In ACE, b1-leaked stays in the shared Skillbook, the\n' +
-      '  operations interleave, and the parent gets the string "(child session failed: …)".\n\n',
-  );
-  const first = await scenario(clock, out, async (root) => {
-    const a = root.spawn(async (s: Session) => {
-      await s.tools.add_skill({ section: 'context', issue: 'a1: paginate large result sets', insight: 'use cursors' });
-      await s.sleep(10);
-      await s.tools.add_skill({ section: 'context', issue: 'a2: cache schema lookups', insight: 'memoise per run' });
-      await s.sleep(10);
-      await s.tools.update_skill({ skill_id: 'context-00001', insight: 'retry with exponential backoff and jitter' });
-      return 'A finished';
-    }, { name: 'A' });
-    const b = root.spawn(async (s: Session) => {
-      await s.sleep(5);
-      await s.tools.add_skill({ section: 'context', issue: 'b1-leaked', insight: 'must never reach the book' });
-      await s.sleep(10);
-      throw new Error('simulated sandbox/tool crash');
-    }, { name: 'B' });
-    return Promise.all([a, b]);
-  });
-  if (!first) return 1;
+const INTRO = `Cohort runs AI-agent sessions in parallel over one shared Skillbook.
 
-  out.write(heading('2. A nested tree with a conflict'));
-  out.write(
-    '  A planner runs an editor (updates the seed) and a pruner (removes it) in parallel; the\n' +
-      '  pruner commits first, so the editor is rejected, naming the skill. A flaky sibling of\n' +
-      '  the planner merges a grandchild, then crashes: neither reaches the book.\n\n',
-  );
-  const second = await scenario(clock, out, async (root) => {
-    const planner = root.spawn(async (p: Session) => {
-      await p.tools.add_skill({ section: 'harness', issue: 'plan before editing', insight: 'list the skills you touch' });
-      const editor = p.spawn(async (s: Session) => {
-        await s.sleep(20);
-        await s.tools.update_skill({ skill_id: 'context-00001', insight: 'never retry' });
-      }, { name: 'editor' });
-      const pruner = p.spawn(async (s: Session) => {
-        await s.sleep(5);
-        await s.tools.remove_skill({ skill_id: 'context-00001', reason: 'superseded' });
-      }, { name: 'pruner' });
-      return Promise.all([editor, pruner]);
-    }, { name: 'planner' });
-    const flaky = root.spawn(async (f: Session) => {
-      await f.spawn(async (g: Session) => {
-        await g.tools.add_skill({ section: 'harness', issue: 'grandchild note', insight: 'lost with its parent' });
-      }, { name: 'helper' });
-      await f.sleep(30);
-      throw new Error('flaky session crashed after its helper merged');
-    }, { name: 'flaky' });
-    return Promise.all([planner, flaky]);
-  });
-  return second ? 0 : 1;
+  A Skillbook is what a learning agent keeps of what it learned: short skills (a problem and
+  what to do about it) that go into the model's prompt. ACE, the agentic-context-engine, is a
+  framework built around such a book; its agents change it with tool calls (add_skill,
+  update_skill, tag_skill, remove_skill). When several agent sessions share one book, their
+  edits interleave, and a session that crashes halfway leaves half its edits behind.
+
+  In Cohort each session edits a private draft. When it ends, all its changes reach its
+  parent at once (a commit), or none do (a crash, a timeout, a conflict). Each scenario below
+  starts from a book with one skill (context-00001), runs on a simulated clock (the output is
+  the same every time), and shows the code that ran, how each session ended, the audit log
+  and the final book.
+`;
+
+/** `cohort demo`: what Cohort does, in three scenarios, with the code of each. Exit 1 if one goes wrong. */
+export async function runDemo(out: CliOutput): Promise<number> {
+  const clock = new SimulatedClock(Date.UTC(2026, 10, 29, 12));
+  out.write(INTRO);
+  for (const [i, scenario] of SCENARIOS.entries()) {
+    out.write(heading(`${i + 1}. ${scenario.title}`));
+    out.write(`${indent(scenario.explanation)}\n\n`);
+    out.write(`The code (the root session's body; s.tools are the Skillbook tools)\n${indent(scenarioSource(scenario))}\n\n`);
+    if (!(await runScenario(clock, out, scenario))) return 1;
+  }
+  return 0;
 }
 
-async function scenario(clock: SimulatedClock, out: Output, body: (root: Session) => Promise<unknown>): Promise<boolean> {
+async function runScenario(clock: SimulatedClock, out: CliOutput, scenario: DemoScenario): Promise<boolean> {
   const seeded = Skillbook.empty().applyBatch({ operations: [SEED] }, { clock });
   if (!seeded.ok) throw new Error(seeded.error.message);
   const rt = createRuntime({ book: seeded.book, clock });
   const view = new SessionTreeView();
   rt.events$.subscribe((e) => view.observe(e));
-  const outcome = await clock.settle(rt.run(body, { name: 'root' }));
+  const outcome = await clock.settle(rt.run(scenario.body, { name: 'root' }));
   out.write(`Session tree\n${view.render()}\n\n`);
   out.write(`Audit log (each entry one contiguous block, attributed to one session path)\n${renderAudit(rt, view)}\n\n`);
   out.write(`Final book, as the prompt a model sees\n${indent(rt.book.asPrompt())}\n\n`);
@@ -89,5 +65,5 @@ function heading(text: string): string {
 }
 
 function indent(text: string): string {
-  return text.split('\n').map((l) => `  ${l}`).join('\n');
+  return text.split('\n').map((l) => (l ? `  ${l}` : l)).join('\n');
 }
