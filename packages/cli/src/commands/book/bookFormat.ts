@@ -6,9 +6,6 @@ export interface BookFlags {
   readonly json?: true;
 }
 
-/** What the `<path>` argument of every `book` command means. */
-export const PATH_HELP = "the store's document, e.g. data/skillbook.json";
-
 /** Left-aligned `label  value` rows. */
 export function rows(pairs: readonly (readonly [string, string | number])[]): string {
   const width = Math.max(...pairs.map(([k]) => k.length));

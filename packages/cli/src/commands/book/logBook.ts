@@ -1,9 +1,8 @@
 import type { BookInspection, InspectedCommit } from '@cohort/store';
-import type { RegisterCommand } from '../../CliCommand.ts';
 import type { CliIo } from '../../CliIo.ts';
 import { optionValue, wholeNumber } from '../../optionValue.ts';
-import { PATH_HELP, json, time } from './bookFormat.ts';
-import { readInspection } from './readInspection.ts';
+import { json, time } from './bookFormat.ts';
+import { bookCommand } from './bookCommand.ts';
 
 interface LogFlags {
   readonly json?: true;
@@ -38,15 +37,11 @@ function log(report: BookInspection, flags: LogFlags, io: CliIo): number {
 }
 
 /** `cohort book log <path> [--json] [--limit N]`: the audit journal, each commit with its session path. */
-export const registerLogBook: RegisterCommand = (book, { io, exit }) => {
-  book
-    .command('log')
-    .description('print the audit journal: each merged commit with its session path')
-    .argument('<path>', PATH_HELP)
-    .option('--json', 'machine-readable output (one object per entry)')
-    .option('--limit <n>', 'only the last N entries', optionValue(wholeNumber(1)))
-    .action(async (path: string, flags: LogFlags) => {
-      const report = await readInspection('log', path, io, true);
-      exit(report ? log(report, flags, io) : 1);
-    });
-};
+export const registerLogBook = bookCommand<LogFlags>({
+  name: 'log',
+  description: 'print the audit journal: each merged commit with its session path',
+  json: 'machine-readable output (one object per entry)',
+  progress: true,
+  options: (command) => void command.option('--limit <n>', 'only the last N entries', optionValue(wholeNumber(1))),
+  view: log,
+});

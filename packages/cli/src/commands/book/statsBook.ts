@@ -1,9 +1,8 @@
 import type { BookInspection } from '@cohort/store';
-import type { RegisterCommand } from '../../CliCommand.ts';
 import type { CliIo } from '../../CliIo.ts';
-import { PATH_HELP, damaged, json, rows } from './bookFormat.ts';
+import { damaged, json, rows } from './bookFormat.ts';
 import type { BookFlags } from './bookFormat.ts';
-import { readInspection } from './readInspection.ts';
+import { bookCommand } from './bookCommand.ts';
 
 function stats(report: BookInspection, flags: BookFlags, io: CliIo): number {
   const book = report.book;
@@ -39,14 +38,10 @@ function stats(report: BookInspection, flags: BookFlags, io: CliIo): number {
 }
 
 /** `cohort book stats <path> [--json]`: counts, revisions, journal, recovery copies, conflict log, lock. */
-export const registerStatsBook: RegisterCommand = (book, { io, exit }) => {
-  book
-    .command('stats')
-    .description('print skill counts, revisions, journal, recovery copies, conflict log and lock')
-    .argument('<path>', PATH_HELP)
-    .option('--json', 'machine-readable output')
-    .action(async (path: string, flags: BookFlags) => {
-      const report = await readInspection('stats', path, io, false);
-      exit(report ? stats(report, flags, io) : 1);
-    });
-};
+export const registerStatsBook = bookCommand<BookFlags>({
+  name: 'stats',
+  description: 'print skill counts, revisions, journal, recovery copies, conflict log and lock',
+  json: 'machine-readable output',
+  progress: false,
+  view: stats,
+});

@@ -1,9 +1,8 @@
 import type { BookInspection } from '@cohort/store';
-import type { RegisterCommand } from '../../CliCommand.ts';
 import type { CliIo } from '../../CliIo.ts';
-import { PATH_HELP, json } from './bookFormat.ts';
+import { json } from './bookFormat.ts';
 import type { BookFlags } from './bookFormat.ts';
-import { readInspection } from './readInspection.ts';
+import { bookCommand } from './bookCommand.ts';
 
 function verify(report: BookInspection, flags: BookFlags, io: CliIo): number {
   const code = report.ok ? 0 : 1;
@@ -24,14 +23,10 @@ function verify(report: BookInspection, flags: BookFlags, io: CliIo): number {
 }
 
 /** `cohort book verify <path> [--json]`: an integrity check; exit 1 on damage. Nothing is written. */
-export const registerVerifyBook: RegisterCommand = (book, { io, exit }) => {
-  book
-    .command('verify')
-    .description('check the document, ledger, base and journal; exit 1 on damage (nothing is written)')
-    .argument('<path>', PATH_HELP)
-    .option('--json', 'machine-readable output (every finding)')
-    .action(async (path: string, flags: BookFlags) => {
-      const report = await readInspection('verify', path, io, true);
-      exit(report ? verify(report, flags, io) : 1);
-    });
-};
+export const registerVerifyBook = bookCommand<BookFlags>({
+  name: 'verify',
+  description: 'check the document, ledger, base and journal; exit 1 on damage (nothing is written)',
+  json: 'machine-readable output (every finding)',
+  progress: true,
+  view: verify,
+});
