@@ -1,37 +1,23 @@
-import { runDemo } from './commands/demo.ts';
+import { CommanderError } from 'commander';
+import type { CliIo } from './CliIo.ts';
+import { createProgram } from './createProgram.ts';
 
-/** Where a command writes. */
-export interface Output {
-  write(text: string): void;
-}
-
-const USAGE = `cohort — isolated agent sessions over one shared Skillbook
-
-usage:
-  cohort demo                     run the ACE recurse scenario and a nested conflict, and explain them
-  cohort book show|stats|log|verify <path> [--json]
-  cohort sim [--seeds A..B | --seed N] [--trace] [--json]
-`;
-
-type Command = (args: string[], out: Output) => Promise<number>;
-
-const commands: Record<string, () => Promise<Command>> = {
-  demo: async () => runDemo,
-  book: async () => (await import('./commands/book.ts')).runBook,
-  sim: async () => (await import('./commands/sim.ts')).runSim,
-};
-
-/** Runs the `cohort` command line; resolves with the exit code. */
-export async function runCli(argv: readonly string[], out: Output): Promise<number> {
-  const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    out.write(USAGE);
-    return name ? 0 : 2;
+/**
+ * Runs the `cohort` command line and resolves with its exit code: 0 on success (and for
+ * `--help` and `--version`), 1 when the work failed (damage found, a file that cannot be
+ * read, an invariant violated), 2 on a usage error (printed with the command's usage).
+ *
+ * @example
+ * process.exitCode = await runCli(process.argv.slice(2), { out: process.stdout, err: process.stderr });
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let code = 0;
+  const program = createProgram({ io, exit: (c) => void (code = c) });
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    throw error;
   }
-  const load = commands[name];
-  if (!load) {
-    out.write(`unknown command: ${name}\n\n${USAGE}`);
-    return 2;
-  }
-  return (await load())(rest, out);
+  return code;
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileStore, describeOpenError } from '@cohort/store';
 import { addOp, makeCommit } from '@cohort/store/testing';
-import { runBook } from '../src/commands/book.ts';
+import { runCohort } from './utils/runCohort.ts';
 
 const dirs: string[] = [];
 
@@ -26,10 +26,10 @@ async function fixture(): Promise<string> {
   return document;
 }
 
-async function run(args: string[]): Promise<{ code: number; text: string }> {
-  let text = '';
-  const code = await runBook(args, { write: (s) => (text += s) });
-  return { code, text };
+/** `cohort book <args>`; `text` is what it printed on both streams. */
+async function run(args: string[], tty = false): Promise<{ code: number; text: string; out: string; err: string }> {
+  const r = await runCohort(['book', ...args], { tty });
+  return { ...r, text: r.out + r.err };
 }
 
 afterEach(async () => {
@@ -95,5 +95,43 @@ describe('cohort book', () => {
   it('book - a usage error exits with 2', async () => {
     expect((await run(['show'])).code).toBe(2);
     expect((await run(['frobnicate', 'x.json'])).code).toBe(2);
+    const limit = await run(['log', 'x.json', '--limit', '0']);
+    expect(limit.code).toBe(2);
+    expect(limit.err).toContain("option '--limit <n>' argument '0' is invalid");
+  });
+
+  it('book show <directory> - says it wants the document, not a raw EISDIR', async () => {
+    const document = await fixture();
+    const dir = join(document, '..');
+    for (const command of ['show', 'stats', 'log', 'verify']) {
+      const r = await run([command, dir]);
+      expect(r.code, command).toBe(1);
+      expect(r.err).toContain(`cohort book ${command}: ${dir} is a directory: give the store's document, e.g. ${document}`);
+      expect(r.err).not.toContain('EISDIR');
+      expect(r.out).toBe('');
+    }
+  });
+
+  it('book log <missing file> - fails, naming the path, instead of printing an empty journal', async () => {
+    for (const command of ['show', 'stats', 'log', 'verify']) {
+      const r = await run([command, '/nonexistent/x.json']);
+      expect(r.code, command).toBe(1);
+      expect(r.err).toContain(`cohort book ${command}: /nonexistent/x.json does not exist`);
+      expect(r.out).not.toContain('the journal is empty');
+    }
+  });
+
+  it('book verify, book log - show progress on a terminal only, on stderr, and clear it', async () => {
+    const document = await fixture();
+    for (const command of ['verify', 'log']) {
+      const tty = await run([command, document], true);
+      expect(tty.code).toBe(0);
+      expect(tty.err, command).toMatch(/\[[#.]{30}\] \d+% reading skillbook\.json/);
+      expect(tty.err, command).toContain('\x1b[2K');
+      expect(tty.out).not.toContain('\x1b');
+      const piped = await run([command, document]);
+      expect(piped.err).toBe('');
+      expect(piped.out).not.toContain('\x1b');
+    }
   });
 });

@@ -1,31 +1,48 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../src/runCli.ts';
+import { runCohort } from './utils/runCohort.ts';
 
-async function cli(...argv: string[]): Promise<{ code: number; text: string }> {
-  let text = '';
-  const code = await runCli(argv, { write: (s) => void (text += s) });
-  return { code, text };
+async function demo(): Promise<{ code: number; text: string }> {
+  const { code, out } = await runCohort(['demo']);
+  return { code, text: out };
 }
 
 describe('cohort demo', () => {
-  it('tells the ACE scenario: the crashed child leaves nothing, A lands in one entry', async () => {
-    const { code, text } = await cli('demo');
+  it('explains itself to a newcomer, and shows the code of each scenario before running it', async () => {
+    const { code, text } = await demo();
     expect(code).toBe(0);
-    expect(text).toContain('B .. failed (crashed): simulated sandbox/tool crash; discarded 1 op');
-    const [first, second] = text.split('2. A nested tree with a conflict');
+    expect(text).toMatch(/^Cohort runs AI-agent sessions in parallel/);
+    expect(text).toContain('ACE, the agentic-context-engine');
+    expect(text.match(/^The code \(the root session's body/gm)).toHaveLength(3);
+    // the code shown is the scenario's source, as written
+    expect(text).toContain("  }, { name: 'researcher', timeoutMs: 1_000 });");
+    expect(text).toContain("    throw new Error('simulated sandbox/tool crash');");
+  });
+
+  it('a crash: the crashed child leaves nothing, A lands in one entry', async () => {
+    const { text } = await demo();
+    const [first] = text.split('2. A session that runs out of time');
+    expect(first).toContain('B .. failed (crashed): simulated sandbox/tool crash; discarded 1 op');
     const finalBook = first?.split('Final book')[1] ?? '';
     expect(finalBook).toContain('a1: paginate large result sets');
     expect(finalBook).not.toContain('b1-leaked');
     expect(first?.match(/rev \d+ {2}root\/A\n/g)).toHaveLength(1);
-    expect(second).toMatch(/editor \.+ failed \(conflict\): .*UPDATE context-00001: removed/);
-    expect(second).toContain('discarded 1 op and 1 descendant');
-    expect(second?.split('Final book')[1]).not.toContain('grandchild note');
   });
 
-  it('prints usage and exits 2 on an unknown command', async () => {
-    const { code, text } = await cli('frobnicate');
-    expect(code).toBe(2);
-    expect(text).toContain('unknown command: frobnicate');
-    expect(text).toContain('usage:');
+  it('a timeout: the slow session fails with kind timeout and its skill is discarded; its sibling commits', async () => {
+    const { text } = await demo();
+    const second = text.split('2. A session that runs out of time')[1]?.split('3. Two sessions')[0] ?? '';
+    expect(second).toMatch(/researcher \.+ failed \(timeout\): .*; discarded 1 op/);
+    expect(second).toMatch(/tester \.+ committed/);
+    const finalBook = second.split('Final book')[1] ?? '';
+    expect(finalBook).toContain('slow test suite');
+    expect(finalBook).not.toContain('half-finished research');
+  });
+
+  it('a conflict: the editor is rejected naming the skill; a crashed parent takes its merged child along', async () => {
+    const { text } = await demo();
+    const third = text.split('3. Two sessions change the same skill')[1] ?? '';
+    expect(third).toMatch(/editor \.+ failed \(conflict\): .*UPDATE context-00001: removed/);
+    expect(third).toContain('discarded 1 op and 1 descendant');
+    expect(third.split('Final book')[1]).not.toContain('grandchild note');
   });
 });

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { runSim } from '../src/commands/sim.ts';
-import { runCli } from '../src/runCli.ts';
+import { runCohort } from './utils/runCohort.ts';
 
-async function run(args: string[], isTTY = false): Promise<{ code: number; text: string }> {
-  let text = '';
-  const code = await runSim(args, { write: (s: string) => void (text += s), isTTY });
-  return { code, text };
+/** `cohort sim <args>`; `text` is stdout, `err` stderr. */
+async function run(args: string[], tty = false): Promise<{ code: number; text: string; err: string }> {
+  const r = await runCohort(['sim', ...args], { tty });
+  return { code: r.code, text: r.out, err: r.err };
 }
 
 describe('cohort sim', () => {
@@ -56,25 +55,37 @@ describe('cohort sim', () => {
     expect((await run(['--seed', '3', '--json'])).text).toBe(one.text);
   });
 
-  it('sim - shows a progress bar on a terminal, and none otherwise', async () => {
-    const tty = (await run(['--seeds', '1..3'], true)).text;
-    expect(tty).toMatch(/\r\[#{10}\.{20}\] 1\/3 seeds/);
-    expect(tty).toMatch(/\r\[#{30}\] 3\/3 seeds/);
-    expect(tty).toContain('\r\x1b[2K');
-    expect((await run(['--seeds', '1..3'], false)).text).not.toContain('\r');
+  it('sim - shows a progress bar on a terminal (stderr), and none otherwise', async () => {
+    const tty = await run(['--seeds', '1..3'], true);
+    expect(tty.err).toMatch(/\[#{30}\] 3\/3 seeds/);
+    expect(tty.err).toContain('\x1b[2K');
+    expect(tty.text).not.toContain('\x1b');
+    const piped = await run(['--seeds', '1..3'], false);
+    expect(piped.err).toBe('');
+    expect(piped.text).not.toContain('\r');
   });
 
-  it('sim - bad arguments exit 2 with the usage', async () => {
-    for (const args of [['--seeds', '5..1'], ['--seeds', 'many'], ['--seed', 'x'], ['--mutation', 'nope'], ['--frobnicate']]) {
-      const { code, text } = await run(args);
+  it('sim - bad arguments exit 2, name the flag the user typed and point to the usage', async () => {
+    const cases: [string[], string][] = [
+      [['--seed', '-3'], "option '--seed <n>' argument '-3' is invalid. expected a whole number, at least 0"],
+      [['--seeds', '5..1'], "option '--seeds <A..B>' argument '5..1' is invalid. the range is empty"],
+      [['--seeds', 'many'], "option '--seeds <A..B>' argument 'many' is invalid"],
+      [['--seed', 'x'], "option '--seed <n>' argument 'x' is invalid"],
+      [['--mutation', 'nope'], "option '--mutation <name>' argument 'nope' is invalid"],
+      [['--seed', '1', '--seeds', '1..2'], "option '--seed <n>' cannot be used with option '--seeds <A..B>'"],
+      [['--frobnicate'], "unknown option '--frobnicate'"],
+    ];
+    for (const [args, message] of cases) {
+      const { code, err } = await run(args);
       expect(code, args.join(' ')).toBe(2);
-      expect(text).toContain('usage: cohort sim');
+      expect(err).toContain(message);
+      expect(err).toContain('`cohort sim --help` prints its usage');
+      expect(err).not.toMatch(/\b(from|to)\b:/);
     }
   });
 
-  it('sim - is registered as a cohort command', async () => {
-    let text = '';
-    const code = await runCli(['sim', '--seed', '2'], { write: (s) => void (text += s) });
+  it('sim --seed N - runs one seed through the cohort command line', async () => {
+    const { code, text } = await run(['--seed', '2']);
     expect(code).toBe(0);
     expect(text).toContain('cohort sim — seed 2');
   });

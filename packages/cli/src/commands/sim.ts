@@ -1,90 +1,93 @@
+import { Option } from 'commander';
 import { z } from 'zod';
 import { SimMutationSchema, SimTally, formatTrace, simulate } from '@cohort/sim';
-import type { SimOptions, SimReport, SimSummary } from '@cohort/sim';
+import type { SimMutation, SimOptions, SimReport, SimSummary } from '@cohort/sim';
+import type { RegisterCommand } from '../CliCommand.ts';
+import type { CliIo, CliOutput } from '../CliIo.ts';
+import { optionValue, wholeNumber } from '../optionValue.ts';
+import { startProgress } from '../progressBar.ts';
 
-/** Where the command writes (a TTY gets a progress bar). */
-interface SimOutput {
-  write(text: string): void;
-  readonly isTTY?: boolean;
+/** What `cohort sim` runs, after its options are checked. */
+interface SimArgs {
+  readonly from: number;
+  readonly to: number;
+  readonly single: boolean;
+  readonly trace: boolean;
+  readonly json: boolean;
+  readonly store: 'auto' | 'memory' | 'file';
+  readonly mutation: SimMutation | undefined;
 }
 
-const USAGE = `usage: cohort sim [--seeds A..B | --seed N] [--trace] [--json] [--store auto|memory|file] [--mutation NAME]
-
-  --seeds A..B   run every seed from A to B (default 1..100) and print a summary
-  --seed N       run one seed; with --trace, print its timeline and each invariant
-  --json         machine-readable output (the whole report for --seed N)
-  --store        force the memory or the file store (default: the seed chooses)
-  --mutation     run a deliberately broken variant (${SimMutationSchema.options.join(', ')}), to watch the checker fail
-`;
-
-/** The command line of `cohort sim`, checked at the boundary. */
-const SimArgsSchema = z.object({
-  from: z.number().int().nonnegative(),
-  to: z.number().int().nonnegative(),
-  single: z.boolean(),
-  trace: z.boolean(),
-  json: z.boolean(),
-  store: z.enum(['auto', 'memory', 'file']),
-  mutation: SimMutationSchema.optional(),
-}).refine((a) => a.from <= a.to, { message: 'the seed range is empty (A must be ≤ B)' });
-type SimArgs = z.infer<typeof SimArgsSchema>;
-
-function parseArgs(args: readonly string[]): SimArgs | string {
-  const raw: Record<string, unknown> = { from: 1, to: 100, single: false, trace: false, json: false, store: 'auto' };
-  for (let i = 0; i < args.length; i += 1) {
-    const [flag, inline] = (args[i] ?? '').split(/=(.*)/s, 2) as [string, string | undefined];
-    const value = (): string => inline ?? args[(i += 1)] ?? '';
-    if (flag === '--trace') raw['trace'] = true;
-    else if (flag === '--json') raw['json'] = true;
-    else if (flag === '--store') raw['store'] = value();
-    else if (flag === '--mutation') raw['mutation'] = value();
-    else if (flag === '--seed') {
-      const n = Number(value());
-      Object.assign(raw, { from: n, to: n, single: true });
-    } else if (flag === '--seeds') {
-      const m = /^(\d+)\.\.(\d+)$/.exec(value());
-      if (!m) return '--seeds takes a range A..B, e.g. --seeds 1..500';
-      Object.assign(raw, { from: Number(m[1]), to: Number(m[2]) });
-    } else return `unknown argument: ${flag}`;
-  }
-  const parsed = SimArgsSchema.safeParse(raw);
-  return parsed.success ? parsed.data : `invalid arguments: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'seeds'}: ${i.message}`).join('; ')}`;
+/** The options as commander hands them over. */
+interface SimFlags {
+  readonly seeds?: { readonly from: number; readonly to: number };
+  readonly seed?: number;
+  readonly trace?: true;
+  readonly json?: true;
+  readonly store: 'auto' | 'memory' | 'file';
+  readonly mutation?: SimMutation;
 }
+
+const MAX_SEED = 2 ** 32 - 1;
+
+/** `--seeds A..B`: an inclusive, non-empty range of seeds. */
+const SeedRangeSchema = z
+  .string()
+  .regex(/^\d+\.\.\d+$/, 'expected a range A..B of whole numbers, e.g. 1..500')
+  .transform((s) => s.split('..').map(Number) as [number, number])
+  .refine(([from, to]) => from <= to, 'the range is empty: A must be at most B')
+  .refine(([, to]) => to <= MAX_SEED, `seeds go up to ${MAX_SEED}`)
+  .transform(([from, to]) => ({ from, to }));
 
 /**
  * `cohort sim`: runs deterministic simulations and checks their invariants. `--seeds A..B`
  * prints a summary table (runs, sessions, merges, failures by kind, violations, time) and
  * exits 1 on any violation, naming the command that replays the failing seed; `--seed N
- * --trace` prints that run's timeline; `--json` is for machines. Exit 2 on bad arguments.
- *
- * @example
- * const code = await runSim(['--seeds', '1..20'], process.stdout);
+ * --trace` prints that run's timeline; `--json` is for machines; a progress bar on a
+ * terminal only. Exit 2 on bad arguments.
  */
-export async function runSim(args: string[], out: SimOutput): Promise<number> {
-  const parsed = parseArgs(args);
-  if (typeof parsed === 'string') {
-    out.write(`${parsed}\n\n${USAGE}`);
-    return 2;
-  }
-  const options = (seed: number): SimOptions => ({ seed, store: parsed.store, ...(parsed.mutation ? { mutation: parsed.mutation } : {}) });
-  if (parsed.single) return runOne(await simulate(options(parsed.from)), parsed, out);
+export const registerSim: RegisterCommand = (program, { io, exit }) => {
+  program
+    .command('sim')
+    .description('run seeded simulations of whole session trees and check their invariants')
+    .addOption(new Option('--seeds <A..B>', 'run every seed from A to B and print a summary (default 1..100)').argParser(optionValue(SeedRangeSchema)))
+    .addOption(new Option('--seed <n>', 'run one seed; with --trace, print its timeline and each invariant').argParser(optionValue(wholeNumber(0, MAX_SEED))).conflicts('seeds'))
+    .option('--trace', "print the run's timeline (with --seed)")
+    .option('--json', 'machine-readable output (the whole report for --seed N)')
+    .addOption(new Option('--store <kind>', 'the store under the simulated runtime (auto: the seed chooses)').choices(['auto', 'memory', 'file']).default('auto'))
+    .addOption(new Option('--mutation <name>', 'run a deliberately broken variant, to watch the checker fail').choices(SimMutationSchema.options))
+    .addHelpText('after', '\nExamples:\n  cohort sim --seeds 1..300\n  cohort sim --seed 17 --trace\n')
+    .action(async (flags: SimFlags) => exit(await runSim(toArgs(flags), io)));
+};
+
+function toArgs(flags: SimFlags): SimArgs {
+  const range = flags.seed !== undefined ? { from: flags.seed, to: flags.seed } : (flags.seeds ?? { from: 1, to: 100 });
+  return { ...range, single: flags.seed !== undefined, trace: flags.trace === true, json: flags.json === true, store: flags.store, mutation: flags.mutation };
+}
+
+async function runSim(args: SimArgs, io: CliIo): Promise<number> {
+  const options = (seed: number): SimOptions => ({ seed, store: args.store, ...(args.mutation ? { mutation: args.mutation } : {}) });
+  if (args.single) return runOne(await simulate(options(args.from)), args, io.out);
   const tally = new SimTally();
   const started = performance.now();
-  const total = parsed.to - parsed.from + 1;
-  const progress = out.isTTY === true && !parsed.json;
-  for (let seed = parsed.from; seed <= parsed.to; seed += 1) {
-    tally.add(await simulate(options(seed)));
-    if (progress) out.write(`\r${bar(seed - parsed.from + 1, total, tally.summary().violations.length)}`);
+  // on stderr, so `--json > file` on a terminal still shows it and the file stays clean
+  const bar = startProgress(io.err, args.to - args.from + 1, '[{bar}] {value}/{total} seeds{violating}', { violating: '' });
+  let violating = 0;
+  for (let seed = args.from; seed <= args.to; seed += 1) {
+    const report = await simulate(options(seed));
+    tally.add(report);
+    if (!report.ok) violating += 1;
+    bar.update(seed - args.from + 1, { violating: violating > 0 ? `, ${violating} violating` : '' });
   }
-  if (progress) out.write('\r\x1b[2K');
+  bar.stop();
   const summary = tally.summary();
   const seconds = (performance.now() - started) / 1000;
-  if (parsed.json) out.write(`${JSON.stringify(jsonSummary(parsed, summary, seconds), null, 2)}\n`);
-  else out.write(table(parsed, summary, seconds));
+  if (args.json) io.out.write(`${JSON.stringify(jsonSummary(args, summary, seconds), null, 2)}\n`);
+  else io.out.write(table(args, summary, seconds));
   return summary.violations.length > 0 ? 1 : 0;
 }
 
-function runOne(report: SimReport, args: SimArgs, out: SimOutput): number {
+function runOne(report: SimReport, args: SimArgs, out: CliOutput): number {
   if (args.json) out.write(`${JSON.stringify(report, null, 2)}\n`);
   else if (args.trace) out.write(formatTrace(report));
   else {
@@ -101,12 +104,6 @@ function runOne(report: SimReport, args: SimArgs, out: SimOutput): number {
 export function replayCommand(seed: number, args: Pick<SimArgs, 'store' | 'mutation'>): string {
   const extra = `${args.store !== 'auto' ? ` --store ${args.store}` : ''}${args.mutation ? ` --mutation ${args.mutation}` : ''}`;
   return `./pnpmw cohort sim --seed ${seed} --trace${extra}`;
-}
-
-function bar(done: number, total: number, violations: number): string {
-  const width = 30;
-  const filled = Math.round((done / total) * width);
-  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} seeds${violations > 0 ? `, ${violations} violating` : ''}`;
 }
 
 function table(args: SimArgs, s: SimSummary, seconds: number | null): string {

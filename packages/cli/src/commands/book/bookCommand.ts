@@ -1,0 +1,41 @@
+import type { Command } from 'commander';
+import type { BookInspection } from '@cohort/store';
+import type { RegisterCommand } from '../../CliCommand.ts';
+import type { CliIo } from '../../CliIo.ts';
+import { readInspection } from './readInspection.ts';
+
+/** A read-only `book` command: a view of one store's inspection. */
+export interface BookView<F extends { readonly json?: true }> {
+  readonly name: string;
+  readonly description: string;
+  /** What `--json` prints. */
+  readonly json: string;
+  /** A progress bar (on a terminal) while the store is read: for the commands that read all of it. */
+  readonly progress: boolean;
+  /** Options beyond `--json`. */
+  readonly options?: (command: Command) => void;
+  /** Prints the view; returns the exit code. */
+  readonly view: (report: BookInspection, flags: F, io: CliIo) => number;
+}
+
+/**
+ * Registers `cohort book <name> <path> [--json]`: the path checked (missing, a directory), the
+ * store inspected without writing, then `view`. Exit 1 when the store cannot be read.
+ *
+ * @example
+ * export const registerShowBook = bookCommand({ name: 'show', description: '…', json: '…', progress: false, view: show });
+ */
+export function bookCommand<F extends { readonly json?: true }>(spec: BookView<F>): RegisterCommand {
+  return (book, { io, exit }) => {
+    const command = book
+      .command(spec.name)
+      .description(spec.description)
+      .argument('<path>', "the store's document, e.g. data/skillbook.json")
+      .option('--json', spec.json);
+    spec.options?.(command);
+    command.action(async (path: string, flags: F) => {
+      const report = await readInspection(spec.name, path, io, spec.progress);
+      exit(report ? spec.view(report, flags, io) : 1);
+    });
+  };
+}

@@ -1,0 +1,47 @@
+import type { BookInspection } from '@cohort/store';
+import type { CliIo } from '../../CliIo.ts';
+import { damaged, json, rows } from './bookFormat.ts';
+import type { BookFlags } from './bookFormat.ts';
+import { bookCommand } from './bookCommand.ts';
+
+function stats(report: BookInspection, flags: BookFlags, io: CliIo): number {
+  const book = report.book;
+  if (!book) return damaged(report, io.err);
+  const s = book.stats();
+  const summary = {
+    document: report.document,
+    revision: book.revision,
+    documentRevision: report.ledger?.revision ?? null,
+    skills: s.skills,
+    activeSkills: s.active_skills,
+    bySection: s.by_section,
+    journal: report.journal,
+    recoveryCopies: report.recoveryCopies,
+    conflictLogRecords: report.conflictLog.length,
+    lock: report.lock,
+  };
+  if (flags.json) {
+    io.out.write(json(summary));
+    return 0;
+  }
+  io.out.write(`${report.document}\n`);
+  io.out.write(rows([
+    ['revision', `${book.revision} (document at ${summary.documentRevision ?? '—'}, ${report.journal.pastDocument} in the journal past it)`],
+    ['skills', `${s.skills} (${s.active_skills} active)`],
+    ...Object.entries(s.by_section).map(([k, v]): [string, number] => [`  ${k}`, v]),
+    ['journal', `${report.journal.commits} commits, ${report.journal.marks} marks, ${report.journal.bytes} bytes`],
+    ['recovery copies', report.recoveryCopies.length === 0 ? 'none' : report.recoveryCopies.join(', ')],
+    ['conflict log', `${report.conflictLog.length} records`],
+    ['lock', report.lock ? `pid ${report.lock.pid} on ${report.lock.host} (${report.lock.writerId})` : 'free'],
+  ]));
+  return 0;
+}
+
+/** `cohort book stats <path> [--json]`: counts, revisions, journal, recovery copies, conflict log, lock. */
+export const registerStatsBook = bookCommand<BookFlags>({
+  name: 'stats',
+  description: 'print skill counts, revisions, journal, recovery copies, conflict log and lock',
+  json: 'machine-readable output',
+  progress: false,
+  view: stats,
+});

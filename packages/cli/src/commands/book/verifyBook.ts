@@ -1,0 +1,32 @@
+import type { BookInspection } from '@cohort/store';
+import type { CliIo } from '../../CliIo.ts';
+import { json } from './bookFormat.ts';
+import type { BookFlags } from './bookFormat.ts';
+import { bookCommand } from './bookCommand.ts';
+
+function verify(report: BookInspection, flags: BookFlags, io: CliIo): number {
+  const code = report.ok ? 0 : 1;
+  if (flags.json) {
+    io.out.write(json({ document: report.document, ok: report.ok, findings: report.findings }));
+    return code;
+  }
+  for (const f of report.findings) {
+    const p = f.position;
+    const at = p?.line !== undefined ? `:${p.line}` : p?.offset !== undefined ? ` @${p.offset}` : '';
+    io.out.write(`  ${f.severity.padEnd(7)} ${f.code.padEnd(26)} ${f.file}${at}: ${f.message}\n`);
+  }
+  const book = report.book;
+  io.out.write(report.ok
+    ? `ok: ${report.document} — revision ${book?.revision ?? '—'}, ${book?.size ?? 0} skills, ${report.journal.commits} journaled commits\n`
+    : `damaged: ${report.document} — ${report.findings.filter((f) => f.severity === 'damage').length} problem(s); nothing was changed\n`);
+  return code;
+}
+
+/** `cohort book verify <path> [--json]`: an integrity check; exit 1 on damage. Nothing is written. */
+export const registerVerifyBook = bookCommand<BookFlags>({
+  name: 'verify',
+  description: 'check the document, ledger, base and journal; exit 1 on damage (nothing is written)',
+  json: 'machine-readable output (every finding)',
+  progress: true,
+  view: verify,
+});

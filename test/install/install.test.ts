@@ -1,0 +1,235 @@
+/**
+ * The packages install into someone else's project: every package under packages/ is built
+ * and packed as it would be published, the tarballs are installed with npm into a scratch
+ * project outside the workspace, and that project runs them with plain `node`, type-checks
+ * against their declarations with `tsc --strict`, and runs the `cohort` bin. publint and
+ * attw check each tarball. Runs as its own step (`./pnpmw test:install`, in CI); it needs
+ * the npm registry for the third-party dependencies.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildPackages } from '../../scripts/build.ts';
+import { packageProblems, workspacePackages } from '../../scripts/workspacePackages.ts';
+import type { WorkspacePackage } from '../../scripts/workspacePackages.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const fixture = join(import.meta.dirname, 'fixture');
+const all = workspacePackages(root);
+const published = all.filter((p) => p.published);
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+
+interface Ran {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** The command and what it printed, for a failure message. */
+  readonly report: string;
+}
+
+const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
+
+function ran(command: string, args: readonly string[], cwd: string, status: string, code: number | null, stdout: string, stderr: string): Ran {
+  const tail = (s: string) => (s.length > 4000 ? `…${s.slice(-4000)}` : s);
+  return { code, stdout, stderr, report: `${command} ${args.join(' ')} (in ${cwd}): ${status}\n--- stdout\n${tail(stdout)}\n--- stderr\n${tail(stderr)}` };
+}
+
+function run(command: string, args: readonly string[], cwd: string, timeoutMs = 120_000): Ran {
+  const r = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: timeoutMs, env });
+  return ran(command, args, cwd, r.error ? `error ${r.error.message}` : `exit ${r.status ?? r.signal}`, r.status, r.stdout ?? '', r.stderr ?? '');
+}
+
+/** Like {@link run}, without blocking: the checkers run while npm installs. */
+function runAsync(command: string, args: readonly string[], cwd: string, timeoutMs = 120_000): Promise<Ran> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env, timeout: timeoutMs });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => void (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+    child.on('error', (error) => resolve(ran(command, args, cwd, `error ${error.message}`, null, stdout, stderr)));
+    child.on('close', (code, signal) => resolve(ran(command, args, cwd, `exit ${code ?? signal}`, code, stdout, stderr)));
+  });
+}
+
+/** Fails the current step with the command's output when it did not exit 0. */
+function ok(r: Ran): Ran {
+  if (r.code !== 0) throw new Error(r.report);
+  return r;
+}
+
+const scratch = mkdtempSync(join(tmpdir(), 'cohort-install-'));
+const tarballDir = join(scratch, 'tarballs');
+const app = join(scratch, 'app');
+const tarballs = new Map<string, string>();
+/** attw's verdict per package, one run at a time, started as soon as the tarballs exist. */
+const attwRuns = new Map<string, Promise<Ran>>();
+
+function tarballOf(p: WorkspacePackage): string {
+  const file = tarballs.get(p.manifest.name);
+  if (!file) throw new Error(`${p.manifest.name} was not packed (see the failure of the setup above)`);
+  return file;
+}
+
+function pack(p: WorkspacePackage): string {
+  const before = new Set(readdirSync(tarballDir));
+  ok(run(join(root, 'pnpmw'), ['-C', relative(root, p.dir), 'pack', '--pack-destination', tarballDir], root));
+  const made = readdirSync(tarballDir).filter((f) => !before.has(f));
+  if (made.length !== 1) throw new Error(`pnpm pack of ${p.manifest.name} made ${made.length} tarballs: ${made.join(', ')}`);
+  return join(tarballDir, made[0] ?? '');
+}
+
+/** A project outside the workspace that depends on every tarball (overrides keep npm from looking @cohort/* up on the registry). */
+function writeApp(): void {
+  mkdirSync(app);
+  const deps = Object.fromEntries(published.map((p) => [p.manifest.name, `file:${relative(app, tarballOf(p))}`]));
+  // the consumer's Node types: the version the workspace pins
+  const nodeTypes = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies['@types/node'];
+  writeFileSync(join(app, 'package.json'), `${JSON.stringify({
+    name: 'cohort-install-check', private: true, type: 'module',
+    dependencies: deps, overrides: deps, devDependencies: { '@types/node': nodeTypes },
+  }, null, 2)}\n`);
+  writeFileSync(join(app, 'tsconfig.json'), `${JSON.stringify({
+    compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', noEmit: true, types: ['node'], skipLibCheck: false },
+    files: ['consumer.ts'],
+  }, null, 2)}\n`);
+  copyFileSync(join(fixture, 'app.mjs'), join(app, 'app.mjs'));
+  copyFileSync(join(fixture, 'consumer.ts'), join(app, 'consumer.ts'));
+}
+
+beforeAll(async () => {
+  const built = buildPackages(root);
+  if (!built.ok) throw new Error(built.message);
+  mkdirSync(tarballDir);
+  for (const p of published) tarballs.set(p.manifest.name, pack(p));
+  let previous: Promise<unknown> = Promise.resolve();
+  for (const p of published) {
+    const args = [tarballOf(p), '--profile', 'esm-only', '--format', 'ascii', '--no-emoji', '--no-color'];
+    const next = previous.then(() => runAsync(join(root, 'node_modules', '.bin', 'attw'), args, root));
+    attwRuns.set(p.manifest.name, next);
+    previous = next;
+  }
+  writeApp();
+  const installed = await runAsync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], app, 300_000);
+  if (installed.code !== 0) throw new Error(`npm install of the tarballs failed (it needs the npm registry for third-party packages):\n${installed.report}`);
+}, 600_000);
+
+afterAll(() => {
+  if (process.env['COHORT_KEEP_INSTALL'] === '1') process.stdout.write(`install test project kept in ${scratch}\n`);
+  else rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('every package under packages/', () => {
+  it('follows the package pattern, or is private', () => {
+    expect(published.map((p) => p.manifest.name)).toEqual(expect.arrayContaining(['@cohort/skillbook', '@cohort/store', '@cohort/runtime', '@cohort/cli']));
+    expect(all.filter((p) => !p.published).map((p) => p.manifest.name)).toEqual(['@cohort/bench']);
+    for (const p of published) expect(packageProblems(p, all), p.manifest.name).toEqual([]);
+  });
+
+  for (const p of published) {
+    it(`${p.manifest.name} - publint reports nothing on its tarball`, async () => {
+      const bytes = readFileSync(tarballOf(p));
+      const tarball = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+      const { messages, pkg } = await publint({ pack: { tarball }, level: 'suggestion', strict: true });
+      expect(messages.map((m) => `${m.type}: ${formatMessage(m, pkg) ?? m.code}`)).toEqual([]);
+    });
+
+    it(`${p.manifest.name} - attw reports nothing on its tarball (ES modules only: node10 and require() are out of scope)`, async () => {
+      const attw = await attwRuns.get(p.manifest.name);
+      expect(attw?.code, attw?.report).toBe(0);
+    });
+
+    it(`${p.manifest.name} - installs from its tarball with real versions for workspace dependencies`, () => {
+      const lock = JSON.parse(readFileSync(join(app, 'node_modules', '.package-lock.json'), 'utf8')) as { packages: Record<string, { resolved?: string }> };
+      expect(lock.packages[`node_modules/${p.manifest.name}`]?.resolved, 'installed from the packed tarball').toMatch(/^file:/);
+      const manifest = JSON.parse(readFileSync(join(app, 'node_modules', p.manifest.name, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+      for (const [name, spec] of Object.entries(manifest.dependencies ?? {})) expect(spec, `${name} in ${p.manifest.name}`).toMatch(/^\d+\.\d+\.\d+/);
+      expect(existsSync(join(app, 'node_modules', p.manifest.name, 'LICENSE'))).toBe(true);
+    });
+  }
+});
+
+describe('a project that installed the tarballs', () => {
+  const document = join(scratch, 'store', 'skillbook.json');
+
+  it('runs a plain node ES module: a file store, parallel sessions with a crash and a commit, the book printed', () => {
+    mkdirSync(join(scratch, 'store'), { recursive: true });
+    const r = ok(run(process.execPath, ['app.mjs', document], app));
+    expect(r.stdout).toContain('outcome: committed ["committed","failed"]');
+    expect(r.stdout).toMatch(/writer \.+ committed/);
+    expect(r.stdout).toMatch(/crasher \.+ failed \(crashed\): simulated crash; discarded 1 op/);
+    expect(r.stdout).toContain('Issue: installed from a tarball');
+    expect(r.stdout).not.toContain('crashed child');
+    expect(r.stderr).toBe('');
+  });
+
+  it('type-checks a consumer with tsc --strict against the installed declarations', () => {
+    const r = run(process.execPath, [tsc, '-p', 'tsconfig.json', '--strict'], app);
+    expect(r.code, r.report).toBe(0);
+  });
+
+  it('runs the installed cohort bin: --version and book show on that store', () => {
+    const bin = join(app, 'node_modules', '.bin', 'cohort');
+    const version = ok(run(bin, ['--version'], app));
+    const cli = published.find((p) => p.manifest.name === '@cohort/cli');
+    expect(version.stdout.trim()).toBe(cli?.manifest.version);
+    const shown = ok(run(bin, ['book', 'show', document], app));
+    expect(shown.stdout).toContain('Issue: installed from a tarball');
+    expect(shown.stdout).not.toContain('crashed child');
+    expect(ok(run(bin, ['book', 'verify', document], app)).stdout).toMatch(/^ok: /m);
+  });
+
+  it('runs the README\'s service example: serves a request, stops cleanly on SIGTERM, keeps what it learned', async () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const section = readme.split('## Use it in your project')[1] ?? '';
+    const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(code, 'README.md "Use it in your project" has a ```js service example').toBeDefined();
+    writeFileSync(join(app, 'service.mjs'), code ?? '');
+    const port = await freePort();
+    const service = spawn(process.execPath, ['service.mjs'], { cwd: app, env: { ...env, PORT: String(port) } });
+    let output = '';
+    service.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+    service.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+    const exited = once(service, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    try {
+      await until(() => output.includes(`listening on ${port}`), () => `the service did not start:\n${output}`);
+      const answer = await fetch(`http://127.0.0.1:${port}/learn?issue=${encodeURIComponent('served over HTTP')}&insight=${encodeURIComponent('one root session per request')}`);
+      expect(await answer.text()).toBe('committed\n');
+      service.kill('SIGTERM');
+      const [code, signal] = await Promise.race([exited, sleep(20_000).then(() => [null, 'timeout'] as const)]);
+      expect({ code, signal }, `the service did not stop on SIGTERM by itself:\n${output}`).toEqual({ code: 0, signal: null });
+    } finally {
+      if (service.exitCode === null) service.kill('SIGKILL');
+    }
+    const shown = ok(run(join(app, 'node_modules', '.bin', 'cohort'), ['book', 'show', join('data', 'skillbook.json')], app));
+    expect(shown.stdout).toContain('Issue: served over HTTP');
+  });
+});
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function until(condition: () => boolean, message: () => string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(message());
+    await sleep(50);
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  if (address === null || typeof address === 'string') throw new Error('no TCP port');
+  return address.port;
+}
