@@ -153,6 +153,12 @@ describe('every package under packages/', () => {
       for (const [name, spec] of Object.entries(manifest.dependencies ?? {})) expect(spec, `${name} in ${p.manifest.name}`).toMatch(/^\d+\.\d+\.\d+/);
       expect(existsSync(join(app, 'node_modules', p.manifest.name, 'LICENSE'))).toBe(true);
     });
+
+    it(`${p.manifest.name} - loads in plain node and exports its public API`, () => {
+      const script = `const m = await import(${JSON.stringify(p.manifest.name)}); console.log(Object.keys(m).length);`;
+      const r = ok(run(process.execPath, ['--input-type=module', '-e', script], app));
+      expect(Number(r.stdout.trim()), r.report).toBeGreaterThan(0);
+    });
   }
 });
 
