@@ -4,11 +4,12 @@ import type { Commit } from './Commit.ts';
 import type { ConflictPolicy } from './ConflictPolicy.ts';
 import type { MergeResult } from './mergeCommit.ts';
 import { mergeCommit } from './mergeCommit.ts';
+import type { SessionId } from './SessionId.ts';
 
 interface OpenEntry {
   revision: number;
-  readonly sessionId: string;
-  readonly path: readonly string[];
+  readonly sessionId: SessionId;
+  readonly path: readonly SessionId[];
   readonly ops: AppliedOp[];
 }
 
@@ -24,14 +25,14 @@ interface OpenEntry {
  */
 export class Draft {
   private readonly editor: SkillbookDraft;
-  private log: (AuditEntry | OpenEntry)[] = NO_LOG;
+  private readonly log: (AuditEntry | OpenEntry)[] = [];
   private open: OpenEntry | null = null;
   private ops = 0;
   private descendants = 0;
 
   constructor(
     start: Skillbook,
-    private readonly owner: { readonly sessionId: string; readonly path: readonly string[] },
+    private readonly owner: { readonly sessionId: SessionId; readonly path: readonly SessionId[] },
   ) {
     this.editor = start.edit();
     this.baseRevision = start.revision;
@@ -73,7 +74,7 @@ export class Draft {
     if (!this.open) {
       // a copy of the batch's list (the caller has that one), sized to it rather than to 17
       this.open = { revision, sessionId: this.owner.sessionId, path: this.owner.path, ops: result.applied.slice() };
-      this.record(this.open);
+      this.log.push(this.open);
     } else for (const op of result.applied) this.open.ops.push(op);
     this.open.revision = revision;
     this.ops += result.applied.length;
@@ -87,15 +88,9 @@ export class Draft {
     this.descendants += 1 + commit.descendants;
     if (result.ops.length === 0) return result;
     this.open = null;
-    for (const entry of result.entries) this.record(entry);
+    for (const entry of result.entries) this.log.push(entry);
     this.ops += result.ops.length;
     return result;
-  }
-
-  /** Appends to the log; the first entry makes a list of one (a push would reserve 17 slots). */
-  private record(entry: AuditEntry | OpenEntry): void {
-    if (this.log === NO_LOG) this.log = [entry];
-    else this.log.push(entry);
   }
 
   /**
@@ -116,5 +111,3 @@ export class Draft {
   }
 }
 
-/** The log of a draft that has changed nothing yet. */
-const NO_LOG: (AuditEntry | OpenEntry)[] = Object.freeze([]) as unknown as (AuditEntry | OpenEntry)[];

@@ -1,12 +1,15 @@
 import type { AppliedOp, Skillbook, SkillbookDraft } from '@cohort/skillbook';
-import type { Store, StoreSnapshot } from '@cohort/store';
+import type { Store, StoreError, StoreSnapshot } from '@cohort/store';
 import type { AuditEntry } from '../AuditEntry.ts';
 import { entryOps } from '../AuditEntry.ts';
 import type { Clock } from '../Clock.ts';
 import type { Commit } from '../Commit.ts';
 import type { ConflictPolicy } from '../ConflictPolicy.ts';
+import type { FailureSeed } from '../FailureSeed.ts';
+import { defect, failureSeed } from '../FailureSeed.ts';
 import { decideMerge } from '../mergeCommit.ts';
-import type { Verdict } from './SessionNode.ts';
+import type { Verdict } from './Verdict.ts';
+import { refusalVerdict, refused } from './Verdict.ts';
 
 /**
  * The runtime's root book. Merges are decided one at a time against the *speculative* book
@@ -70,11 +73,7 @@ export class RootLedger {
     const expectedRevision = this.speculative.revision;
     const result = decideMerge(this.speculative, commit, policy);
     if (!result.ok) {
-      done(
-        result.kind === 'conflict'
-          ? { ok: false, kind: 'conflict', message: result.message, conflicts: result.conflicts }
-          : { ok: false, kind: 'invalid_commit', message: result.message },
-      );
+      done(refusalVerdict(result));
       return;
     }
     if (result.ops.length === 0) {
@@ -95,18 +94,7 @@ export class RootLedger {
       })
       .then(
         (res): Verdict => {
-          if (!res.ok) {
-            return {
-              ok: false,
-              kind: res.error.code === 'conflict' || res.error.code === 'invalid_commit' ? res.error.code : 'crashed',
-              message: `the store refused the commit of ${commit.sessionId}: ${res.error.message}`,
-              ...(res.error.conflicts ? { conflicts: res.error.conflicts } : {}),
-              error: Object.assign(new Error(res.error.message, { cause: res.error.cause }), {
-                name: 'StoreError',
-                code: res.error.code,
-              }),
-            };
-          }
+          if (!res.ok) return refused(storeRefusal(commit.sessionId, res.error));
           if (res.revision > this.rev) {
             this.durable = res.book;
             this.rev = res.revision;
@@ -118,12 +106,8 @@ export class RootLedger {
           const merge = res.idMap ? { ...result, entries: landed, ops: entryOps(landed) } : result;
           return { ok: true, revision: res.revision, merge };
         },
-        (thrown: unknown): Verdict => ({
-          ok: false,
-          kind: 'crashed',
-          message: `the store failed while appending the commit of ${commit.sessionId}`,
-          error: thrown,
-        }),
+        // the store's `append` never rejects: one that does is a defect of the store
+        (thrown: unknown): Verdict => refused(defect(`the store failed while appending the commit of ${commit.sessionId}`, thrown)),
       )
       .then((verdict) => {
         this.inFlight.delete(append);
@@ -151,6 +135,15 @@ export class RootLedger {
   async drain(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
   }
+}
+
+/** The failure of a commit the store refused: a conflict or an invalid commit as such; anything else (I/O, lock, closed) crashes the session. */
+function storeRefusal(sessionId: string, error: StoreError): FailureSeed {
+  const kind = error.code === 'conflict' || error.code === 'invalid_commit' ? error.code : 'crashed';
+  return failureSeed(kind, `the store refused the commit of ${sessionId}: ${error.message}`, {
+    ...(error.conflicts ? { conflicts: error.conflicts } : {}),
+    error: Object.assign(new Error(error.message, { cause: error.cause }), { name: 'StoreError', code: error.code }),
+  });
 }
 
 /** Rewrites the ids of entries' ops through `idMap` (old id → id in the book). */

@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { initialTransition, transition } from 'xstate';
+import type { SnapshotFrom } from 'xstate';
+import { sessionMachine } from '../src/sessionMachine.ts';
+import type { SessionInput, SessionMachineEvent } from '../src/sessionMachine.ts';
+import { failureSeed } from '../src/FailureSeed.ts';
+import { formatSessionId } from '../src/SessionId.ts';
+
+type Snapshot = SnapshotFrom<typeof sessionMachine>;
+type Action = { type: string; params?: unknown };
+
+const s1 = formatSessionId(1);
+const s2 = formatSessionId(2);
+
+function start(input: Partial<SessionInput> = {}): [Snapshot, Action[]] {
+  return initialTransition(sessionMachine, { sessionId: s1, path: [s1], ...input }) as [Snapshot, Action[]];
+}
+
+/** Feeds events one after the other; the last step's snapshot and actions. */
+function feed(snapshot: Snapshot, ...events: SessionMachineEvent[]): [Snapshot, Action[]] {
+  let step: [Snapshot, Action[]] = [snapshot, []];
+  for (const event of events) step = transition(sessionMachine, step[0], event) as [Snapshot, Action[]];
+  return step;
+}
+
+const emitted = (actions: Action[]) =>
+  actions.filter((a) => a.type === 'xstate.emit').map((a) => (a.params as { event: { type: string } }).event.type);
+const raised = (actions: Action[]) =>
+  actions.filter((a) => a.type === 'xstate.raise').map((a) => a.params as { event: { type: string }; id: string; delay: number });
+const cancelled = (actions: Action[]) => actions.filter((a) => a.type === 'xstate.cancel').map((a) => (a.params as { sendId: string }).sendId);
+
+const merged: SessionMachineEvent = { type: 'MERGED', revision: 3, ops: 2, added: [], dropped: [] };
+const conflict: SessionMachineEvent = { type: 'REJECTED', failure: failureSeed('conflict', 'UPDATE context-00001: removed at revision 2') };
+
+describe('sessionMachine - the lifecycle', () => {
+  it('sessionMachine - a session starts running, with its id, path, depth and name in its context', () => {
+    const [snapshot] = start({ path: [s1, s2], sessionId: s2, name: 'writer' });
+    expect(snapshot.value).toBe('running');
+    expect(snapshot.context).toMatchObject({ sessionId: s2, path: [s1, s2], depth: 1, name: 'writer', attempt: 1, failure: null, merged: null });
+  });
+
+  it('sessionMachine - a body that returns with no live children commits at once, and tells the runtime', () => {
+    const [running] = start();
+    const [committing, actions] = feed(running, { type: 'BODY_DONE', output: 'out', liveChildren: 0 });
+    expect(committing.value).toBe('committing');
+    expect(committing.context.output).toBe('out');
+    expect(emitted(actions)).toEqual(['commit']);
+  });
+
+  it('sessionMachine - a body that returns with live children drains first, then commits', () => {
+    const [running] = start();
+    const [draining, drainActions] = feed(running, { type: 'BODY_DONE', output: 1, liveChildren: 2 });
+    expect(draining.value).toBe('draining');
+    expect(emitted(drainActions)).toEqual([]);
+    const [committing, actions] = feed(draining, { type: 'CHILDREN_SETTLED' });
+    expect(committing.value).toBe('committing');
+    expect(emitted(actions)).toEqual(['commit']);
+  });
+
+  it('sessionMachine - MERGED carries the verdict into the final committed state', () => {
+    const [running] = start();
+    const [committed, actions] = feed(running, { type: 'BODY_DONE', output: 'x', liveChildren: 0 }, merged);
+    expect(committed.value).toBe('committed');
+    expect(committed.status).toBe('done');
+    expect(committed.context.merged).toEqual({ revision: 3, ops: 2, added: [], dropped: [] });
+    expect(emitted(actions)).toEqual(['settled']);
+  });
+
+  it('sessionMachine - a throwing body fails as a crash in the error category, with its cause chain', () => {
+    const [running] = start();
+    const [failed, actions] = feed(running, { type: 'BODY_FAILED', error: new Error('outer', { cause: new Error('inner') }) });
+    expect(failed.value).toBe('failed');
+    expect(failed.context.failure).toMatchObject({ kind: 'crashed', category: 'error', message: 'outer', error: { cause: { message: 'inner' } } });
+    expect(emitted(actions)).toEqual(['settled']);
+  });
+
+  it('sessionMachine - a runtime defect fails the session in the defect category, from any live state', () => {
+    const [running] = start();
+    const [committing] = feed(running, { type: 'BODY_DONE', output: 1, liveChildren: 0 });
+    for (const from of [running, committing]) {
+      const [failed] = feed(from, { type: 'DEFECT', message: 'runtime defect while committing' });
+      expect(failed.context.failure).toMatchObject({ kind: 'crashed', category: 'defect' });
+    }
+  });
+
+  it('sessionMachine - an abort and a cancellation are interruptions', () => {
+    const [running] = start();
+    expect(feed(running, { type: 'ABORT', reason: 'not needed' })[0].context.failure).toMatchObject({ kind: 'aborted', category: 'interruption', message: 'not needed' });
+    expect(feed(running, { type: 'CANCEL', reason: 'runtime closed' })[0].context.failure).toMatchObject({ kind: 'cancelled', category: 'interruption' });
+  });
+
+  it('sessionMachine - a charge over budget fails as budget_exhausted, an error', () => {
+    const [running] = start();
+    const [failed] = feed(running, { type: 'OVER_BUDGET', message: 'budget exhausted: asked for 10 tokens with 5 left' });
+    expect(failed.context.failure).toMatchObject({ kind: 'budget_exhausted', category: 'error' });
+  });
+
+  it('sessionMachine - once the commit is in the parent\'s hands, only a verdict, a cancellation or a defect ends it', () => {
+    const [running] = start({ timeoutMs: 10 });
+    const [committing] = feed(running, { type: 'BODY_DONE', output: 1, liveChildren: 0 });
+    for (const event of [{ type: 'TIMEOUT' }, { type: 'ABORT', reason: 'late' }, { type: 'CHILDREN_SETTLED' }] as const) {
+      expect(feed(committing, event)[0].value).toBe('committing');
+    }
+    expect(feed(committing, { type: 'CANCEL', reason: 'parent ended' })[0].value).toBe('failed');
+  });
+});
+
+describe('sessionMachine - deadlines on the runtime clock', () => {
+  it('sessionMachine - a timeout and a wall-clock budget are delayed events armed at the start', () => {
+    const [, actions] = start({ timeoutMs: 50, wallClockMs: 80 });
+    expect(raised(actions).map((r) => [r.event.type, r.id, r.delay])).toEqual([['TIMEOUT', 'timeout', 50], ['WALL_CLOCK', 'wallClock', 80]]);
+  });
+
+  it('sessionMachine - a session without deadlines arms no timer', () => {
+    const [, actions] = start();
+    expect(raised(actions)).toEqual([]);
+  });
+
+  it('sessionMachine - the deadlines are disarmed once the commit leaves, and when the session fails', () => {
+    const [running] = start({ timeoutMs: 50, wallClockMs: 80 });
+    expect(cancelled(feed(running, { type: 'BODY_DONE', output: 1, liveChildren: 0 })[1])).toEqual(['timeout', 'wallClock']);
+    expect(cancelled(feed(running, { type: 'ABORT', reason: 'x' })[1])).toEqual(['timeout', 'wallClock']);
+  });
+
+  it('sessionMachine - TIMEOUT fails a running or draining session as an interruption', () => {
+    const [running] = start({ timeoutMs: 50 });
+    const [draining] = feed(running, { type: 'BODY_DONE', output: 1, liveChildren: 1 });
+    for (const from of [running, draining]) {
+      expect(feed(from, { type: 'TIMEOUT' })[0].context.failure).toEqual({ kind: 'timeout', category: 'interruption', message: 'timed out after 50 ms' });
+    }
+  });
+
+  it('sessionMachine - WALL_CLOCK exhausts the budget, as an interruption', () => {
+    const [running] = start({ wallClockMs: 500 });
+    expect(feed(running, { type: 'WALL_CLOCK' })[0].context.failure).toEqual({
+      kind: 'budget_exhausted', category: 'interruption', message: 'wall-clock budget of 500 ms exhausted',
+    });
+  });
+});
+
+describe('sessionMachine - retries', () => {
+  it('sessionMachine - a failure the rule lists waits in retrying until the next attempt has started', () => {
+    const [running] = start({ retry: { attempts: 2 } });
+    const [retrying, actions] = feed(running, { type: 'BODY_DONE', output: 1, liveChildren: 0 }, conflict);
+    expect(retrying.value).toBe('retrying');
+    expect(retrying.status).toBe('active');
+    expect(retrying.context.failure?.kind).toBe('conflict');
+    expect(emitted(actions)).toEqual(['retry']);
+    const [retried] = feed(retrying, { type: 'RETRIED', next: s2 });
+    expect(retried.value).toBe('retried');
+    expect(retried.status).toBe('done');
+    expect(retried.context.retriedAs).toBe(s2);
+  });
+
+  it('sessionMachine - a kind the rule does not list, or the last attempt, fails for good', () => {
+    const [unlisted] = start({ retry: { attempts: 2, on: ['timeout'] } });
+    expect(feed(unlisted, { type: 'BODY_FAILED', error: 'x' })[0].value).toBe('failed');
+    const [last] = start({ retry: { attempts: 2 }, attempt: 3 });
+    expect(feed(last, { type: 'BODY_FAILED', error: 'x' })[0].value).toBe('failed');
+    const [second] = start({ retry: { attempts: 2 }, attempt: 2 });
+    expect(feed(second, { type: 'BODY_FAILED', error: 'x' })[0].value).toBe('retrying');
+  });
+
+  it('sessionMachine - a cancellation is never retried: the parent is going away', () => {
+    const [running] = start({ retry: { attempts: 3, on: ['cancelled'] } });
+    expect(feed(running, { type: 'CANCEL', reason: 'parent ended' })[0].value).toBe('failed');
+  });
+});
