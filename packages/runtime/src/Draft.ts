@@ -25,7 +25,8 @@ interface OpenEntry {
  */
 export class Draft {
   private readonly editor: SkillbookDraft;
-  private readonly log: (AuditEntry | OpenEntry)[] = [];
+  /** Null until the first entry: most sessions of a fan-out log one, and `[x]` is a list of one where a first push reserves 17 slots (row 2c). */
+  private log: (AuditEntry | OpenEntry)[] | null = null;
   private open: OpenEntry | null = null;
   private ops = 0;
   private descendants = 0;
@@ -74,7 +75,7 @@ export class Draft {
     if (!this.open) {
       // a copy of the batch's list (the caller has that one), sized to it rather than to 17
       this.open = { revision, sessionId: this.owner.sessionId, path: this.owner.path, ops: result.applied.slice() };
-      this.log.push(this.open);
+      this.record(this.open);
     } else for (const op of result.applied) this.open.ops.push(op);
     this.open.revision = revision;
     this.ops += result.applied.length;
@@ -88,9 +89,14 @@ export class Draft {
     this.descendants += 1 + commit.descendants;
     if (result.ops.length === 0) return result;
     this.open = null;
-    for (const entry of result.entries) this.log.push(entry);
+    for (const entry of result.entries) this.record(entry);
     this.ops += result.ops.length;
     return result;
+  }
+
+  private record(entry: AuditEntry | OpenEntry): void {
+    if (this.log) this.log.push(entry);
+    else this.log = [entry];
   }
 
   /**
@@ -104,7 +110,7 @@ export class Draft {
       sessionId: this.owner.sessionId,
       path: this.owner.path,
       baseRevision: this.baseRevision,
-      entries: this.log.map((e) => ({ revision: e.revision, sessionId: e.sessionId, path: e.path, ops: e.ops })),
+      entries: (this.log ?? []).map((e) => ({ revision: e.revision, sessionId: e.sessionId, path: e.path, ops: e.ops })),
       descendants: this.descendants,
       output,
     };

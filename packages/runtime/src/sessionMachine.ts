@@ -1,11 +1,12 @@
-import { assign, emit, enqueueActions, setup, stopChild } from 'xstate';
+import { assign, emit, enqueueActions, setup } from 'xstate';
+import { DEADLINE_WATCHER_ID } from './deadlineWatcher.ts';
+import type { DeadlineEvent } from './deadlineWatcher.ts';
 import type { Conflict, SkillId } from '@cohort/skillbook';
 import type { ErrorInfo } from './ErrorInfo.ts';
 import type { FailureSeed } from './FailureSeed.ts';
 import { bodyThrew, defect, failureSeed } from './FailureSeed.ts';
 import type { FailureKind } from './SessionFailure.ts';
 import type { SessionId } from './SessionId.ts';
-import { supervisorIdOf } from './supervisorMachine.ts';
 
 /** What a merge gave a session: the parent's revision after it, and what it kept and dropped. */
 export interface MergedInfo {
@@ -75,9 +76,9 @@ export type SessionMachineEvent =
   | { type: 'BODY_FAILED'; error: unknown }
   /** The last child of a session whose body had returned has settled. */
   | { type: 'CHILDREN_SETTLED' }
-  /** `timeoutMs` passed (raised by the machine itself, on the runtime's clock). */
+  /** `timeoutMs` passed (sent by the runtime's deadline watcher, on the runtime's clock). */
   | { type: 'TIMEOUT' }
-  /** The wall-clock budget ran out (raised by the machine itself, on the runtime's clock). */
+  /** The wall-clock budget ran out (sent by the runtime's deadline watcher, on the runtime's clock). */
   | { type: 'WALL_CLOCK' }
   /** The body called `s.abort(reason)`. */
   | { type: 'ABORT'; reason: string }
@@ -109,8 +110,9 @@ export const RETRY_KINDS_DEFAULT: readonly FailureKind[] = ['crashed', 'conflict
  * snapshot, and the inspector shows every step.
  *
  * `running`: the runtime runs the body and reports `BODY_DONE` or `BODY_FAILED`; a timeout
- * and a wall-clock budget are delayed events the machine raises on the runtime's clock,
- * armed here and disarmed once the commit is in the parent's hands. `draining`: the body has
+ * and a wall-clock budget arrive as `TIMEOUT` and `WALL_CLOCK` from the runtime's deadline
+ * watcher (on the runtime's clock), which the machine arms here (`ARM`) and disarms once the
+ * commit is in the parent's hands or the session fails (`DISARM`). `draining`: the body has
  * returned and children are still live (structured concurrency: the runtime counts them in
  * its registry and sends `CHILDREN_SETTLED` once). `committing`: the commit is in the parent
  * supervisor's hands, waiting for `MERGED` or `REJECTED` (the verdict rides on the event);
@@ -137,15 +139,17 @@ export const sessionMachine = setup({
         event.type === 'MERGED' ? { revision: event.revision, ops: event.ops, added: event.added, dropped: event.dropped } : null,
     }),
     keepNextAttempt: assign({ retriedAs: ({ event }) => (event.type === 'RETRIED' ? event.next : null) }),
-    armDeadlines: enqueueActions(({ context, enqueue }) => {
-      if (context.timeoutMs !== undefined) enqueue.raise({ type: 'TIMEOUT' }, { id: 'timeout', delay: context.timeoutMs });
-      if (context.wallClockMs !== undefined) enqueue.raise({ type: 'WALL_CLOCK' }, { id: 'wallClock', delay: context.wallClockMs });
+    armDeadlines: enqueueActions(({ context: { timeoutMs, wallClockMs }, enqueue, self, system }) => {
+      const watcher = system.get(DEADLINE_WATCHER_ID);
+      if (!watcher || (timeoutMs === undefined && wallClockMs === undefined)) return;
+      const arm: DeadlineEvent = { type: 'ARM', session: self, timeoutMs, wallClockMs };
+      enqueue.sendTo(watcher, arm);
     }),
-    /** A session's supervisor (made on its first spawn) ends with it, after the runtime has settled the session. */
-    stopSupervisor: stopChild(({ context, system }) => system.get(supervisorIdOf(context.sessionId))),
-    disarmDeadlines: enqueueActions(({ context, enqueue }) => {
-      if (context.timeoutMs !== undefined) enqueue.cancel('timeout');
-      if (context.wallClockMs !== undefined) enqueue.cancel('wallClock');
+    disarmDeadlines: enqueueActions(({ context: { timeoutMs, wallClockMs }, enqueue, self, system }) => {
+      const watcher = system.get(DEADLINE_WATCHER_ID);
+      if (!watcher || (timeoutMs === undefined && wallClockMs === undefined)) return;
+      const disarm: DeadlineEvent = { type: 'DISARM', session: self };
+      enqueue.sendTo(watcher, disarm);
     }),
   },
   guards: {
@@ -211,14 +215,14 @@ export const sessionMachine = setup({
       always: [{ guard: 'mayRetry', target: 'retrying' }, { target: 'failed' }],
     },
     retrying: {
-      entry: [emit({ type: 'retry' }), 'stopSupervisor'],
+      entry: emit({ type: 'retry' }),
       on: {
         RETRIED: { target: 'retried', actions: 'keepNextAttempt' },
         DEFECT: { target: 'failed', actions: 'keepFailure' },
       },
     },
-    committed: { type: 'final', entry: [emit({ type: 'settled' }), 'stopSupervisor'] },
-    failed: { type: 'final', entry: [emit({ type: 'settled' }), 'stopSupervisor'] },
+    committed: { type: 'final', entry: emit({ type: 'settled' }) },
+    failed: { type: 'final', entry: emit({ type: 'settled' }) },
     /** This attempt failed and handed its call on to the next (`retriedAs`). */
     retried: { type: 'final' },
   },

@@ -37,10 +37,8 @@ export type SupervisorEvent =
   | { type: 'COMMIT'; sessionId: SessionId; commit: Commit }
   /** The store answered a merge in flight (durable, or refused): `answer` is the session's verdict. */
   | { type: 'DURABLE'; sessionId: SessionId; answer: SessionAnswer }
-  /** The runtime closes: refuse what waits, finish what is in flight, then stop. */
-  | { type: 'CLOSE' }
-  /** A child session's actor stopped (xstate tells every parent when its child is done). */
-  | { type: `xstate.done.actor.${string}`; actorId: string };
+  /** The owner settled, or the runtime closes: refuse what waits, still answer what is in flight. */
+  | { type: 'CLOSE' };
 
 /** What a supervisor asks the runtime to do (xstate `emit`). */
 export type SupervisorEmitted =
@@ -51,9 +49,7 @@ export type SupervisorEmitted =
   /** Refuse the commit of a session: the supervisor has closed. */
   | { type: 'refuse'; sessionId: SessionId }
   /** The commit of `sessionId` waits for room; `queued` merges are in flight. */
-  | { type: 'backpressure'; sessionId: SessionId; queued: number }
-  /** The actor of child session `sessionId` has stopped: it settled for good (or handed its call on). */
-  | { type: 'childDone'; sessionId: SessionId };
+  | { type: 'backpressure'; sessionId: SessionId; queued: number };
 
 /**
  * A merge queue. Commits are merged one at a time, in arrival order: the runtime runs each
@@ -62,10 +58,11 @@ export type SupervisorEmitted =
  * runtime's root supervisor hands merges to the store: each stays in flight until the store
  * made it durable (`DURABLE`, carrying the verdict), and at most `maxQueue` are in flight — a
  * commit that finds the queue full waits for room (back-pressure, not refusal). A closed
- * supervisor refuses new commits and stops once nothing is in flight; a session's supervisor
- * is stopped by its session when the session ends. Its children are the
- * sessions that commit to it: when one's actor stops, xstate tells the supervisor, and the
- * supervisor tells the runtime (`childDone`) — the owner may be waiting for its last child.
+ * supervisor refuses new commits and still answers the merges in flight.
+ *
+ * A supervisor never reaches a final state: xstate tells a parent when its child is done, and
+ * the sessions under a supervisor may stop after their owner (a cancelled child still busy),
+ * so a supervisor that stopped with its owner would be sent events it can no longer take.
  */
 export const supervisorMachine = setup({
   types: {
@@ -75,10 +72,18 @@ export const supervisorMachine = setup({
     emitted: {} as SupervisorEmitted,
   },
   actions: {
+    /** Answers a durable merge, and lets the first waiting commit into the room it leaves. */
     answerDurable: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'DURABLE') return;
-      enqueue.assign({ inFlight: context.inFlight.filter((id) => id !== event.sessionId) });
       enqueue.emit({ type: 'answer', sessionId: event.sessionId, answer: event.answer });
+      const inFlight = context.inFlight.filter((id) => id !== event.sessionId);
+      const [next, ...rest] = context.waiting;
+      if (!next || inFlight.length >= context.maxQueue) {
+        enqueue.assign({ inFlight });
+        return;
+      }
+      enqueue.assign({ inFlight: [...inFlight, next.sessionId], waiting: rest });
+      enqueue.emit({ type: 'merge', sessionId: next.sessionId, commit: next.commit });
     }),
     refuseWaiting: enqueueActions(({ context, enqueue }) => {
       for (const { sessionId } of context.waiting) enqueue.emit({ type: 'refuse', sessionId });
@@ -88,8 +93,6 @@ export const supervisorMachine = setup({
   guards: {
     answersAtOnce: ({ context }) => !context.durable,
     hasRoom: ({ context }) => context.inFlight.length < context.maxQueue,
-    nextWaiting: ({ context }) => context.waiting.length > 0 && context.inFlight.length < context.maxQueue,
-    nothingInFlight: ({ context }) => context.inFlight.length === 0,
   },
 }).createMachine({
   id: 'supervisor',
@@ -116,27 +119,13 @@ export const supervisorMachine = setup({
         ],
         DURABLE: { actions: 'answerDurable' },
         CLOSE: { target: 'closed', actions: 'refuseWaiting' },
-        'xstate.done.actor.*': {
-          actions: emit(({ event }) => ({ type: 'childDone' as const, sessionId: ('actorId' in event ? event.actorId : '') as SessionId })),
-        },
-      },
-      always: {
-        guard: 'nextWaiting',
-        actions: enqueueActions(({ context, enqueue }) => {
-          const [next, ...rest] = context.waiting;
-          if (!next) return;
-          enqueue.assign({ inFlight: [...context.inFlight, next.sessionId], waiting: rest });
-          enqueue.emit({ type: 'merge', sessionId: next.sessionId, commit: next.commit });
-        }),
       },
     },
     closed: {
-      always: { guard: 'nothingInFlight', target: 'stopped' },
       on: {
         COMMIT: { actions: emit(({ event }) => ({ type: 'refuse' as const, sessionId: event.sessionId })) },
         DURABLE: { actions: 'answerDurable' },
       },
     },
-    stopped: { type: 'final' },
   },
 });

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { initialTransition, transition } from 'xstate';
+import { createActor, fromCallback, initialTransition, setup, transition } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
 import { sessionMachine } from '../src/sessionMachine.ts';
 import type { SessionInput, SessionMachineEvent } from '../src/sessionMachine.ts';
 import { failureSeed } from '../src/FailureSeed.ts';
+import { DEADLINE_WATCHER_ID } from '../src/deadlineWatcher.ts';
+import type { DeadlineEvent } from '../src/deadlineWatcher.ts';
 import { formatSessionId } from '../src/SessionId.ts';
 
 type Snapshot = SnapshotFrom<typeof sessionMachine>;
@@ -25,9 +27,6 @@ function feed(snapshot: Snapshot, ...events: SessionMachineEvent[]): [Snapshot, 
 
 const emitted = (actions: Action[]) =>
   actions.filter((a) => a.type === 'xstate.emit').map((a) => (a.params as { event: { type: string } }).event.type);
-const raised = (actions: Action[]) =>
-  actions.filter((a) => a.type === 'xstate.raise').map((a) => a.params as { event: { type: string }; id: string; delay: number });
-const cancelled = (actions: Action[]) => actions.filter((a) => a.type === 'xstate.cancel').map((a) => (a.params as { sendId: string }).sendId);
 
 const merged: SessionMachineEvent = { type: 'MERGED', revision: 3, ops: 2, added: [], dropped: [] };
 const conflict: SessionMachineEvent = { type: 'REJECTED', failure: failureSeed('conflict', 'UPDATE context-00001: removed at revision 2') };
@@ -106,20 +105,38 @@ describe('sessionMachine - the lifecycle', () => {
 });
 
 describe('sessionMachine - deadlines on the runtime clock', () => {
-  it('sessionMachine - a timeout and a wall-clock budget are delayed events armed at the start', () => {
-    const [, actions] = start({ timeoutMs: 50, wallClockMs: 80 });
-    expect(raised(actions).map((r) => [r.event.type, r.id, r.delay])).toEqual([['TIMEOUT', 'timeout', 50], ['WALL_CLOCK', 'wallClock', 80]]);
+  /** A session actor in a system whose deadline watcher records what it is told. */
+  function withWatcher(input: Partial<SessionInput>) {
+    const told: string[] = [];
+    const recorder = fromCallback<DeadlineEvent>(({ receive }) => {
+      receive((e) => told.push(e.type === 'ARM' ? `ARM ${e.timeoutMs} ${e.wallClockMs}` : 'DISARM'));
+    });
+    const root = createActor(setup({}).createMachine({})).start();
+    createActor(recorder, { systemId: DEADLINE_WATCHER_ID, parent: root }).start();
+    const session = createActor(sessionMachine, { parent: root, input: { sessionId: s1, path: [s1], ...input } }).start();
+    return { told, session };
+  }
+
+  it('sessionMachine - a timeout or a wall-clock budget is armed with the runtime\'s deadline watcher at the start', () => {
+    expect(withWatcher({ timeoutMs: 50, wallClockMs: 80 }).told).toEqual(['ARM 50 80']);
+    expect(withWatcher({ wallClockMs: 80 }).told).toEqual(['ARM undefined 80']);
   });
 
-  it('sessionMachine - a session without deadlines arms no timer', () => {
-    const [, actions] = start();
-    expect(raised(actions)).toEqual([]);
+  it('sessionMachine - a session without deadlines arms nothing', () => {
+    const { told, session } = withWatcher({});
+    session.send({ type: 'BODY_DONE', output: 1, liveChildren: 0 });
+    expect(told).toEqual([]);
   });
 
   it('sessionMachine - the deadlines are disarmed once the commit leaves, and when the session fails', () => {
-    const [running] = start({ timeoutMs: 50, wallClockMs: 80 });
-    expect(cancelled(feed(running, { type: 'BODY_DONE', output: 1, liveChildren: 0 })[1])).toEqual(['timeout', 'wallClock']);
-    expect(cancelled(feed(running, { type: 'ABORT', reason: 'x' })[1])).toEqual(['timeout', 'wallClock']);
+    const committing = withWatcher({ timeoutMs: 50 });
+    committing.session.send({ type: 'BODY_DONE', output: 1, liveChildren: 1 });
+    expect(committing.told).toEqual(['ARM 50 undefined']);
+    committing.session.send({ type: 'CHILDREN_SETTLED' });
+    expect(committing.told).toEqual(['ARM 50 undefined', 'DISARM']);
+    const failing = withWatcher({ timeoutMs: 50 });
+    failing.session.send({ type: 'ABORT', reason: 'x' });
+    expect(failing.told).toEqual(['ARM 50 undefined', 'DISARM']);
   });
 
   it('sessionMachine - TIMEOUT fails a running or draining session as an interruption', () => {

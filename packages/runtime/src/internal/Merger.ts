@@ -44,7 +44,7 @@ export class Merger {
   constructor(private readonly deps: MergerDeps) {}
 
   /** Handles what the supervisor of `owner` (null: the runtime's root supervisor) emitted. */
-  handle(owner: SessionNode | null, supervisor: Supervisor, emitted: Exclude<SupervisorEmitted, { type: 'childDone' }>): void {
+  handle(owner: SessionNode | null, supervisor: Supervisor, emitted: SupervisorEmitted): void {
     const into = owner?.id ?? 'root';
     switch (emitted.type) {
       case 'merge':

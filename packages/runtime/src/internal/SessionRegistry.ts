@@ -32,14 +32,14 @@ export class SessionRegistry {
 
   add(node: SessionNode): void {
     this.nodes.set(node.id, node);
-    node.parent?.children.add(node);
+    node.parent?.addChild(node);
   }
 
   /** Takes a settled session out; false when it was already out. */
   remove(node: SessionNode): boolean {
     if (!this.has(node)) return false;
     this.nodes.delete(node.id);
-    node.parent?.children.delete(node);
+    node.parent?.removeChild(node);
     return true;
   }
 
@@ -52,6 +52,6 @@ export class SessionRegistry {
 /** How many live sessions are under `node` (its children, theirs, and so on). */
 export function liveDescendants(node: SessionNode): number {
   let n = 0;
-  for (const child of node.children) n += 1 + liveDescendants(child);
+  for (const child of node.children()) n += 1 + liveDescendants(child);
   return n;
 }

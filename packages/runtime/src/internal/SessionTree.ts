@@ -12,6 +12,7 @@ import type { SessionBatchResult, SessionBody, SpawnOptions } from '../Session.t
 import type { SessionId } from '../SessionId.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
 import type { SessionEmitted } from '../sessionMachine.ts';
+import { DEADLINE_WATCHER_ID, deadlineWatcher } from '../deadlineWatcher.ts';
 import { supervisorIdOf, supervisorMachine } from '../supervisorMachine.ts';
 import type { SupervisorEmitted } from '../supervisorMachine.ts';
 import { admitSession, openAccount } from './admitSession.ts';
@@ -74,6 +75,7 @@ export class SessionTree implements SessionHost {
     // xstate re-throws an unobserved root error in a timer: observe it, report it, never crash the host
     this.root.subscribe({ error: reportDefect });
     this.root.start();
+    createActor(deadlineWatcher, { id: DEADLINE_WATCHER_ID, systemId: DEADLINE_WATCHER_ID, parent: this.root, input: { clock: deps.clock } }).start();
   }
 
   get liveCount(): number {
@@ -124,9 +126,9 @@ export class SessionTree implements SessionHost {
     }
   }
 
-  /** What the supervisor of `owner` (null: the root) emitted: a child's actor stopped, or merging work. */
+  /** What the supervisor of `owner` (null: the root) emitted: merging work. */
   private supervisorEmitted(owner: SessionNode | null, supervisor: Supervisor, emitted: SupervisorEmitted): void {
-    this.guard(() => (emitted.type === 'childDone' ? this.childGone(owner) : this.merger.handle(owner, supervisor, emitted)));
+    this.guard(() => this.merger.handle(owner, supervisor, emitted));
   }
 
   // ---- spawning -------------------------------------------------------------------------
@@ -202,6 +204,7 @@ export class SessionTree implements SessionHost {
     if (context.merged && !context.failure) {
       this.finish(node, 'committed');
       node.deliver(committedOutcome(node, context, context.merged));
+      this.childGone(node.parent);
       return;
     }
     const seed = context.failure ?? defect(`session ${node.id} settled without a verdict`);
@@ -213,33 +216,37 @@ export class SessionTree implements SessionHost {
     if (node.state === 'retrying') {
       const next = this.start(node.parent, node.body, node.options, node.attempt + 1, node.deliver, true);
       node.tell({ type: 'RETRIED', next });
+      // a refused retry leaves the parent one child fewer; an admitted one took this one's place
+      this.childGone(node.parent);
       return;
     }
     node.deliver(failedOutcome(failure));
+    this.childGone(node.parent);
   }
 
-  /** Ends what the session holds: its signal, its body, its account, its place in the registry (its machine stops its supervisor). */
+  /** Ends what the session holds: its signal, its body, its account, its supervisor, its place in the registry. */
   private finish(node: SessionNode, reason: unknown): void {
     node.controller.abort(reason);
     node.stopBody?.();
     node.budget.close();
+    node.supervisor?.send({ type: 'CLOSE' });
     this.registry.remove(node);
   }
 
   /** Cancels the live children (each cancels its own in turn); how many live sessions that reaches. */
   private cancelChildren(node: SessionNode, reason: string): number {
     const reached = liveDescendants(node);
-    for (const child of [...node.children]) child.tell({ type: 'CANCEL', reason });
+    for (const child of node.children()) child.tell({ type: 'CANCEL', reason });
     return reached;
   }
 
   /**
-   * A child of `parent` has stopped (its supervisor says so, once xstate told it): the parent
-   * commits once its body returned and no child is left. A failed child whose retry started is
-   * replaced in the registry by its next attempt before it stops, so the parent keeps waiting.
+   * A child of `parent` settled for good: the parent commits once its body returned and no
+   * child is left. A failed child whose retry started was replaced in the registry by its next
+   * attempt, so the parent keeps waiting.
    */
   private childGone(parent: SessionNode | null): void {
-    if (parent && parent.state === 'draining' && parent.children.size === 0) parent.tell({ type: 'CHILDREN_SETTLED' });
+    if (parent && parent.state === 'draining' && parent.childCount === 0) parent.tell({ type: 'CHILDREN_SETTLED' });
   }
 
   // ---- defects --------------------------------------------------------------------------
@@ -258,6 +265,7 @@ export class SessionTree implements SessionHost {
   private rescueSettle(node: SessionNode, thrown: unknown): void {
     this.registry.remove(node);
     node.deliver(failedOutcome(sessionFailure(node, defect('runtime defect while settling', thrown), 0, this.clock.now())));
+    this.childGone(node.parent);
     node.tell({ type: 'DEFECT', message: 'runtime defect while settling' });
   }
 }

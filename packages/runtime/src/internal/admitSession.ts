@@ -35,7 +35,7 @@ export function admitSession({ parent, options, isRetry, limits, live }: Admissi
   }
   const depth = parent ? parent.depth + 1 : 0;
   if (depth > limits.maxDepth) return failureSeed('limit_exceeded', `maxDepth ${limits.maxDepth} reached: a session at depth ${depth} may not be spawned`);
-  if (parent && parent.children.size >= limits.maxChildren) {
+  if (parent && parent.childCount >= limits.maxChildren) {
     return failureSeed('limit_exceeded', `maxChildren ${limits.maxChildren} reached: session ${parent.id} has that many live children`);
   }
   if (live >= limits.maxSessions) return failureSeed('limit_exceeded', `maxSessions ${limits.maxSessions} reached: that many sessions are live`);

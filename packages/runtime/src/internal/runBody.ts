@@ -19,7 +19,7 @@ export function runBody(node: SessionNode, ended: (node: SessionNode, event: Bod
     running = Promise.reject(thrown);
   }
   running.then(
-    (output) => ended(node, { type: 'BODY_DONE', output, liveChildren: node.children.size }),
+    (output) => ended(node, { type: 'BODY_DONE', output, liveChildren: node.childCount }),
     (error: unknown) => ended(node, { type: 'BODY_FAILED', error }),
   );
 }
