@@ -25,26 +25,32 @@ export interface RetryRule {
   readonly on: readonly string[];
 }
 
-/** A session machine's context: plain, serialisable data (the inspector shows it). */
-export interface SessionContext {
-  readonly sessionId: SessionId;
-  readonly path: readonly SessionId[];
-  readonly depth: number;
-  readonly name: string | undefined;
+/** What a session was spawned with that its lifecycle depends on. */
+export interface SessionRules {
   /** 1 for the first run, 2… for retries. */
   readonly attempt: number;
   readonly timeoutMs: number | undefined;
   /** The wall-clock budget (`budget.ms`). */
   readonly wallClockMs: number | undefined;
   readonly retry: RetryRule | null;
+}
+
+/**
+ * A session machine's context: plain, serialisable data (the inspector shows it). Few fields
+ * on purpose: every `assign` copies them all.
+ */
+export interface SessionContext {
+  readonly sessionId: SessionId;
+  readonly path: readonly SessionId[];
+  readonly depth: number;
+  readonly name: string | undefined;
+  readonly rules: SessionRules;
   /** The body's output, once it returned. */
   readonly output: unknown;
   /** Why the session failed (kind, category, message, cause chain), once it did. */
   readonly failure: FailureSeed | null;
   /** The merge's verdict, once the session committed. */
   readonly merged: MergedInfo | null;
-  /** The session that runs the next attempt, once this one handed its call on. */
-  readonly retriedAs: SessionId | null;
 }
 
 /** The input a session machine starts from. */
@@ -89,7 +95,7 @@ export type SessionMachineEvent =
   /** The runtime hit a defect of its own while handling this session. */
   | { type: 'DEFECT'; message: string; error?: ErrorInfo }
   | SessionAnswer
-  /** The next attempt has started as session `next`. */
+  /** The next attempt has started as session `next` (the inspector shows which). */
   | { type: 'RETRIED'; next: SessionId };
 
 /** What a session machine tells the runtime (xstate `emit`; handlers see the new snapshot). */
@@ -138,14 +144,13 @@ export const sessionMachine = setup({
       merged: ({ event }) =>
         event.type === 'MERGED' ? { revision: event.revision, ops: event.ops, added: event.added, dropped: event.dropped } : null,
     }),
-    keepNextAttempt: assign({ retriedAs: ({ event }) => (event.type === 'RETRIED' ? event.next : null) }),
-    armDeadlines: enqueueActions(({ context: { timeoutMs, wallClockMs }, enqueue, self, system }) => {
+    armDeadlines: enqueueActions(({ context: { rules: { timeoutMs, wallClockMs } }, enqueue, self, system }) => {
       const watcher = system.get(DEADLINE_WATCHER_ID);
       if (!watcher || (timeoutMs === undefined && wallClockMs === undefined)) return;
       const arm: DeadlineEvent = { type: 'ARM', session: self, timeoutMs, wallClockMs };
       enqueue.sendTo(watcher, arm);
     }),
-    disarmDeadlines: enqueueActions(({ context: { timeoutMs, wallClockMs }, enqueue, self, system }) => {
+    disarmDeadlines: enqueueActions(({ context: { rules: { timeoutMs, wallClockMs } }, enqueue, self, system }) => {
       const watcher = system.get(DEADLINE_WATCHER_ID);
       if (!watcher || (timeoutMs === undefined && wallClockMs === undefined)) return;
       const disarm: DeadlineEvent = { type: 'DISARM', session: self };
@@ -163,14 +168,15 @@ export const sessionMachine = setup({
     path: input.path,
     depth: input.path.length - 1,
     name: input.name,
-    attempt: input.attempt ?? 1,
-    timeoutMs: input.timeoutMs,
-    wallClockMs: input.wallClockMs,
-    retry: input.retry ? { attempts: input.retry.attempts, on: input.retry.on ?? RETRY_KINDS_DEFAULT } : null,
+    rules: {
+      attempt: input.attempt ?? 1,
+      timeoutMs: input.timeoutMs,
+      wallClockMs: input.wallClockMs,
+      retry: input.retry ? { attempts: input.retry.attempts, on: input.retry.on ?? RETRY_KINDS_DEFAULT } : null,
+    },
     output: undefined,
     failure: null,
     merged: null,
-    retriedAs: null,
   }),
   initial: 'running',
   states: {
@@ -217,13 +223,13 @@ export const sessionMachine = setup({
     retrying: {
       entry: emit({ type: 'retry' }),
       on: {
-        RETRIED: { target: 'retried', actions: 'keepNextAttempt' },
+        RETRIED: { target: 'retried' },
         DEFECT: { target: 'failed', actions: 'keepFailure' },
       },
     },
     committed: { type: 'final', entry: emit({ type: 'settled' }) },
     failed: { type: 'final', entry: emit({ type: 'settled' }) },
-    /** This attempt failed and handed its call on to the next (`retriedAs`). */
+    /** This attempt failed and handed its call on to the next (the session `RETRIED` named). */
     retried: { type: 'final' },
   },
 });
@@ -236,9 +242,9 @@ function failureOf(context: SessionContext, event: SessionMachineEvent): Failure
     case 'OVER_BUDGET':
       return failureSeed('budget_exhausted', event.message);
     case 'TIMEOUT':
-      return failureSeed('timeout', `timed out after ${context.timeoutMs} ms`);
+      return failureSeed('timeout', `timed out after ${context.rules.timeoutMs} ms`);
     case 'WALL_CLOCK':
-      return failureSeed('budget_exhausted', `wall-clock budget of ${context.wallClockMs} ms exhausted`, { category: 'interruption' });
+      return failureSeed('budget_exhausted', `wall-clock budget of ${context.rules.wallClockMs} ms exhausted`, { category: 'interruption' });
     case 'ABORT':
       return failureSeed('aborted', event.reason);
     case 'CANCEL':
@@ -257,7 +263,7 @@ function failureOf(context: SessionContext, event: SessionMachineEvent): Failure
  * cancellation never does — it means the parent (or the runtime) is going away.
  */
 function mayRetry(context: SessionContext): boolean {
-  const { retry, failure, attempt } = context;
+  const { rules: { retry, attempt }, failure } = context;
   if (!retry || !failure || attempt > retry.attempts) return false;
   return failure.kind !== 'cancelled' && retry.on.includes(failure.kind);
 }

@@ -35,7 +35,7 @@ describe('sessionMachine - the lifecycle', () => {
   it('sessionMachine - a session starts running, with its id, path, depth and name in its context', () => {
     const [snapshot] = start({ path: [s1, s2], sessionId: s2, name: 'writer' });
     expect(snapshot.value).toBe('running');
-    expect(snapshot.context).toMatchObject({ sessionId: s2, path: [s1, s2], depth: 1, name: 'writer', attempt: 1, failure: null, merged: null });
+    expect(snapshot.context).toMatchObject({ sessionId: s2, path: [s1, s2], depth: 1, name: 'writer', rules: { attempt: 1 }, failure: null, merged: null });
   });
 
   it('sessionMachine - a body that returns with no live children commits at once, and tells the runtime', () => {
@@ -166,7 +166,7 @@ describe('sessionMachine - retries', () => {
     const [retried] = feed(retrying, { type: 'RETRIED', next: s2 });
     expect(retried.value).toBe('retried');
     expect(retried.status).toBe('done');
-    expect(retried.context.retriedAs).toBe(s2);
+    expect(retried.context.failure?.kind).toBe('conflict');
   });
 
   it('sessionMachine - a kind the rule does not list, or the last attempt, fails for good', () => {

@@ -119,10 +119,13 @@ export class SessionTree implements SessionHost {
   }
 
   sessionEmitted(node: SessionNode, emitted: SessionEmitted): void {
-    if (emitted.type === 'commit') {
-      this.guard(() => this.submitCommit(node), () => node.tell({ type: 'DEFECT', message: 'runtime defect while committing' }));
-    } else {
-      this.guard(() => this.settle(node), (thrown) => this.rescueSettle(node, thrown));
+    try {
+      if (emitted.type === 'commit') this.submitCommit(node);
+      else this.settle(node);
+    } catch (thrown) {
+      this.reportDefect(thrown);
+      if (emitted.type === 'commit') node.tell({ type: 'DEFECT', message: 'runtime defect while committing' });
+      else this.rescueSettle(node, thrown);
     }
   }
 
