@@ -49,8 +49,13 @@ export class SessionRegistry {
   }
 }
 
+/** Anything with live children: a session. */
+export interface WithChildren {
+  children(): readonly WithChildren[];
+}
+
 /** How many live sessions are under `node` (its children, theirs, and so on). */
-export function liveDescendants(node: SessionNode): number {
+export function liveDescendants(node: WithChildren): number {
   let n = 0;
   for (const child of node.children()) n += 1 + liveDescendants(child);
   return n;

@@ -6,9 +6,12 @@ import type { SpawnOptions } from '../Session.ts';
 import { SpawnOptionsSchema } from '../SpawnOptionsSchema.ts';
 import type { SessionNode } from './SessionNode.ts';
 
+/** What admission looks at of the parent. */
+export type AdmittingParent = Pick<SessionNode, 'id' | 'depth' | 'state' | 'childCount' | 'endedReason'>;
+
 /** What admission looks at. */
 export interface Admission {
-  readonly parent: SessionNode | null;
+  readonly parent: AdmittingParent | null;
   readonly options: SpawnOptions<unknown>;
   /** A retry of a failed child: its parent may be waiting for its children already. */
   readonly isRetry: boolean;
@@ -49,7 +52,7 @@ export function admitSession({ parent, options, isRetry, limits, live }: Admissi
  * @example
  * openAccount(null, { budget: { tokens: 10 } }, BudgetAccount.root({ tokens: 5 })); // a budget_exhausted seed
  */
-export function openAccount(parent: SessionNode | null, options: SpawnOptions<unknown>, runtimeBudget: BudgetAccount): BudgetAccount | FailureSeed {
+export function openAccount(parent: Pick<SessionNode, 'budget'> | null, options: SpawnOptions<unknown>, runtimeBudget: BudgetAccount): BudgetAccount | FailureSeed {
   const account = (parent?.budget ?? runtimeBudget).open(options.budget);
   if (account instanceof BudgetAccount) return account;
   return failureSeed(
@@ -59,7 +62,7 @@ export function openAccount(parent: SessionNode | null, options: SpawnOptions<un
 }
 
 /** A body that runs may spawn; a retry may also start while its parent waits for its children. */
-function mayParentSpawn(parent: SessionNode, isRetry: boolean): boolean {
+function mayParentSpawn(parent: AdmittingParent, isRetry: boolean): boolean {
   const state = parent.state;
   return state === 'running' || (isRetry && state === 'draining');
 }
