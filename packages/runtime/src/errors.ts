@@ -6,8 +6,6 @@
 const messages = {
   /** `createRuntime` was given options its schema refuses. */
   RUNTIME_INVALID_OPTIONS: (detail: string) => `invalid runtime options: ${detail}`,
-  /** A session was spawned before the runtime's root supervisor existed (a defect of the runtime). */
-  RUNTIME_NO_ROOT_SUPERVISOR: () => 'the root supervisor is not set',
   /** `SimulatedClock.advance` was asked to move time by a negative or non-finite amount. */
   CLOCK_INVALID_ADVANCE: (ms: number) => `virtual time moves forward by a finite number of ms, not ${ms}`,
   /** `SimulatedClock.settle`: nothing left to fire and the work is still pending (a hang). */

@@ -142,7 +142,7 @@ export class SessionTree implements SessionHost {
     attempt: number, deliver: Deliver, isRetry: boolean,
   ): SessionId {
     const id = this.registry.newId();
-    // `concat` sizes the list to its length (a spread into a literal reserves 17 slots or more)
+    // `concat` sizes the list to its length; a spread into a literal reserves 17 slots (row 2c)
     const path = parent ? parent.path.concat(id) : [id];
     const { limits, budget } = this.deps;
     const account = admitSession({ parent, options, isRetry, limits, live: this.registry.size }) ?? openAccount(parent, options, budget);
