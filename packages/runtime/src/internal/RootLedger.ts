@@ -1,5 +1,5 @@
 import type { AppliedOp, Skillbook, SkillbookDraft } from '@cohort/skillbook';
-import type { Store, StoreError, StoreSnapshot } from '@cohort/store';
+import type { AppendResult, Store, StoreError, StoreSnapshot } from '@cohort/store';
 import type { AuditEntry } from '../AuditEntry.ts';
 import { entryOps } from '../AuditEntry.ts';
 import type { Clock } from '../Clock.ts';
@@ -8,6 +8,7 @@ import type { ConflictPolicy } from '../ConflictPolicy.ts';
 import type { FailureSeed } from '../FailureSeed.ts';
 import { defect, failureSeed } from '../FailureSeed.ts';
 import { decideMerge } from '../mergeCommit.ts';
+import type { MergeDecision } from '../mergeCommit.ts';
 import type { Verdict } from './Verdict.ts';
 import { refusalVerdict, refused } from './Verdict.ts';
 
@@ -93,21 +94,9 @@ export class RootLedger {
         at: this.clock.now(),
       })
       .then(
-        (res): Verdict => {
-          if (!res.ok) return refused(storeRefusal(commit.sessionId, res.error));
-          if (res.revision > this.rev) {
-            this.durable = res.book;
-            this.rev = res.revision;
-          }
-          // another writer took some of our allocated ids: the store gave those ADDs fresh ones
-          const idMap = res.idMap ?? {};
-          const landed = res.idMap ? remapEntries(result.entries, idMap) : result.entries;
-          for (const e of landed) this.entries.push({ ...e, revision: res.revision });
-          const merge = res.idMap ? { ...result, entries: landed, ops: entryOps(landed) } : result;
-          return { ok: true, revision: res.revision, merge };
-        },
+        (res) => (res.ok ? this.landed(result, res) : refused(storeRefusal(commit.sessionId, res.error))),
         // the store's `append` never rejects: one that does is a defect of the store
-        (thrown: unknown): Verdict => refused(defect(`the store failed while appending the commit of ${commit.sessionId}`, thrown)),
+        (thrown: unknown) => refused(defect(`the store failed while appending the commit of ${commit.sessionId}`, thrown)),
       )
       .then((verdict) => {
         this.inFlight.delete(append);
@@ -119,6 +108,19 @@ export class RootLedger {
         done(verdict);
       });
     this.inFlight.add(append);
+  }
+
+  /** A merge the store made durable: the durable book, revision and audit move on. */
+  private landed(result: MergeDecision, res: Extract<AppendResult, { ok: true }>): Verdict {
+    if (res.revision > this.rev) {
+      this.durable = res.book;
+      this.rev = res.revision;
+    }
+    // another writer took some of our allocated ids: the store gave those ADDs fresh ones
+    const landed = res.idMap ? remapEntries(result.entries, res.idMap) : result.entries;
+    for (const e of landed) this.entries.push({ ...e, revision: res.revision });
+    const merge = res.idMap ? { ...result, entries: landed, ops: entryOps(landed) } : result;
+    return { ok: true, revision: res.revision, merge };
   }
 
   /**
