@@ -15,11 +15,17 @@ class FaultyStore implements Store {
   readonly kind = 'faulty';
   readonly notices$ = new Subject<StoreNotice>();
   private readonly inner = new MemoryStore();
-  constructor(private readonly answer: 'reject' | 'refuse') {}
+  constructor(private answer: 'reject' | 'refuse' | 'throw' | 'ok') {}
+  /** Answers like this from the next append on. */
+  then(answer: 'reject' | 'refuse' | 'throw' | 'ok'): void {
+    this.answer = answer;
+  }
   load() {
     return this.inner.load();
   }
-  append(_commit: CommitRecord): Promise<AppendResult> {
+  append(commit: CommitRecord): Promise<AppendResult> {
+    if (this.answer === 'ok') return this.inner.append(commit);
+    if (this.answer === 'throw') throw new RangeError('store bug, thrown at once');
     if (this.answer === 'reject') return Promise.reject(new TypeError('store bug'));
     return Promise.resolve({ ok: false, error: { code: 'io', message: 'EIO: disk on fire' } });
   }
@@ -72,6 +78,31 @@ describe('failures tell errors, defects and interruptions apart', () => {
     expect(isDefect(rejecting)).toBe(true);
     const refusing = failure(await createRuntime({ store: new FaultyStore('refuse') }).run(write));
     expect(refusing).toMatchObject({ kind: 'crashed', category: 'error', error: { name: 'StoreError', code: 'io' } });
+  });
+});
+
+describe('a defect never leaves a session waiting', () => {
+  it('defects - a merge that throws is reported as runtime.defect, and its session fails as a defect', async () => {
+    const rt = createRuntime({ store: new FaultyStore('throw') });
+    const defects: string[] = [];
+    rt.events$.subscribe((e) => e.type === 'runtime.defect' && defects.push(e.error.message));
+    const f = failure(await rt.run(write));
+    expect(f).toMatchObject({ kind: 'crashed', category: 'defect', message: 'the merge failed: a runtime defect' });
+    expect(defects).toEqual(['store bug, thrown at once']);
+    expect(rt.liveSessions).toBe(0);
+  });
+
+  it('defects - a merge the store threw on leaves no trace: the next commit lands on the durable book', async () => {
+    const store = new FaultyStore('throw');
+    const rt = createRuntime({ store });
+    expect((await rt.run(write)).status).toBe('failed');
+    store.then('ok');
+    const next = await rt.run(async (s) => {
+      await s.tools.add_skill({ section: 'harness', issue: 'after the defect', insight: 'y' });
+    });
+    expect(next.status).toBe('committed');
+    expect(rt.book.size).toBe(1);
+    expect(rt.audit.flatMap((e) => e.ops.map((op) => op.issue))).toEqual(['after the defect']);
   });
 });
 

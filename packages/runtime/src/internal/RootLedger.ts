@@ -81,7 +81,6 @@ export class RootLedger {
       done({ ok: true, revision: this.rev, merge: result });
       return;
     }
-    this.pending.push(result.ops);
     const append = this.store
       .append({
         expectedRevision,
@@ -107,6 +106,8 @@ export class RootLedger {
         }
         done(verdict);
       });
+    // only now: a store whose `append` threw took nothing, and the speculative book must not either
+    this.pending.push(result.ops);
     this.inFlight.add(append);
   }
 
