@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Observable, Subject } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRuntime } from '@cohort/runtime';
+import { createRuntime, SessionEventSchema } from '@cohort/runtime';
 import type { RuntimeEvent, Session } from '@cohort/runtime';
 import { Skillbook } from '@cohort/skillbook';
 import type { StoreNotice } from '@cohort/store';
@@ -24,7 +24,8 @@ function fakeRuntime(): RecordableRuntime & { emit(e: RuntimeEvent): void; end()
   return { events$, book: Skillbook.empty(), audit: [], emit: (e) => subject.next(e), end: () => subject.complete(), subscribers: () => subscribers };
 }
 
-const spawned = (id: string, at: number): RuntimeEvent => ({ type: 'session.spawned', sessionId: id, path: [id], at, parentId: null, depth: 0, attempt: 1 });
+const spawned = (id: string, at: number): RuntimeEvent =>
+  SessionEventSchema.parse({ type: 'session.spawned', sessionId: id, path: [id], at, parentId: null, depth: 0, attempt: 1 });
 const saved = (id: string, at: number): StoreNotice => ({ type: 'store.saved', id, at, document: 'book.json', revision: 1, digest: 'd', reason: 'idle', entries: 1 });
 
 /** Reads Server-Sent Events from the view's `/events`, parsed. */
@@ -119,9 +120,9 @@ describe('serveLiveView', () => {
     rt.emit(saved('n2', 4));
     const late = await openStream(view);
     await late.until((m) => m.length === 1);
-    rt.emit({ type: 'session.failed', sessionId: 's1', path: ['s1'], at: 5, failure: {
-      kind: 'crashed', sessionId: 's1', path: ['s1'], message: 'boom', discarded: { ops: 0, descendants: 0 }, attempt: 1, at: 5,
-    } });
+    rt.emit(SessionEventSchema.parse({ type: 'session.failed', sessionId: 's1', path: ['s1'], at: 5, failure: {
+      kind: 'crashed', category: 'error', sessionId: 's1', path: ['s1'], message: 'boom', discarded: { ops: 0, descendants: 0 }, attempt: 1, at: 5,
+    } }));
     rt.emit(saved('n3', 6));
     rt.end();
     for (const stream of [early, late]) {

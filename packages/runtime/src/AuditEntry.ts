@@ -1,4 +1,5 @@
 import type { AppliedOp } from '@cohort/skillbook';
+import type { SessionId } from './SessionId.ts';
 
 /**
  * One contiguous block of the audit: ops written by one session (`path` names it), in the
@@ -9,8 +10,8 @@ import type { AppliedOp } from '@cohort/skillbook';
  */
 export interface AuditEntry {
   readonly revision: number;
-  readonly sessionId: string;
-  readonly path: readonly string[];
+  readonly sessionId: SessionId;
+  readonly path: readonly SessionId[];
   readonly ops: readonly AppliedOp[];
 }
 

@@ -1,4 +1,5 @@
 import type { AuditEntry } from './AuditEntry.ts';
+import type { SessionId } from './SessionId.ts';
 
 /**
  * What a session sends its parent when its body has returned and its children have settled:
@@ -6,8 +7,8 @@ import type { AuditEntry } from './AuditEntry.ts';
  * in order), and the body's output. Drafts never cross an actor boundary; entries do.
  */
 export interface Commit {
-  readonly sessionId: string;
-  readonly path: readonly string[];
+  readonly sessionId: SessionId;
+  readonly path: readonly SessionId[];
   readonly baseRevision: number;
   readonly entries: readonly AuditEntry[];
   /** Sessions whose work is inside `entries` (merged descendants), for failure accounting. */

@@ -4,11 +4,12 @@ import type { Commit } from './Commit.ts';
 import type { ConflictPolicy } from './ConflictPolicy.ts';
 import type { MergeResult } from './mergeCommit.ts';
 import { mergeCommit } from './mergeCommit.ts';
+import type { SessionId } from './SessionId.ts';
 
 interface OpenEntry {
   revision: number;
-  readonly sessionId: string;
-  readonly path: readonly string[];
+  readonly sessionId: SessionId;
+  readonly path: readonly SessionId[];
   readonly ops: AppliedOp[];
 }
 
@@ -24,14 +25,15 @@ interface OpenEntry {
  */
 export class Draft {
   private readonly editor: SkillbookDraft;
-  private log: (AuditEntry | OpenEntry)[] = NO_LOG;
+  /** Null until the first entry: most sessions of a fan-out log one, and `[x]` is a list of one where a first push reserves 17 slots (row 2c). */
+  private log: (AuditEntry | OpenEntry)[] | null = null;
   private open: OpenEntry | null = null;
   private ops = 0;
   private descendants = 0;
 
   constructor(
     start: Skillbook,
-    private readonly owner: { readonly sessionId: string; readonly path: readonly string[] },
+    private readonly owner: { readonly sessionId: SessionId; readonly path: readonly SessionId[] },
   ) {
     this.editor = start.edit();
     this.baseRevision = start.revision;
@@ -92,10 +94,9 @@ export class Draft {
     return result;
   }
 
-  /** Appends to the log; the first entry makes a list of one (a push would reserve 17 slots). */
   private record(entry: AuditEntry | OpenEntry): void {
-    if (this.log === NO_LOG) this.log = [entry];
-    else this.log.push(entry);
+    if (this.log) this.log.push(entry);
+    else this.log = [entry];
   }
 
   /**
@@ -109,12 +110,10 @@ export class Draft {
       sessionId: this.owner.sessionId,
       path: this.owner.path,
       baseRevision: this.baseRevision,
-      entries: this.log.map((e) => ({ revision: e.revision, sessionId: e.sessionId, path: e.path, ops: e.ops })),
+      entries: (this.log ?? []).map((e) => ({ revision: e.revision, sessionId: e.sessionId, path: e.path, ops: e.ops })),
       descendants: this.descendants,
       output,
     };
   }
 }
 
-/** The log of a draft that has changed nothing yet. */
-const NO_LOG: (AuditEntry | OpenEntry)[] = Object.freeze([]) as unknown as (AuditEntry | OpenEntry)[];

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import type { StoreNotice } from '@cohort/store';
-import { ConflictSchema, ErrorInfoSchema, SessionFailureSchema } from './SessionFailure.ts';
+import { ErrorInfoSchema } from './ErrorInfo.ts';
+import { ConflictSchema, SessionFailureSchema } from './SessionFailure.ts';
+import { SessionIdSchema } from './SessionId.ts';
 
 const base = {
-  sessionId: z.string(),
-  path: z.array(z.string()),
+  sessionId: SessionIdSchema,
+  path: z.array(SessionIdSchema),
   at: z.number(),
 };
 
@@ -13,7 +15,7 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('session.spawned'),
     ...base,
-    parentId: z.string().nullable(),
+    parentId: SessionIdSchema.nullable(),
     name: z.string().optional(),
     depth: z.number().int(),
     attempt: z.number().int(),

@@ -1,6 +1,7 @@
 import type { AnyActorLogic } from 'xstate';
 import type { BatchResult, Skillbook, SkillbookErrorInfo } from '@cohort/skillbook';
 import type { BudgetSpec, Usage } from './Budget.ts';
+import type { SessionId } from './SessionId.ts';
 import type { SessionOutcome } from './SessionOutcome.ts';
 import type { SkillTools } from './tools.ts';
 
@@ -45,8 +46,9 @@ export type ChargeResult =
  * Nothing here throws into the body, and nothing reaches the parent but a merged commit.
  */
 export interface Session<I = unknown> {
-  readonly id: string;
-  readonly path: readonly string[];
+  readonly id: SessionId;
+  /** The ids from the root session down to this one. */
+  readonly path: readonly SessionId[];
   readonly depth: number;
   readonly name: string | undefined;
   readonly input: I;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ErrorInfoSchema } from './ErrorInfo.ts';
+import { SessionIdSchema } from './SessionId.ts';
 
 /** Every way a session can end without its work reaching its parent. */
 export const FailureKindSchema = z.enum([
@@ -11,28 +13,20 @@ export const FailureKindSchema = z.enum([
   'invalid_commit',
   'limit_exceeded',
 ]);
-/** A failure's kind. Crashes are defects; aborts, timeouts and cancellations are interruptions. */
+/** A failure's kind: what happened (see docs/runtime.md, "Failures"). */
 export type FailureKind = z.infer<typeof FailureKindSchema>;
 
-/** A serialisable error with its whole cause chain. */
-export interface ErrorInfo {
-  readonly name: string;
-  readonly message: string;
-  readonly stack?: string | undefined;
-  readonly code?: string | undefined;
-  readonly cause?: ErrorInfo | undefined;
-}
-
-/** The zod schema of {@link ErrorInfo}, recursive through `cause`. */
-export const ErrorInfoSchema: z.ZodType<ErrorInfo> = z.lazy(() =>
-  z.object({
-    name: z.string(),
-    message: z.string(),
-    stack: z.string().optional(),
-    code: z.string().optional(),
-    cause: ErrorInfoSchema.optional(),
-  }),
-);
+/**
+ * Why a session failed, in three categories (Effect's `Fail`, `Die` and `Interrupt`):
+ * - `error`: the session's work failed — its body threw, its commit conflicted or was invalid,
+ *   it went over a budget or a limit, or the store refused its commit;
+ * - `defect`: a bug in Cohort or in its store (a store whose `append` threw), not in the session;
+ * - `interruption`: the session was stopped from outside its work — `s.abort`, a cancellation,
+ *   a timeout, or its wall-clock budget running out.
+ */
+export const FailureCategorySchema = z.enum(['error', 'defect', 'interruption']);
+/** See {@link FailureCategorySchema}. */
+export type FailureCategory = z.infer<typeof FailureCategorySchema>;
 
 /** One conflicting op of a rejected or rebased commit. */
 export const ConflictSchema = z.object({
@@ -49,8 +43,9 @@ export const ConflictSchema = z.object({
  */
 export const SessionFailureSchema = z.object({
   kind: FailureKindSchema,
-  sessionId: z.string(),
-  path: z.array(z.string()),
+  category: FailureCategorySchema,
+  sessionId: SessionIdSchema,
+  path: z.array(SessionIdSchema),
   message: z.string(),
   error: ErrorInfoSchema.optional(),
   conflicts: z.array(ConflictSchema).optional(),
@@ -61,42 +56,38 @@ export const SessionFailureSchema = z.object({
 /** See {@link SessionFailureSchema}. */
 export type SessionFailure = z.infer<typeof SessionFailureSchema>;
 
-const MAX_CAUSE_DEPTH = 16;
-
 /**
- * Turns anything thrown into an {@link ErrorInfo}, keeping the `cause` chain (bounded, and safe
- * against cycles and hostile getters). Non-Error values become `{ name: 'NonError' }`.
+ * Whether the session was stopped from outside its work: aborted, cancelled, timed out, or out
+ * of wall-clock budget. Nothing went wrong in it; usually nothing to report.
  *
  * @example
- * toErrorInfo(new Error('outer', { cause: new Error('inner') })).cause?.message; // 'inner'
+ * const outcome = await rt.run(async (s) => s.abort('not needed'));
+ * outcome.status === 'failed' && isInterruption(outcome.failure); // true
  */
-export function toErrorInfo(thrown: unknown, depth = 0, seen = new Set<unknown>()): ErrorInfo {
-  try {
-    if (thrown instanceof Error) {
-      seen.add(thrown);
-      const code = (thrown as { code?: unknown }).code;
-      const rawCause = (thrown as { cause?: unknown }).cause;
-      const hasCause = rawCause !== undefined && depth < MAX_CAUSE_DEPTH && !seen.has(rawCause);
-      return {
-        name: String(thrown.name),
-        message: String(thrown.message),
-        ...(typeof thrown.stack === 'string' ? { stack: thrown.stack } : {}),
-        ...(code !== undefined && code !== null ? { code: String(code) } : {}),
-        ...(hasCause ? { cause: toErrorInfo(rawCause, depth + 1, seen) } : {}),
-      };
-    }
-    return { name: 'NonError', message: describeValue(thrown) };
-  } catch {
-    return { name: 'UnreadableError', message: 'the thrown value could not be read' };
-  }
+export function isInterruption(failure: Pick<SessionFailure, 'category'>): boolean {
+  return failure.category === 'interruption';
 }
 
-function describeValue(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value === undefined) return 'undefined';
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
+/**
+ * Whether the failure is a bug in Cohort or in its store rather than in the session: report
+ * it (the runtime also emits a `runtime.defect` event for its own).
+ *
+ * @example
+ * if (outcome.status === 'failed' && isDefect(outcome.failure)) reportBug(outcome.failure.error);
+ */
+export function isDefect(failure: Pick<SessionFailure, 'category'>): boolean {
+  return failure.category === 'defect';
+}
+
+/**
+ * Whether the session's own work failed: its body threw, its commit conflicted or was
+ * invalid, it broke a budget or a limit, or the store refused its commit. The one category a
+ * retry on a fresh draft may cure.
+ *
+ * @example
+ * const outcome = await rt.run(async () => { throw new Error('boom'); });
+ * outcome.status === 'failed' && isError(outcome.failure); // true
+ */
+export function isError(failure: Pick<SessionFailure, 'category'>): boolean {
+  return failure.category === 'error';
 }

@@ -1,5 +1,6 @@
-import type { Conflict } from '@cohort/skillbook';
+import type { Conflict, SkillId } from '@cohort/skillbook';
 import type { SessionFailure } from './SessionFailure.ts';
+import type { SessionId } from './SessionId.ts';
 
 /**
  * How a session ended, as its parent (or `rt.run`'s caller) receives it. `committed`: the
@@ -9,12 +10,12 @@ import type { SessionFailure } from './SessionFailure.ts';
 export type SessionOutcome<T = unknown> =
   | {
       readonly status: 'committed';
-      readonly sessionId: string;
-      readonly path: readonly string[];
+      readonly sessionId: SessionId;
+      readonly path: readonly SessionId[];
       readonly output: T;
       readonly revision: number;
-      readonly added: readonly string[];
+      readonly added: readonly SkillId[];
       readonly dropped: readonly Conflict[];
       readonly attempt: number;
     }
-  | { readonly status: 'failed'; readonly sessionId: string; readonly path: readonly string[]; readonly failure: SessionFailure };
+  | { readonly status: 'failed'; readonly sessionId: SessionId; readonly path: readonly SessionId[]; readonly failure: SessionFailure };

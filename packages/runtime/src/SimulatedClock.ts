@@ -1,4 +1,5 @@
 import type { Clock } from './Clock.ts';
+import { die } from './errors.ts';
 
 interface Timer {
   readonly id: number;
@@ -50,8 +51,9 @@ export class SimulatedClock implements Clock {
     return min;
   }
 
-  /** Moves time forward by `ms`, firing every timer that falls due, in time order. */
+  /** Moves time forward by `ms` (finite, not negative), firing every timer that falls due, in time order. */
   advance(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) die('CLOCK_INVALID_ADVANCE', ms);
     const target = this.current + ms;
     for (;;) {
       const due = this.earliestDue(target);
@@ -74,7 +76,8 @@ export class SimulatedClock implements Clock {
   /**
    * Drives virtual time until `promise` settles: lets pending work run (a macrotask turn),
    * then fires the next timer, and so on. Rejects when nothing is left to fire and the
-   * promise is still pending (a hang), or after `maxSteps` timers.
+   * promise is still pending (a hang: code `CLOCK_OUT_OF_TIMERS`), or after `maxSteps` timers
+   * (code `CLOCK_RUNAWAY`).
    */
   async settle<T>(promise: Promise<T>, maxSteps = 1_000_000): Promise<T> {
     let done = false;
@@ -88,10 +91,10 @@ export class SimulatedClock implements Clock {
       if (!this.step()) {
         await turn();
         if (done) return promise;
-        if (this.timers.size === 0) throw new Error('virtual time ran out of timers with the work still pending');
+        if (this.timers.size === 0) die('CLOCK_OUT_OF_TIMERS');
       }
     }
-    throw new Error(`virtual time fired ${maxSteps} timers with the work still pending`);
+    die('CLOCK_RUNAWAY', maxSteps);
   }
 
   private earliestDue(limit: number): Timer | undefined {

@@ -1,10 +1,18 @@
 export { createRuntime } from './createRuntime.ts';
 export type { Runtime, RuntimeOptions } from './createRuntime.ts';
-export type { RuntimeMutation } from './RuntimeMutation.ts';
+export { isRuntimeError } from './errors.ts';
+export type { RuntimeError, RuntimeErrorCode } from './errors.ts';
 export type { Session, SessionBody, SpawnOptions, RetryPolicy, SessionBatchResult, ChargeResult } from './Session.ts';
 export type { SessionOutcome } from './SessionOutcome.ts';
-export { SessionFailureSchema, FailureKindSchema, ErrorInfoSchema, ConflictSchema, toErrorInfo } from './SessionFailure.ts';
-export type { SessionFailure, FailureKind, ErrorInfo } from './SessionFailure.ts';
+export { SessionIdSchema } from './SessionId.ts';
+export type { SessionId } from './SessionId.ts';
+export {
+  SessionFailureSchema, FailureKindSchema, FailureCategorySchema, ConflictSchema, isInterruption, isDefect, isError,
+} from './SessionFailure.ts';
+export type { SessionFailure, FailureKind, FailureCategory } from './SessionFailure.ts';
+export type { FailureSeed } from './FailureSeed.ts';
+export { ErrorInfoSchema, toErrorInfo } from './ErrorInfo.ts';
+export type { ErrorInfo } from './ErrorInfo.ts';
 export { SessionEventSchema } from './RuntimeEvent.ts';
 export type { SessionEvent, RuntimeEvent } from './RuntimeEvent.ts';
 export type { AuditEntry } from './AuditEntry.ts';
@@ -21,9 +29,11 @@ export { systemClock } from './Clock.ts';
 export type { Clock } from './Clock.ts';
 export { SimulatedClock } from './SimulatedClock.ts';
 export { sessionMachine } from './sessionMachine.ts';
-export type { SessionContext, SessionInput, SessionMachineEvent, FailureSeed } from './sessionMachine.ts';
+export type {
+  SessionContext, SessionInput, SessionMachineEvent, SessionEmitted, SessionAnswer, MergedEvent, RejectedEvent, MergedInfo, RetryRule,
+} from './sessionMachine.ts';
 export { supervisorMachine } from './supervisorMachine.ts';
-export type { SupervisorContext, SupervisorInput, SupervisorEvent } from './supervisorMachine.ts';
+export type { SupervisorContext, SupervisorInput, SupervisorEvent, SupervisorEmitted } from './supervisorMachine.ts';
 export {
   createSkillTools, callSkillTool, toolDefinitions, toolJsonSchemas,
   AddSkillArgs, UpdateSkillArgs, RemoveSkillArgs, TagSkillArgs, ReadSkillArgs,

@@ -1,34 +1,78 @@
-import { assign, setup } from 'xstate';
-import type { ErrorInfo, FailureKind } from './SessionFailure.ts';
-import { toErrorInfo } from './SessionFailure.ts';
-import type { Conflict } from '@cohort/skillbook';
+import { assign, emit, enqueueActions, setup } from 'xstate';
+import { DEADLINE_WATCHER_ID } from './deadlineWatcher.ts';
+import type { DeadlineEvent } from './deadlineWatcher.ts';
+import type { Conflict, SkillId } from '@cohort/skillbook';
+import type { ErrorInfo } from './ErrorInfo.ts';
+import type { FailureSeed } from './FailureSeed.ts';
+import { bodyThrew, defect, failureSeed } from './FailureSeed.ts';
+import type { FailureKind } from './SessionFailure.ts';
+import type { SessionId } from './SessionId.ts';
 
-/** What the machine knows of why a session failed; the runtime adds the accounting. */
-export interface FailureSeed {
-  readonly kind: FailureKind;
-  readonly message: string;
-  readonly error?: ErrorInfo;
-  readonly conflicts?: readonly Conflict[];
+/** What a merge gave a session: the parent's revision after it, and what it kept and dropped. */
+export interface MergedInfo {
+  readonly revision: number;
+  /** Ops that landed (the commit's, less the dropped ones). */
+  readonly ops: number;
+  /** Ids of the skills the commit added, as they landed. */
+  readonly added: readonly SkillId[];
+  /** Ops the conflict policy dropped. */
+  readonly dropped: readonly Conflict[];
 }
 
-/** A session machine's context: plain, serialisable data (the inspector shows it). */
+/** Which failures to retry on a fresh draft, and how often. */
+export interface RetryRule {
+  readonly attempts: number;
+  readonly on: readonly string[];
+}
+
+/** What a session was spawned with that its lifecycle depends on. */
+export interface SessionRules {
+  /** 1 for the first run, 2… for retries. */
+  readonly attempt: number;
+  readonly timeoutMs: number | undefined;
+  /** The wall-clock budget (`budget.ms`). */
+  readonly wallClockMs: number | undefined;
+  readonly retry: RetryRule | null;
+}
+
+/**
+ * A session machine's context: plain, serialisable data (the inspector shows it). Few fields
+ * on purpose: every `assign` copies them all.
+ */
 export interface SessionContext {
-  readonly sessionId: string;
-  readonly path: readonly string[];
+  readonly sessionId: SessionId;
+  readonly path: readonly SessionId[];
   readonly depth: number;
   readonly name: string | undefined;
+  readonly rules: SessionRules;
+  /** The body's output, once it returned. */
   readonly output: unknown;
+  /** Why the session failed (kind, category, message, cause chain), once it did. */
   readonly failure: FailureSeed | null;
-  readonly merged: { readonly revision: number; readonly dropped: readonly Conflict[] } | null;
+  /** The merge's verdict, once the session committed. */
+  readonly merged: MergedInfo | null;
 }
 
 /** The input a session machine starts from. */
 export interface SessionInput {
-  readonly sessionId: string;
-  readonly path: readonly string[];
-  readonly depth: number;
+  readonly sessionId: SessionId;
+  readonly path: readonly SessionId[];
   readonly name?: string | undefined;
+  readonly attempt?: number | undefined;
+  readonly timeoutMs?: number | undefined;
+  readonly wallClockMs?: number | undefined;
+  readonly retry?: { readonly attempts: number; readonly on?: readonly string[] | undefined } | undefined;
 }
+
+/** `MERGED`: the parent merged the commit (and, at the root, the store made it durable). */
+export type MergedEvent = { type: 'MERGED' } & MergedInfo;
+/** `REJECTED`: the parent (or the store) refused the commit, for the reason the seed gives. */
+export interface RejectedEvent {
+  type: 'REJECTED';
+  failure: FailureSeed;
+}
+/** A supervisor's answer to a commit. */
+export type SessionAnswer = MergedEvent | RejectedEvent;
 
 /** The events a session machine takes. */
 export type SessionMachineEvent =
@@ -38,44 +82,98 @@ export type SessionMachineEvent =
   | { type: 'BODY_FAILED'; error: unknown }
   /** The last child of a session whose body had returned has settled. */
   | { type: 'CHILDREN_SETTLED' }
-  | { type: 'FAIL'; failure: FailureSeed }
-  | { type: 'MERGED'; revision: number; dropped: readonly Conflict[] }
-  | { type: 'REJECTED'; failure: FailureSeed };
+  /** `timeoutMs` passed (sent by the runtime's deadline watcher, on the runtime's clock). */
+  | { type: 'TIMEOUT' }
+  /** The wall-clock budget ran out (sent by the runtime's deadline watcher, on the runtime's clock). */
+  | { type: 'WALL_CLOCK' }
+  /** The body called `s.abort(reason)`. */
+  | { type: 'ABORT'; reason: string }
+  /** A charge went over budget. */
+  | { type: 'OVER_BUDGET'; message: string }
+  /** An ancestor failed, or the runtime closed. */
+  | { type: 'CANCEL'; reason: string }
+  /** The runtime hit a defect of its own while handling this session. */
+  | { type: 'DEFECT'; message: string; error?: ErrorInfo }
+  | SessionAnswer
+  /** The next attempt has started as session `next` (the inspector shows which). */
+  | { type: 'RETRIED'; next: SessionId };
+
+/** What a session machine tells the runtime (xstate `emit`; handlers see the new snapshot). */
+export type SessionEmitted =
+  /** Entered `committing`: send the draft's commit to the parent's supervisor. */
+  | { type: 'commit' }
+  /** Entered `retrying`: drop this attempt's draft and start the next attempt. */
+  | { type: 'retry' }
+  /** Reached `committed` or `failed`: deliver the outcome. */
+  | { type: 'settled' };
+
+/** The failures a retry cures unless `retry.on` says otherwise. */
+export const RETRY_KINDS_DEFAULT: readonly FailureKind[] = ['crashed', 'conflict', 'timeout'];
 
 /**
- * A session's lifecycle. In `running` the runtime runs the body (a function is called
- * directly; actor logic runs as an actor of its own) and reports `BODY_DONE` or `BODY_FAILED`;
- * `draining` waits until every child has settled (structured concurrency: the runtime counts
- * live children in its registry and sends `CHILDREN_SETTLED` once); `committing` has sent the
- * commit to the parent's supervisor and waits for `MERGED` or `REJECTED`. A `FAIL` (crash,
- * abort, timeout, budget, limit, cancellation) ends it in `failed` from any live state; once
- * the commit is in the parent's hands only a cancellation can. The runtime provides
- * `submitCommit` and `settle`.
+ * A session's lifecycle, the one source of truth about it: the runtime derives everything it
+ * needs (may the session write? is it waiting for its children? has it settled?) from the
+ * snapshot, and the inspector shows every step.
+ *
+ * `running`: the runtime runs the body and reports `BODY_DONE` or `BODY_FAILED`; a timeout
+ * and a wall-clock budget arrive as `TIMEOUT` and `WALL_CLOCK` from the runtime's deadline
+ * watcher (on the runtime's clock), which the machine arms here (`ARM`) and disarms once the
+ * commit is in the parent's hands or the session fails (`DISARM`). `draining`: the body has
+ * returned and children are still live (structured concurrency: the runtime counts them in
+ * its registry and sends `CHILDREN_SETTLED` once). `committing`: the commit is in the parent
+ * supervisor's hands, waiting for `MERGED` or `REJECTED` (the verdict rides on the event);
+ * only a cancellation or a defect ends it otherwise. A failure goes to `retrying` when the
+ * retry rule allows (the runtime starts the next attempt and answers `RETRIED`), else to
+ * `failed`. Final states keep the verdict: `merged` in `committed`, `failure` (kind,
+ * category, message, cause chain) in `failed`.
  *
  * A session is deliberately few actor steps (start, `BODY_DONE`, `MERGED`): thousands run at
- * once, and every step of an actor costs tens of microseconds.
+ * once, and every step of an actor costs microseconds.
  */
 export const sessionMachine = setup({
   types: {
     context: {} as SessionContext,
     input: {} as SessionInput,
     events: {} as SessionMachineEvent,
+    emitted: {} as SessionEmitted,
   },
   actions: {
-    submitCommit: () => {},
-    settle: () => {},
+    keepOutput: assign({ output: ({ event }) => (event.type === 'BODY_DONE' ? event.output : undefined) }),
+    keepFailure: assign({ failure: ({ context, event }) => failureOf(context, event) }),
+    keepMerge: assign({
+      merged: ({ event }) =>
+        event.type === 'MERGED' ? { revision: event.revision, ops: event.ops, added: event.added, dropped: event.dropped } : null,
+    }),
+    armDeadlines: enqueueActions(({ context: { rules: { timeoutMs, wallClockMs } }, enqueue, self, system }) => {
+      const watcher = system.get(DEADLINE_WATCHER_ID);
+      if (!watcher || (timeoutMs === undefined && wallClockMs === undefined)) return;
+      const arm: DeadlineEvent = { type: 'ARM', session: self, timeoutMs, wallClockMs };
+      enqueue.sendTo(watcher, arm);
+    }),
+    disarmDeadlines: enqueueActions(({ context: { rules: { timeoutMs, wallClockMs } }, enqueue, self, system }) => {
+      const watcher = system.get(DEADLINE_WATCHER_ID);
+      if (!watcher || (timeoutMs === undefined && wallClockMs === undefined)) return;
+      const disarm: DeadlineEvent = { type: 'DISARM', session: self };
+      enqueue.sendTo(watcher, disarm);
+    }),
   },
   guards: {
     childrenLive: ({ event }) => event.type === 'BODY_DONE' && event.liveChildren > 0,
-    isCancellation: ({ event }) => event.type === 'FAIL' && event.failure.kind === 'cancelled',
+    mayRetry: ({ context }) => mayRetry(context),
   },
 }).createMachine({
   id: 'session',
   context: ({ input }) => ({
     sessionId: input.sessionId,
     path: input.path,
-    depth: input.depth,
+    depth: input.path.length - 1,
     name: input.name,
+    rules: {
+      attempt: input.attempt ?? 1,
+      timeoutMs: input.timeoutMs,
+      wallClockMs: input.wallClockMs,
+      retry: input.retry ? { attempts: input.retry.attempts, on: input.retry.on ?? RETRY_KINDS_DEFAULT } : null,
+    },
     output: undefined,
     failure: null,
     merged: null,
@@ -83,47 +181,89 @@ export const sessionMachine = setup({
   initial: 'running',
   states: {
     running: {
+      entry: 'armDeadlines',
       on: {
         BODY_DONE: [
-          { guard: 'childrenLive', target: 'draining', actions: assign({ output: ({ event }) => event.output }) },
-          { target: 'committing', actions: assign({ output: ({ event }) => event.output }) },
+          { guard: 'childrenLive', target: 'draining', actions: 'keepOutput' },
+          { target: 'committing', actions: 'keepOutput' },
         ],
-        BODY_FAILED: {
-          target: 'failed',
-          actions: assign({
-            failure: ({ event }) => ({ kind: 'crashed' as const, message: crashMessage(event.error), error: toErrorInfo(event.error) }),
-          }),
-        },
-        FAIL: { target: 'failed', actions: assign({ failure: ({ event }) => event.failure }) },
+        BODY_FAILED: { target: 'ending', actions: 'keepFailure' },
+        OVER_BUDGET: { target: 'ending', actions: 'keepFailure' },
+        TIMEOUT: { target: 'ending', actions: 'keepFailure' },
+        WALL_CLOCK: { target: 'ending', actions: 'keepFailure' },
+        ABORT: { target: 'ending', actions: 'keepFailure' },
+        CANCEL: { target: 'ending', actions: 'keepFailure' },
+        DEFECT: { target: 'ending', actions: 'keepFailure' },
       },
     },
     draining: {
       on: {
         CHILDREN_SETTLED: { target: 'committing' },
-        FAIL: { target: 'failed', actions: assign({ failure: ({ event }) => event.failure }) },
+        TIMEOUT: { target: 'ending', actions: 'keepFailure' },
+        WALL_CLOCK: { target: 'ending', actions: 'keepFailure' },
+        ABORT: { target: 'ending', actions: 'keepFailure' },
+        CANCEL: { target: 'ending', actions: 'keepFailure' },
+        DEFECT: { target: 'ending', actions: 'keepFailure' },
       },
     },
     committing: {
-      entry: 'submitCommit',
+      entry: ['disarmDeadlines', emit({ type: 'commit' })],
       on: {
-        MERGED: {
-          target: 'committed',
-          actions: assign({ merged: ({ event }) => ({ revision: event.revision, dropped: event.dropped }) }),
-        },
-        REJECTED: { target: 'failed', actions: assign({ failure: ({ event }) => event.failure }) },
-        FAIL: { guard: 'isCancellation', target: 'failed', actions: assign({ failure: ({ event }) => event.failure }) },
+        MERGED: { target: 'committed', actions: 'keepMerge' },
+        REJECTED: { target: 'ending', actions: 'keepFailure' },
+        CANCEL: { target: 'ending', actions: 'keepFailure' },
+        DEFECT: { target: 'ending', actions: 'keepFailure' },
       },
     },
-    committed: { type: 'final', entry: 'settle' },
-    failed: { type: 'final', entry: 'settle' },
+    /** A failure was recorded: retry it, or fail for good (a choice, never a resting state). */
+    ending: {
+      entry: 'disarmDeadlines',
+      always: [{ guard: 'mayRetry', target: 'retrying' }, { target: 'failed' }],
+    },
+    retrying: {
+      entry: emit({ type: 'retry' }),
+      on: {
+        RETRIED: { target: 'retried' },
+        DEFECT: { target: 'failed', actions: 'keepFailure' },
+      },
+    },
+    committed: { type: 'final', entry: emit({ type: 'settled' }) },
+    failed: { type: 'final', entry: emit({ type: 'settled' }) },
+    /** This attempt failed and handed its call on to the next (the session `RETRIED` named). */
+    retried: { type: 'final' },
   },
 });
 
-function crashMessage(thrown: unknown): string {
-  try {
-    if (thrown instanceof Error) return thrown.message;
-    return typeof thrown === 'string' ? thrown : `non-Error value thrown: ${JSON.stringify(thrown) ?? String(thrown)}`;
-  } catch {
-    return 'a value that cannot be described was thrown';
+/** The failure an event brings, built here so that each kind's message and category have one home. */
+function failureOf(context: SessionContext, event: SessionMachineEvent): FailureSeed | null {
+  switch (event.type) {
+    case 'BODY_FAILED':
+      return bodyThrew(event.error);
+    case 'OVER_BUDGET':
+      return failureSeed('budget_exhausted', event.message);
+    case 'TIMEOUT':
+      return failureSeed('timeout', `timed out after ${context.rules.timeoutMs} ms`);
+    case 'WALL_CLOCK':
+      return failureSeed('budget_exhausted', `wall-clock budget of ${context.rules.wallClockMs} ms exhausted`, { category: 'interruption' });
+    case 'ABORT':
+      return failureSeed('aborted', event.reason);
+    case 'CANCEL':
+      return failureSeed('cancelled', event.reason);
+    case 'DEFECT':
+      return { ...defect(event.message), ...(event.error ? { error: event.error } : {}) };
+    case 'REJECTED':
+      return event.failure;
+    default:
+      return context.failure;
   }
+}
+
+/**
+ * Whether a failed attempt runs again: attempts left, and a kind the rule lists. A
+ * cancellation never does — it means the parent (or the runtime) is going away.
+ */
+function mayRetry(context: SessionContext): boolean {
+  const { rules: { retry, attempt }, failure } = context;
+  if (!retry || !failure || attempt > retry.attempts) return false;
+  return failure.kind !== 'cancelled' && retry.on.includes(failure.kind);
 }

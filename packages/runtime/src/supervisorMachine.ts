@@ -1,14 +1,26 @@
-import { assign, setup } from 'xstate';
+import { assign, emit, enqueueActions, setup } from 'xstate';
+import type { Commit } from './Commit.ts';
+import type { SessionAnswer } from './sessionMachine.ts';
+import type { SessionId } from './SessionId.ts';
 
-/** A supervisor's context: who it merges into, and the commits in its hands, by session id. */
+/**
+ * The xstate id (and system id) of the supervisor of session `sessionId`, made on the
+ * session's first spawn: `s1.supervisor`.
+ */
+export function supervisorIdOf(sessionId: string): string {
+  return `${sessionId}.supervisor`;
+}
+
+/** A supervisor's context: who it merges into, and the commits in its hands. */
 export interface SupervisorContext {
+  /** The session it merges into, or `root` (the runtime's book). */
   readonly ownerId: string;
   /** Whether a merge waits for the store (the root's supervisor); a session's answers at once. */
   readonly durable: boolean;
-  /** Commits taken for merging and not yet acknowledged, in merge order. */
-  readonly inFlight: readonly string[];
+  /** Sessions whose commits were taken for merging and not yet acknowledged, in merge order. */
+  readonly inFlight: readonly SessionId[];
   /** Commits waiting for room in a full queue (back-pressure), in arrival order. */
-  readonly waiting: readonly string[];
+  readonly waiting: readonly { readonly sessionId: SessionId; readonly commit: Commit }[];
   readonly maxQueue: number;
 }
 
@@ -21,41 +33,66 @@ export interface SupervisorInput {
 
 /** The events a supervisor takes. */
 export type SupervisorEvent =
-  | { type: 'COMMIT'; sessionId: string }
-  | { type: 'DURABLE'; sessionId: string }
+  /** The commit of child session `sessionId`, to merge. */
+  | { type: 'COMMIT'; sessionId: SessionId; commit: Commit }
+  /** The store answered a merge in flight (durable, or refused): `answer` is the session's verdict. */
+  | { type: 'DURABLE'; sessionId: SessionId; answer: SessionAnswer }
+  /** The owner settled, or the runtime closes: refuse what waits, still answer what is in flight. */
   | { type: 'CLOSE' };
 
+/** What a supervisor asks the runtime to do (xstate `emit`). */
+export type SupervisorEmitted =
+  /** Merge the commit of `sessionId` into the owner now (a session's supervisor answers the session at once). */
+  | { type: 'merge'; sessionId: SessionId; commit: Commit }
+  /** Tell the session the verdict the store gave its merge. */
+  | { type: 'answer'; sessionId: SessionId; answer: SessionAnswer }
+  /** Refuse the commit of a session: the supervisor has closed. */
+  | { type: 'refuse'; sessionId: SessionId }
+  /** The commit of `sessionId` waits for room; `queued` merges are in flight. */
+  | { type: 'backpressure'; sessionId: SessionId; queued: number };
+
 /**
- * A merge queue. Commits are merged one at a time, in arrival order (a merge action runs a
- * merge to completion before the next event is taken). A session's supervisor merges into the
- * session's draft and answers in the same step (`mergeNow`). The runtime's root supervisor
- * hands merges to the store: each stays in flight until the store made it durable
- * (`DURABLE`), and at most `maxQueue` are in flight — a commit that finds the queue full
- * waits for room (back-pressure, not refusal).
- * The runtime provides `merge`, `mergeNow`, `acknowledge`, `refuse` and `backpressure`.
+ * A merge queue. Commits are merged one at a time, in arrival order: the runtime runs each
+ * `merge` to completion before the supervisor takes its next event. A session's supervisor
+ * merges into the session's draft and the runtime answers the child in the same step. The
+ * runtime's root supervisor hands merges to the store: each stays in flight until the store
+ * made it durable (`DURABLE`, carrying the verdict), and at most `maxQueue` are in flight — a
+ * commit that finds the queue full waits for room (back-pressure, not refusal). A closed
+ * supervisor refuses new commits and still answers the merges in flight.
+ *
+ * A supervisor never reaches a final state: xstate tells a parent when its child is done, and
+ * the sessions under a supervisor may stop after their owner (a cancelled child still busy),
+ * so a supervisor that stopped with its owner would be sent events it can no longer take.
  */
 export const supervisorMachine = setup({
   types: {
     context: {} as SupervisorContext,
     input: {} as SupervisorInput,
     events: {} as SupervisorEvent,
+    emitted: {} as SupervisorEmitted,
   },
   actions: {
-    /** Merges the commit of `sessionId` and tells the session the verdict (nothing to wait for). */
-    mergeNow: (_, _params: { sessionId: string }) => {},
-    /** Merges the commit of `sessionId` and arranges for `DURABLE` once it is acknowledged. */
-    merge: (_, _params: { sessionId: string }) => {},
-    /** Tells the session its commit is durable (or refused by the store). */
-    acknowledge: (_, _params: { sessionId: string }) => {},
-    /** Refuses a commit that can no longer be merged (the supervisor closed). */
-    refuse: (_, _params: { sessionId: string }) => {},
-    /** Reports that a commit waits for room. */
-    backpressure: (_, _params: { sessionId: string; queued: number }) => {},
+    /** Answers a durable merge, and lets the first waiting commit into the room it leaves. */
+    answerDurable: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'DURABLE') return;
+      enqueue.emit({ type: 'answer', sessionId: event.sessionId, answer: event.answer });
+      const inFlight = context.inFlight.filter((id) => id !== event.sessionId);
+      const [next, ...rest] = context.waiting;
+      if (!next || inFlight.length >= context.maxQueue) {
+        enqueue.assign({ inFlight });
+        return;
+      }
+      enqueue.assign({ inFlight: [...inFlight, next.sessionId], waiting: rest });
+      enqueue.emit({ type: 'merge', sessionId: next.sessionId, commit: next.commit });
+    }),
+    refuseWaiting: enqueueActions(({ context, enqueue }) => {
+      for (const { sessionId } of context.waiting) enqueue.emit({ type: 'refuse', sessionId });
+      enqueue.assign({ waiting: [] });
+    }),
   },
   guards: {
     answersAtOnce: ({ context }) => !context.durable,
     hasRoom: ({ context }) => context.inFlight.length < context.maxQueue,
-    nextWaiting: ({ context }) => context.waiting.length > 0 && context.inFlight.length < context.maxQueue,
   },
 }).createMachine({
   id: 'supervisor',
@@ -65,60 +102,29 @@ export const supervisorMachine = setup({
     open: {
       on: {
         COMMIT: [
-          { guard: 'answersAtOnce', actions: { type: 'mergeNow', params: ({ event }) => ({ sessionId: event.sessionId }) } },
+          { guard: 'answersAtOnce', actions: emit(({ event }) => ({ type: 'merge' as const, sessionId: event.sessionId, commit: event.commit })) },
           {
             guard: 'hasRoom',
             actions: [
               assign({ inFlight: ({ context, event }) => [...context.inFlight, event.sessionId] }),
-              { type: 'merge', params: ({ event }) => ({ sessionId: event.sessionId }) },
+              emit(({ event }) => ({ type: 'merge' as const, sessionId: event.sessionId, commit: event.commit })),
             ],
           },
           {
             actions: [
-              assign({ waiting: ({ context, event }) => [...context.waiting, event.sessionId] }),
-              {
-                type: 'backpressure',
-                params: ({ context, event }) => ({ sessionId: event.sessionId, queued: context.inFlight.length }),
-              },
+              assign({ waiting: ({ context, event }) => [...context.waiting, { sessionId: event.sessionId, commit: event.commit }] }),
+              emit(({ context, event }) => ({ type: 'backpressure' as const, sessionId: event.sessionId, queued: context.inFlight.length })),
             ],
           },
         ],
-        DURABLE: {
-          actions: [
-            assign({ inFlight: ({ context, event }) => context.inFlight.filter((id) => id !== event.sessionId) }),
-            { type: 'acknowledge', params: ({ event }) => ({ sessionId: event.sessionId }) },
-          ],
-        },
-        CLOSE: {
-          target: 'closed',
-          actions: [
-            ({ context, self }) => {
-              for (const id of context.waiting) self.send({ type: 'COMMIT', sessionId: id });
-            },
-            assign({ waiting: [] }),
-          ],
-        },
-      },
-      always: {
-        guard: 'nextWaiting',
-        actions: [
-          assign({
-            inFlight: ({ context }) => [...context.inFlight, context.waiting[0] ?? ''],
-            waiting: ({ context }) => context.waiting.slice(1),
-          }),
-          { type: 'merge', params: ({ context }) => ({ sessionId: context.inFlight[context.inFlight.length - 1] ?? '' }) },
-        ],
+        DURABLE: { actions: 'answerDurable' },
+        CLOSE: { target: 'closed', actions: 'refuseWaiting' },
       },
     },
     closed: {
       on: {
-        COMMIT: { actions: { type: 'refuse', params: ({ event }) => ({ sessionId: event.sessionId }) } },
-        DURABLE: {
-          actions: [
-            assign({ inFlight: ({ context, event }) => context.inFlight.filter((id) => id !== event.sessionId) }),
-            { type: 'acknowledge', params: ({ event }) => ({ sessionId: event.sessionId }) },
-          ],
-        },
+        COMMIT: { actions: emit(({ event }) => ({ type: 'refuse' as const, sessionId: event.sessionId })) },
+        DURABLE: { actions: 'answerDurable' },
       },
     },
   },

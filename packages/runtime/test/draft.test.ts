@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { Skillbook } from '@cohort/skillbook';
 import { Draft } from '../src/Draft.ts';
+import { formatSessionId } from '../src/SessionId.ts';
 
 const add = (issue: string) => ({ operations: [{ type: 'ADD', section: 'harness', issue }] });
 
 describe('Draft.toCommit', () => {
   it('hands out entries that later writes leave alone', () => {
-    const draft = new Draft(Skillbook.empty(), { sessionId: 's1', path: ['s1'] });
+    const draft = new Draft(Skillbook.empty(), { sessionId: formatSessionId(1), path: [formatSessionId(1)] });
     expect(draft.write(add('first'), {}).ok).toBe(true);
     const commit = draft.toCommit('out');
     expect(commit.entries.flatMap((e) => e.ops.map((op) => op.issue))).toEqual(['first']);

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { fromPromise } from 'xstate';
 import type { AnyActorRef, InspectionEvent } from 'xstate';
-import { createRuntime, SessionEventSchema } from '@cohort/runtime';
+import { createRuntime, SessionEventSchema, SimulatedClock } from '@cohort/runtime';
 import type { RuntimeEvent, Session } from '@cohort/runtime';
+
+const idOf = (e: InspectionEvent) => (e.actorRef as AnyActorRef).id;
 
 describe('events$ and the inspector', () => {
   it('emits typed events for each step of each session, once', async () => {
@@ -38,10 +40,47 @@ describe('events$ and the inspector', () => {
     const rt = createRuntime({ inspect: (e) => seen.push(e) });
     await rt.run(async (s) => s.spawn(async () => 'child'));
     const actors = seen.filter((e) => e.type === '@xstate.actor').map((e) => e.actorRef as AnyActorRef);
-    expect(actors.map((a) => a.id)).toEqual(expect.arrayContaining(['s1', 's2', 's1.supervisor']));
+    expect(actors.map((a) => a.id)).toEqual(expect.arrayContaining(['cohort.root', 'cohort.deadlines', 's1', 's2', 's1.supervisor']));
     const child = actors.find((a) => a.id === 's2');
     expect(child?._parent?.id).toBe('s1.supervisor');
     expect(child?._parent?._parent?.id).toBe('s1');
+  });
+
+  it('inspector - shows every step of a session, and the failure kind in its final state', async () => {
+    const clock = new SimulatedClock();
+    const seen: InspectionEvent[] = [];
+    const rt = createRuntime({ clock, inspect: (e) => seen.push(e) });
+    await clock.settle(rt.run(async (s) => {
+      await s.spawn(async () => 'fine', { name: 'quick' });
+      await s.spawn(async (c) => c.sleep(1_000), { name: 'slow', timeoutMs: 10 });
+    }));
+    const steps = (id: string) => seen.flatMap((e) => {
+      if (e.type !== '@xstate.snapshot' || idOf(e) !== id) return [];
+      const snapshot = e.snapshot as unknown as { value: string; context: { name?: string; failure: { kind: string; category: string } | null } };
+      return [{ value: snapshot.value, name: snapshot.context.name, failure: snapshot.context.failure }];
+    });
+    expect(steps('s2').map((x) => x.value)).toEqual(['running', 'committing', 'committed']);
+    const slow = steps('s3');
+    expect(slow.map((x) => x.value)).toEqual(['running', 'failed']);
+    expect(slow.at(-1)).toMatchObject({ name: 'slow', failure: { kind: 'timeout', category: 'interruption' } });
+    const events = seen.flatMap((e) => (e.type === '@xstate.event' && idOf(e) === 's3' ? [e.event.type] : []));
+    expect(events).toContain('TIMEOUT');
+    await rt.close();
+  });
+
+  it('inspector - a retried attempt is seen retrying, then handing its call on', async () => {
+    const seen: InspectionEvent[] = [];
+    const rt = createRuntime({ inspect: (e) => seen.push(e) });
+    const outcome = await rt.run(async (s) =>
+      s.spawn(async (c) => {
+        if (c.attempt === 1) throw new Error('flaky');
+        return 'second time lucky';
+      }, { retry: { attempts: 1 } }),
+    );
+    expect(outcome).toMatchObject({ status: 'committed', output: { status: 'committed', sessionId: 's3', attempt: 2 } });
+    const values = seen.flatMap((e) => (e.type === '@xstate.snapshot' && idOf(e) === 's2' ? [(e.snapshot as unknown as { value: string }).value] : []));
+    expect(values).toEqual(['running', 'retrying', 'retried']);
+    await rt.close();
   });
 
   it('runs any xstate actor logic as a body', async () => {
@@ -62,7 +101,8 @@ describe('the Stately inspector', () => {
     const sent: { type: string; sessionId?: string }[] = [];
     const inspector = createInspector({ send: (event) => sent.push(event as { type: string; sessionId?: string }) });
     const rt = createRuntime({ inspect: inspector.inspect });
-    await rt.run(async (s) => s.spawn(async () => 'child'));
+    // a timed child arms the deadline watcher with an event that names the session's actor
+    await rt.run(async (s) => s.spawn(async () => 'child', { timeoutMs: 60_000 }));
     await new Promise((r) => setTimeout(r, 10));
     const actorIds = sent.filter((e) => e.type === '@xstate.actor').map((e) => e.sessionId);
     expect(actorIds.length).toBeGreaterThanOrEqual(4);

@@ -2,15 +2,12 @@ import { z } from 'zod';
 
 /**
  * The deliberately broken variants the simulation can run against, to prove its checker can
- * fail: the runtime's three mutations, and `ack-before-sync`, a store that acknowledges a merge
- * before it is durable.
+ * fail: the runtime's three (from `@cohort/runtime/testing`), and `ack-before-sync`, a store
+ * that acknowledges a merge before it is durable.
  */
 export const SimMutationSchema = z.enum(['shared-draft', 'interleaved-merge', 'keep-failed-writes', 'ack-before-sync']);
 /** See {@link SimMutationSchema}. */
 export type SimMutation = z.infer<typeof SimMutationSchema>;
-
-/** The runtime's mutations (the ones `createRuntime({ mutation })` takes). */
-export const RUNTIME_MUTATIONS = ['shared-draft', 'interleaved-merge', 'keep-failed-writes'] as const;
 
 /**
  * Options of {@link simulate}, parsed at the boundary. Only `seed` is required; the same seed

@@ -1,11 +1,11 @@
 import { createRuntime } from '@cohort/runtime';
-import type { ConflictPolicy, Runtime, RuntimeMutation, SimulatedClock } from '@cohort/runtime';
+import type { ConflictPolicy, Runtime, RuntimeOptions, SimulatedClock } from '@cohort/runtime';
+import { RUNTIME_MUTATIONS, createMutantRuntime } from '@cohort/runtime/testing';
 import type { SimFs } from '@cohort/store';
 import type { EpochRecord } from './EpochRecord.ts';
 import type { EpochPlan, PolicyName, RootPlan, Scenario } from './Scenario.ts';
 import { scriptBody, spawnOptions } from './scriptBody.ts';
 import type { ScriptEnv } from './scriptBody.ts';
-import { RUNTIME_MUTATIONS } from './SimOptions.ts';
 import type { ResolvedSimOptions } from './SimOptions.ts';
 import type { EpochStore } from './stores/openEpochStore.ts';
 
@@ -35,15 +35,16 @@ export interface EpochContext {
 export async function runEpoch(plan: EpochPlan, ctx: EpochContext): Promise<void> {
   const { scenario, clock, record } = ctx;
   const mutation = RUNTIME_MUTATIONS.find((m) => m === ctx.options.mutation);
-  const rt = createRuntime({
+  const options: RuntimeOptions = {
     book: ctx.store.book,
     store: ctx.store.recording,
     clock,
     limits: scenario.limits,
     conflicts: conflictPolicy(scenario.policy),
     ...(scenario.budgetTokens !== null ? { budget: { tokens: scenario.budgetTokens } } : {}),
-    ...(mutation ? { mutation: mutation satisfies RuntimeMutation } : {}),
-  });
+  };
+  // a broken variant comes through the runtime's testing entry point, never through its options
+  const rt = mutation ? createMutantRuntime(mutation, options) : createRuntime(options);
   const subscription = rt.events$.subscribe((event) => record.observe(event));
   if (plan.crash && ctx.sim) armCrash(ctx.sim, plan.crash, record);
   const env: ScriptEnv = { record, clock, seedIds: ctx.seedIds };

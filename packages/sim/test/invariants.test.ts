@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Skillbook } from '@cohort/skillbook';
 import type { AppliedOp } from '@cohort/skillbook';
+import { SessionEventSchema } from '@cohort/runtime';
 import { EpochRecord } from '../src/EpochRecord.ts';
 import { checkNoUnhandledErrors } from '../src/invariants/checkNoUnhandledErrors.ts';
 import { checkRecovery } from '../src/invariants/checkRecovery.ts';
@@ -24,7 +25,7 @@ function input(records: EpochRecord[], extra: Partial<CheckInput> = {}): CheckIn
 }
 
 function spawned(r: EpochRecord, id: string, parentId: string | null = null): void {
-  r.observe({ type: 'session.spawned', sessionId: id, path: parentId ? [parentId, id] : [id], at: 0, parentId, depth: parentId ? 1 : 0, attempt: 1 });
+  r.observe(SessionEventSchema.parse({ type: 'session.spawned', sessionId: id, path: parentId ? [parentId, id] : [id], at: 0, parentId, depth: parentId ? 1 : 0, attempt: 1 }));
 }
 
 function appended(ops: AppliedOp[], result: AppendRecord['result'], aliveAtResult: boolean): AppendRecord {
@@ -56,8 +57,8 @@ describe('the invariants fail on broken observations', () => {
     const r = record();
     spawned(r, 's1');
     spawned(r, 's2', 's1');
-    r.observe({ type: 'session.committed', sessionId: 's1', path: ['s1'], at: 0, ops: 0, baseRevision: 0 });
-    r.observe({ type: 'session.failed', sessionId: 's2', path: ['s1', 's2'], at: 0, failure: { kind: 'cancelled', sessionId: 's2', path: ['s1', 's2'], message: 'late', discarded: { ops: 0, descendants: 0 }, attempt: 1, at: 0 } });
+    r.observe(SessionEventSchema.parse({ type: 'session.committed', sessionId: 's1', path: ['s1'], at: 0, ops: 0, baseRevision: 0 }));
+    r.observe(SessionEventSchema.parse({ type: 'session.failed', sessionId: 's2', path: ['s1', 's2'], at: 0, failure: { kind: 'cancelled', category: 'interruption', sessionId: 's2', path: ['s1', 's2'], message: 'late', discarded: { ops: 0, descendants: 0 }, attempt: 1, at: 0 } }));
     expect(checkSettlement(input([r])).detail.join('\n')).toMatch(/committed before its child s2 settled/);
   });
 

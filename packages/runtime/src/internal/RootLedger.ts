@@ -1,12 +1,16 @@
 import type { AppliedOp, Skillbook, SkillbookDraft } from '@cohort/skillbook';
-import type { Store, StoreSnapshot } from '@cohort/store';
+import type { AppendResult, Store, StoreError, StoreSnapshot } from '@cohort/store';
 import type { AuditEntry } from '../AuditEntry.ts';
 import { entryOps } from '../AuditEntry.ts';
 import type { Clock } from '../Clock.ts';
 import type { Commit } from '../Commit.ts';
 import type { ConflictPolicy } from '../ConflictPolicy.ts';
+import type { FailureSeed } from '../FailureSeed.ts';
+import { defect, failureSeed } from '../FailureSeed.ts';
 import { decideMerge } from '../mergeCommit.ts';
-import type { Verdict } from './SessionNode.ts';
+import type { MergeDecision } from '../mergeCommit.ts';
+import type { Verdict } from './Verdict.ts';
+import { refusalVerdict, refused } from './Verdict.ts';
 
 /**
  * The runtime's root book. Merges are decided one at a time against the *speculative* book
@@ -70,18 +74,13 @@ export class RootLedger {
     const expectedRevision = this.speculative.revision;
     const result = decideMerge(this.speculative, commit, policy);
     if (!result.ok) {
-      done(
-        result.kind === 'conflict'
-          ? { ok: false, kind: 'conflict', message: result.message, conflicts: result.conflicts }
-          : { ok: false, kind: 'invalid_commit', message: result.message },
-      );
+      done(refusalVerdict(result));
       return;
     }
     if (result.ops.length === 0) {
       done({ ok: true, revision: this.rev, merge: result });
       return;
     }
-    this.pending.push(result.ops);
     const append = this.store
       .append({
         expectedRevision,
@@ -94,36 +93,9 @@ export class RootLedger {
         at: this.clock.now(),
       })
       .then(
-        (res): Verdict => {
-          if (!res.ok) {
-            return {
-              ok: false,
-              kind: res.error.code === 'conflict' || res.error.code === 'invalid_commit' ? res.error.code : 'crashed',
-              message: `the store refused the commit of ${commit.sessionId}: ${res.error.message}`,
-              ...(res.error.conflicts ? { conflicts: res.error.conflicts } : {}),
-              error: Object.assign(new Error(res.error.message, { cause: res.error.cause }), {
-                name: 'StoreError',
-                code: res.error.code,
-              }),
-            };
-          }
-          if (res.revision > this.rev) {
-            this.durable = res.book;
-            this.rev = res.revision;
-          }
-          // another writer took some of our allocated ids: the store gave those ADDs fresh ones
-          const idMap = res.idMap ?? {};
-          const landed = res.idMap ? remapEntries(result.entries, idMap) : result.entries;
-          for (const e of landed) this.entries.push({ ...e, revision: res.revision });
-          const merge = res.idMap ? { ...result, entries: landed, ops: entryOps(landed) } : result;
-          return { ok: true, revision: res.revision, merge };
-        },
-        (thrown: unknown): Verdict => ({
-          ok: false,
-          kind: 'crashed',
-          message: `the store failed while appending the commit of ${commit.sessionId}`,
-          error: thrown,
-        }),
+        (res) => (res.ok ? this.landed(result, res) : refused(storeRefusal(commit.sessionId, res.error))),
+        // the store's `append` never rejects: one that does is a defect of the store
+        (thrown: unknown) => refused(defect(`the store failed while appending the commit of ${commit.sessionId}`, thrown)),
       )
       .then((verdict) => {
         this.inFlight.delete(append);
@@ -134,7 +106,22 @@ export class RootLedger {
         }
         done(verdict);
       });
+    // only now: a store whose `append` threw took nothing, and the speculative book must not either
+    this.pending.push(result.ops);
     this.inFlight.add(append);
+  }
+
+  /** A merge the store made durable: the durable book, revision and audit move on. */
+  private landed(result: MergeDecision, res: Extract<AppendResult, { ok: true }>): Verdict {
+    if (res.revision > this.rev) {
+      this.durable = res.book;
+      this.rev = res.revision;
+    }
+    // another writer took some of our allocated ids: the store gave those ADDs fresh ones
+    const landed = res.idMap ? remapEntries(result.entries, res.idMap) : result.entries;
+    for (const e of landed) this.entries.push({ ...e, revision: res.revision });
+    const merge = res.idMap ? { ...result, entries: landed, ops: entryOps(landed) } : result;
+    return { ok: true, revision: res.revision, merge };
   }
 
   /**
@@ -151,6 +138,15 @@ export class RootLedger {
   async drain(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
   }
+}
+
+/** The failure of a commit the store refused: a conflict or an invalid commit as such; anything else (I/O, lock, closed) crashes the session. */
+function storeRefusal(sessionId: string, error: StoreError): FailureSeed {
+  const kind = error.code === 'conflict' || error.code === 'invalid_commit' ? error.code : 'crashed';
+  return failureSeed(kind, `the store refused the commit of ${sessionId}: ${error.message}`, {
+    ...(error.conflicts ? { conflicts: error.conflicts } : {}),
+    error: Object.assign(new Error(error.message, { cause: error.cause }), { name: 'StoreError', code: error.code }),
+  });
 }
 
 /** Rewrites the ids of entries' ops through `idMap` (old id → id in the book). */

@@ -1,21 +1,11 @@
 import type { Skill, Skillbook } from '@cohort/skillbook';
 import type { Usage } from '../Budget.ts';
-import type { Clock } from '../Clock.ts';
 import type { ChargeResult, Session, SessionBatchResult, SessionBody, SpawnOptions } from '../Session.ts';
+import type { SessionId } from '../SessionId.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
 import { createSkillTools } from '../tools.ts';
 import type { SkillTools, ToolHost } from '../tools.ts';
-import type { SessionNode } from './SessionNode.ts';
-
-/** What a session handle needs from the tree that runs it. */
-export interface SessionHost {
-  readonly clock: Clock;
-  /** Null while the session may write; otherwise why not. */
-  endedReason(node: SessionNode): string | null;
-  write(node: SessionNode, raw: unknown): SessionBatchResult;
-  spawn(parent: SessionNode, body: SessionBody<never, unknown>, options: SpawnOptions<unknown>): Promise<SessionOutcome>;
-  fail(node: SessionNode, kind: 'aborted' | 'budget_exhausted', message: string): void;
-}
+import type { SessionHost, SessionNode } from './SessionNode.ts';
 
 /** The {@link Session} a body receives: a thin view over the runtime's record of it. */
 export class SessionHandle<I = unknown> implements Session<I> {
@@ -31,11 +21,11 @@ export class SessionHandle<I = unknown> implements Session<I> {
     return (this.toolset ??= createSkillTools(new NodeTools(this.node, this.host)));
   }
 
-  get id(): string {
+  get id(): SessionId {
     return this.node.id;
   }
 
-  get path(): readonly string[] {
+  get path(): readonly SessionId[] {
     return this.node.path;
   }
 
@@ -72,16 +62,16 @@ export class SessionHandle<I = unknown> implements Session<I> {
   }
 
   abort(reason = 'aborted by its body'): void {
-    this.host.fail(this.node, 'aborted', reason);
+    this.node.tell({ type: 'ABORT', reason });
   }
 
   charge(usage: Usage): ChargeResult {
-    const ended = this.host.endedReason(this.node);
+    const ended = this.node.endedReason();
     if (ended) return { ok: false, message: ended };
     const refusal = this.node.budget.charge(usage);
     if (refusal) {
       const message = `budget exhausted: asked for ${refusal.asked} ${refusal.meter} with ${refusal.remaining} left`;
-      this.host.fail(this.node, 'budget_exhausted', message);
+      this.node.tell({ type: 'OVER_BUDGET', message });
       return { ok: false, message };
     }
     return { ok: true, remaining: this.node.budget.remaining() };
@@ -119,7 +109,7 @@ class NodeTools implements ToolHost {
   ) {}
 
   endedReason(): string | null {
-    return this.host.endedReason(this.node);
+    return this.node.endedReason();
   }
 
   get book(): { get(id: string): Skill | undefined } {

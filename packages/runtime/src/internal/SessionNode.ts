@@ -1,22 +1,56 @@
-import type { Actor } from 'xstate';
-import type { Conflict } from '@cohort/skillbook';
+import { createActor } from 'xstate';
+import type { Actor, AnyActorRef } from 'xstate';
 import type { BudgetAccount } from '../Budget.ts';
-import type { Commit } from '../Commit.ts';
+import type { Clock } from '../Clock.ts';
 import type { Draft } from '../Draft.ts';
-import type { LazyAbortController } from './LazyAbortController.ts';
-import type { MergeDecision } from '../mergeCommit.ts';
-import type { Session, SessionBody, SpawnOptions } from '../Session.ts';
+import type { Session, SessionBatchResult, SessionBody, SpawnOptions } from '../Session.ts';
+import type { SessionId } from '../SessionId.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
-import type { sessionMachine } from '../sessionMachine.ts';
+import { sessionMachine } from '../sessionMachine.ts';
+import type { SessionEmitted, SessionMachineEvent } from '../sessionMachine.ts';
 import type { supervisorMachine } from '../supervisorMachine.ts';
+import { LazyAbortController } from './LazyAbortController.ts';
+import { SessionHandle } from './SessionHandle.ts';
 
-/** The runtime's own record of a live session: its draft, actors, children and accounts. */
-export interface SessionNode {
-  readonly id: string;
-  readonly path: readonly string[];
+/** What a session's node needs from the tree that runs it. */
+export interface SessionHost {
+  readonly clock: Clock;
+  write(node: SessionNode, raw: unknown): SessionBatchResult;
+  spawn(parent: SessionNode, body: SessionBody<never, unknown>, options: SpawnOptions<unknown>): Promise<SessionOutcome>;
+  /** What the session's machine emitted (it has taken its new state). */
+  sessionEmitted(node: SessionNode, emitted: SessionEmitted): void;
+}
+
+/** Resolves the promise `spawn` returned: a second call does nothing, so a session delivers at most once. */
+export type Deliver = (outcome: SessionOutcome) => void;
+
+/** What a node is made from. */
+export interface NodeSpec {
+  readonly id: SessionId;
+  readonly path: readonly SessionId[];
+  readonly parent: SessionNode | null;
+  readonly body: SessionBody<never, unknown>;
+  readonly options: SpawnOptions<unknown>;
+  readonly attempt: number;
+  readonly deliver: Deliver;
+  readonly draft: Draft;
+  readonly budget: BudgetAccount;
+  /** The supervisor the session commits to: its parent's, or the runtime's root one. */
+  readonly supervisor: AnyActorRef;
+}
+
+/** Where a session is in its lifecycle: its machine's state. */
+export type SessionState = ReturnType<Actor<typeof sessionMachine>['getSnapshot']>['value'];
+
+/**
+ * The runtime's record of a live session: what its machine cannot hold (its draft, accounts,
+ * children, body) next to the machine itself. Everything about its lifecycle is read from the
+ * machine's snapshot; the node keeps no flags of its own.
+ */
+export class SessionNode {
+  readonly id: SessionId;
+  readonly path: readonly SessionId[];
   readonly depth: number;
-  readonly name: string | undefined;
-  readonly input: unknown;
   readonly attempt: number;
   readonly body: SessionBody<never, unknown>;
   readonly options: SpawnOptions<unknown>;
@@ -24,35 +58,84 @@ export interface SessionNode {
   readonly parent: SessionNode | null;
   readonly draft: Draft;
   readonly budget: BudgetAccount;
+  readonly deliver: Deliver;
   /** Made on first use of `s.signal` (see {@link LazyAbortController}). */
-  readonly controller: LazyAbortController;
-  /** Live children (one shared empty set until the first spawn). */
-  children: Set<SessionNode>;
-  /** Timeout and wall-clock budget timers (one shared empty list when there are none). */
-  timers: readonly unknown[];
-  actor: Actor<typeof sessionMachine>;
-  /** Created on the first spawn: leaf sessions never pay for one. */
-  supervisor: Actor<typeof supervisorMachine> | null;
-  /** Stops an actor-logic body when the session ends. */
-  stopBody: (() => void) | null;
-  /** Set while the commit is in the parent's hands. */
-  commit: Commit | null;
-  /** The merge's verdict, waiting for acknowledgement (at once, or `DURABLE` for the root). */
-  verdict: Verdict | null;
-  /** True until the body has returned or the session has ended: only then may it write. */
-  writable: boolean;
-  /** The body has returned (or thrown): the session waits for its children, then commits. */
-  bodyDone: boolean;
-  /** Failed children whose retry is about to start: still counted as live. */
-  retrying: number;
-  settled: boolean;
+  readonly controller = new LazyAbortController();
+  /** Children not settled for good; null until the first spawn (most sessions never spawn: ~100 B each, row 2c). */
+  private kids: Set<SessionNode> | null = null;
+  readonly actor: Actor<typeof sessionMachine>;
   /** The body's view of the session. */
-  handle: Session;
-  /** Delivers the outcome to whoever spawned the session (a retry passes it on). */
-  readonly deliver: (outcome: SessionOutcome) => void;
-}
+  readonly handle: Session;
+  /** Created on the first spawn: leaf sessions never pay for one. */
+  supervisor: Actor<typeof supervisorMachine> | null = null;
+  /** Stops an actor-logic body when the session ends. */
+  stopBody: (() => void) | null = null;
 
-/** What a supervisor decided about a commit, delivered when it is acknowledged. */
-export type Verdict =
-  | { readonly ok: true; readonly revision: number; readonly merge: MergeDecision }
-  | { readonly ok: false; readonly kind: 'conflict' | 'invalid_commit' | 'limit_exceeded' | 'cancelled' | 'crashed'; readonly message: string; readonly conflicts?: readonly Conflict[]; readonly error?: unknown };
+  constructor(spec: NodeSpec, host: SessionHost) {
+    this.id = spec.id;
+    this.path = spec.path;
+    this.depth = spec.path.length - 1;
+    this.attempt = spec.attempt;
+    this.body = spec.body;
+    this.options = spec.options;
+    this.parent = spec.parent;
+    this.draft = spec.draft;
+    this.budget = spec.budget;
+    this.deliver = spec.deliver;
+    this.handle = new SessionHandle(this, host);
+    this.actor = createActor(sessionMachine, {
+      id: spec.id,
+      parent: spec.supervisor,
+      input: {
+        sessionId: spec.id, path: spec.path, name: spec.options.name, attempt: spec.attempt,
+        timeoutMs: spec.options.timeoutMs, wallClockMs: spec.options.budget?.ms, retry: spec.options.retry,
+      },
+    });
+    this.actor.on('*', (emitted) => host.sessionEmitted(this, emitted));
+  }
+
+  /** Live children: spawned and not settled for good (a failed one stays until its retry has started). */
+  get childCount(): number {
+    return this.kids?.size ?? 0;
+  }
+
+  /** The live children, as a list of their own (settling one changes none). */
+  children(): SessionNode[] {
+    return this.kids ? [...this.kids] : [];
+  }
+
+  addChild(child: SessionNode): void {
+    (this.kids ??= new Set()).add(child);
+  }
+
+  removeChild(child: SessionNode): void {
+    this.kids?.delete(child);
+  }
+
+  get name(): string | undefined {
+    return this.options.name;
+  }
+
+  get input(): unknown {
+    return this.options.input;
+  }
+
+  /** Sends `event` to the session's machine while it is live (a settled one takes no more events). */
+  tell(event: SessionMachineEvent): void {
+    if (this.actor.getSnapshot().status === 'active') this.actor.send(event);
+  }
+
+  /** The machine's state. */
+  get state(): SessionState {
+    return this.actor.getSnapshot().value;
+  }
+
+  /** Null while the session may write (its body runs); otherwise why not. */
+  endedReason(): string | null {
+    const state = this.state;
+    if (state === 'running') return null;
+    return state === 'draining' || state === 'committing'
+      ? `session ${this.id} has finished its body; the call was not applied`
+      : `session ${this.id} has ended; the call was not applied`;
+  }
+}

@@ -1,0 +1,115 @@
+import { Subject } from 'rxjs';
+import type { Subscription } from 'rxjs';
+import { z } from 'zod';
+import { Skillbook } from '@cohort/skillbook';
+import { MemoryStore } from '@cohort/store';
+import type { Store } from '@cohort/store';
+import type { AuditEntry } from '../AuditEntry.ts';
+import { BudgetAccount, BudgetSpecSchema } from '../Budget.ts';
+import { systemClock } from '../Clock.ts';
+import type { Clock } from '../Clock.ts';
+import type { Runtime, RuntimeOptions } from '../createRuntime.ts';
+import { die } from '../errors.ts';
+import { failureSeed } from '../FailureSeed.ts';
+import { LimitsSchema, defaultLimits } from '../Limits.ts';
+import type { Limits } from '../Limits.ts';
+import type { RuntimeEvent } from '../RuntimeEvent.ts';
+import type { SessionBody, SpawnOptions } from '../Session.ts';
+import type { SessionOutcome } from '../SessionOutcome.ts';
+import { RootLedger } from './RootLedger.ts';
+import type { Seams } from './Seams.ts';
+import { SessionTree } from './SessionTree.ts';
+
+/** The parts of {@link RuntimeOptions} that are data, checked where they enter. */
+const RuntimeOptionsSchema = z.object({
+  limits: LimitsSchema.partial().optional(),
+  budget: BudgetSpecSchema.optional(),
+  conflicts: z.union([z.enum(['reject', 'rebase', 'last-writer-wins']), z.function()]).optional(),
+});
+
+/**
+ * Opens a runtime on `seams` (the faithful ones for {@link createRuntime}; a broken variant
+ * for the simulation's mutation tests). Bad options are a programmer error, thrown with code
+ * `RUNTIME_INVALID_OPTIONS`.
+ */
+export function openRuntime(options: RuntimeOptions, seams: Seams): Runtime {
+  const parsed = RuntimeOptionsSchema.safeParse(options);
+  if (!parsed.success) die('RUNTIME_INVALID_OPTIONS', z.prettifyError(parsed.error));
+  return new CohortRuntime(options, seams);
+}
+
+class CohortRuntime implements Runtime {
+  readonly ready: Promise<void>;
+  private readonly events = new Subject<RuntimeEvent>();
+  readonly events$ = this.events.asObservable();
+  private readonly store: Store;
+  private readonly ledger: RootLedger;
+  private readonly tree: SessionTree;
+  private readonly noticeSub: Subscription;
+  private closed: Promise<void> | null = null;
+
+  constructor(options: RuntimeOptions, seams: Seams) {
+    const clock: Clock = options.clock ?? systemClock;
+    const limits: Limits = { ...defaultLimits, ...options.limits };
+    const initial = options.book ?? Skillbook.empty();
+    this.store = options.store ?? new MemoryStore(initial);
+    this.ledger = new RootLedger(initial, this.store, clock);
+    this.tree = new SessionTree({
+      clock,
+      limits,
+      policy: options.conflicts ?? 'reject',
+      budget: BudgetAccount.root(options.budget),
+      emit: (e) => this.events.next(e),
+      ledger: this.ledger,
+      nextSkillId: initial.nextId,
+      seams,
+      inspect: options.inspect,
+    });
+    this.noticeSub = this.store.notices$.subscribe((n) => this.events.next(n));
+    this.ready = this.ledger.load().then((snapshot) => this.tree.resetSkillIds(snapshot.book.nextId));
+    // a failed load is reported to each `run` as a failure value; never an unhandled rejection
+    this.ready.catch(() => undefined);
+  }
+
+  get book(): Skillbook {
+    return this.ledger.book;
+  }
+
+  get revision(): number {
+    return this.ledger.revision;
+  }
+
+  get audit(): readonly AuditEntry[] {
+    return this.ledger.audit;
+  }
+
+  get liveSessions(): number {
+    return this.tree.liveCount;
+  }
+
+  async run<I, O>(body: SessionBody<I, O>, options: SpawnOptions<I> = {}): Promise<SessionOutcome<O>> {
+    try {
+      await this.ready;
+    } catch (err) {
+      return this.tree.refuse(options, failureSeed('crashed', 'the store could not be loaded', { error: err })) as SessionOutcome<O>;
+    }
+    if (this.closed) return this.tree.refuse(options, failureSeed('cancelled', 'the runtime is closed')) as SessionOutcome<O>;
+    return this.tree.spawn(null, body as SessionBody<never, unknown>, options) as Promise<SessionOutcome<O>>;
+  }
+
+  close(): Promise<void> {
+    this.closed ??= this.shutdown();
+    return this.closed;
+  }
+
+  private async shutdown(): Promise<void> {
+    await this.ready.catch(() => undefined);
+    this.tree.cancelAll('runtime closed');
+    this.tree.root.send({ type: 'CLOSE' });
+    await this.ledger.drain();
+    this.tree.root.stop();
+    await this.store.close();
+    this.noticeSub.unsubscribe();
+    this.events.complete();
+  }
+}

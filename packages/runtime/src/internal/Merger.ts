@@ -1,0 +1,121 @@
+import type { Actor } from 'xstate';
+import type { Clock } from '../Clock.ts';
+import type { Commit } from '../Commit.ts';
+import type { ConflictPolicy } from '../ConflictPolicy.ts';
+import { defect, failureSeed } from '../FailureSeed.ts';
+import type { Limits } from '../Limits.ts';
+import type { RuntimeEvent } from '../RuntimeEvent.ts';
+import type { SessionId } from '../SessionId.ts';
+import type { SessionAnswer } from '../sessionMachine.ts';
+import type { SupervisorEmitted, supervisorMachine } from '../supervisorMachine.ts';
+import { verdictEvent } from './outcomes.ts';
+import type { RootLedger } from './RootLedger.ts';
+import type { Seams } from './Seams.ts';
+import type { SessionNode } from './SessionNode.ts';
+import type { SessionRegistry } from './SessionRegistry.ts';
+import type { SkillIds } from './SkillIds.ts';
+import type { Verdict } from './Verdict.ts';
+import { answerOf, refused } from './Verdict.ts';
+
+/** What the merger works with. */
+export interface MergerDeps {
+  readonly registry: SessionRegistry;
+  readonly ledger: RootLedger;
+  readonly skillIds: SkillIds;
+  readonly seams: Seams;
+  readonly policy: ConflictPolicy;
+  readonly limits: Limits;
+  readonly clock: Clock;
+  readonly emit: (event: RuntimeEvent) => void;
+  /** Reports a defect of the runtime (a `runtime.defect` event). */
+  readonly reportDefect: (thrown: unknown) => void;
+}
+
+/** A supervisor actor. */
+export type Supervisor = Actor<typeof supervisorMachine>;
+
+/**
+ * Does what supervisors ask (their emitted events): merges a commit into its owner — a
+ * session's draft, or the root book through the store — and tells the committing session the
+ * verdict, on `MERGED` or `REJECTED`. A defect here never leaves a session waiting: the merge
+ * is refused, or the session is told of the defect.
+ */
+export class Merger {
+  constructor(private readonly deps: MergerDeps) {}
+
+  /** Handles what the supervisor of `owner` (null: the runtime's root supervisor) emitted. */
+  handle(owner: SessionNode | null, supervisor: Supervisor, emitted: SupervisorEmitted): void {
+    const into = owner?.id ?? 'root';
+    switch (emitted.type) {
+      case 'merge':
+        this.merge(owner, supervisor, emitted.sessionId, emitted.commit);
+        return;
+      case 'answer':
+        this.answer(emitted.sessionId, emitted.answer, into);
+        return;
+      case 'refuse':
+        this.answer(emitted.sessionId, { type: 'REJECTED', failure: failureSeed('cancelled', 'the runtime closed before the merge') }, into);
+        return;
+      case 'backpressure':
+        this.backpressure(emitted.sessionId, emitted.queued);
+    }
+  }
+
+  /** Tells a committing session the verdict on its commit (a session that stopped waiting is not told). */
+  answer(sessionId: SessionId, answer: SessionAnswer, into: string): void {
+    const node = this.deps.registry.get(sessionId);
+    if (!node || node.state !== 'committing') return;
+    try {
+      const event = verdictEvent(node, into, this.deps.clock.now(), answer.type === 'MERGED' ? answer : null, answer.type === 'REJECTED' ? answer.failure : null);
+      if (event) this.deps.emit(event);
+      node.tell(answer);
+    } catch (thrown) {
+      this.deps.reportDefect(thrown);
+      node.tell({ type: 'DEFECT', message: 'runtime defect while committing' });
+    }
+  }
+
+  private merge(owner: SessionNode | null, supervisor: Supervisor, sessionId: SessionId, commit: Commit): void {
+    const done = owner
+      ? (verdict: Verdict) => this.answer(sessionId, answerOf(verdict), owner.id)
+      : (verdict: Verdict) => supervisor.send({ type: 'DURABLE', sessionId, answer: answerOf(verdict) });
+    try {
+      this.decide(owner, sessionId, commit, done);
+    } catch (thrown) {
+      this.deps.reportDefect(thrown);
+      done(refused(defect('the merge failed: a runtime defect', thrown)));
+    }
+  }
+
+  /** Checks the commit can still be merged, then merges it into its owner; `done` gets the verdict once. */
+  private decide(owner: SessionNode | null, sessionId: SessionId, commit: Commit, done: (verdict: Verdict) => void): void {
+    const { registry, limits, ledger, skillIds } = this.deps;
+    const node = registry.get(sessionId);
+    if (!node || node.state !== 'committing') {
+      done(refused(failureSeed('cancelled', `session ${sessionId} is no longer waiting for its merge`)));
+      return;
+    }
+    if (node.draft.opCount > limits.maxOpsPerCommit) {
+      done(refused(failureSeed('limit_exceeded', `commit of ${sessionId} has ${node.draft.opCount} ops; maxOpsPerCommit is ${limits.maxOpsPerCommit}`)));
+      return;
+    }
+    if (!owner) {
+      ledger.merge(commit, this.deps.policy, (op) => skillIds.isAllocated(op), (verdict) => {
+        // another writer's ids may have moved the store's counter on: never allocate below it
+        skillIds.reset(ledger.book.nextId);
+        done(verdict);
+      });
+      return;
+    }
+    if (!registry.has(owner)) {
+      done(refused(failureSeed('cancelled', `parent session ${owner.id} has ended`)));
+      return;
+    }
+    this.deps.seams.mergeIntoSession(owner, commit, this.deps.policy, this.deps.clock, done);
+  }
+
+  private backpressure(sessionId: SessionId, queued: number): void {
+    const node = this.deps.registry.get(sessionId);
+    if (node) this.deps.emit({ type: 'merge.backpressure', sessionId, path: [...node.path], at: this.deps.clock.now(), queued });
+  }
+}

@@ -1,0 +1,58 @@
+import { createIdAllocator } from '@cohort/skillbook';
+import type { AppliedOp, ApplyOptions, DraftBatchResult, Section, SkillId } from '@cohort/skillbook';
+import type { Clock } from '../Clock.ts';
+import type { Draft } from '../Draft.ts';
+
+/**
+ * The skill ids of one runtime: one allocator for the whole session tree (siblings never
+ * collide, and the id a session is told is the id its skill keeps), and a mark on every ADD
+ * whose id it allocated — every other ADD's id was chosen by its session, and the store must
+ * never renumber it.
+ */
+export class SkillIds {
+  private allocator: ReturnType<typeof createIdAllocator>;
+  /**
+   * The ADD ops whose ids this runtime allocated. Keyed by the op, which merges pass up to the
+   * root as the same object, and weak: a mark goes with its op instead of piling up for the
+   * runtime's lifetime as a set of ids would.
+   */
+  private readonly allocatedAdds = new WeakSet<AppliedOp>();
+  /** The ids allocated during the write in progress. */
+  private readonly allocating: string[] = [];
+  /** What every write applies with: made once, not per write (a write is a hot path). */
+  private readonly writeOptions: ApplyOptions;
+
+  constructor(nextId: number, clock: Clock) {
+    this.allocator = createIdAllocator(nextId);
+    this.writeOptions = { clock, allocateId: (section: Section) => this.allocate(section) };
+  }
+
+  /** Keeps allocation at or above the store's counter (after a load, or other writers' ids). */
+  reset(nextId: number): void {
+    if (nextId > this.allocator.next) this.allocator = createIdAllocator(nextId);
+  }
+
+  /** Applies a raw ACE batch to `draft`, allocating the ids of its ADDs and marking them. */
+  write(draft: Draft, raw: unknown): DraftBatchResult {
+    this.allocating.length = 0;
+    const result = draft.write(raw, this.writeOptions);
+    if (!result.ok) return result;
+    for (const op of result.applied) {
+      if (op.type !== 'ADD') continue;
+      this.allocator.observe(op.skill_id);
+      if (this.allocating.includes(op.skill_id)) this.allocatedAdds.add(op);
+    }
+    return result;
+  }
+
+  /** Whether this runtime allocated the id of `op` (an ADD). */
+  isAllocated(op: AppliedOp): boolean {
+    return this.allocatedAdds.has(op);
+  }
+
+  private allocate(section: Section): SkillId {
+    const id = this.allocator.allocate(section);
+    this.allocating.push(id);
+    return id;
+  }
+}
