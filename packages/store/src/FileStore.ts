@@ -5,10 +5,11 @@ import { checkFileStoreOptions, resolveFileStoreOptions } from './FileStoreOptio
 import type { AppendResult, CommitRecord, Store, StoreError, StoreSnapshot } from './Store.ts';
 import type { OpenResult } from './StoreOpenError.ts';
 import type { StoreNotice } from './StoreNotice.ts';
-import { GroupCommit } from './internal/GroupCommit.ts';
 import { openFileStore } from './internal/openFileStore.ts';
+import type { DiskView } from './internal/DiskView.ts';
 import type { StoreContext } from './internal/StoreContext.ts';
 import { storePaths } from './internal/StorePaths.ts';
+import { StoreWorker } from './internal/StoreWorker.ts';
 
 /**
  * The embedded durable store: an ACE schema-v2 document (`skillbook.json`, byte-compatible
@@ -34,11 +35,11 @@ import { storePaths } from './internal/StorePaths.ts';
 export class FileStore implements Store {
   readonly kind = 'file';
   readonly notices$: Observable<StoreNotice>;
-  private readonly group: GroupCommit;
+  private readonly worker: StoreWorker;
 
-  private constructor(private readonly ctx: StoreContext) {
+  private constructor(private readonly ctx: StoreContext, view: DiskView) {
     this.notices$ = ctx.notices.notices$;
-    this.group = new GroupCommit(ctx);
+    this.worker = new StoreWorker(ctx, view);
   }
 
   /**
@@ -55,7 +56,7 @@ export class FileStore implements Store {
     if (!opened.ok) return opened;
     const notices = opened.ctx.notices.openNotices;
     opened.ctx.notices.markOpened();
-    return { ok: true, store: new FileStore(opened.ctx), notices };
+    return { ok: true, store: new FileStore(opened.ctx, opened.view), notices };
   }
 
   /** The document's path. */
@@ -75,23 +76,23 @@ export class FileStore implements Store {
 
   /** Catches up with the files (other writers) and returns the current book. */
   async load(): Promise<StoreSnapshot> {
-    await this.group.refresh();
+    await this.worker.refresh();
     const book = this.ctx.sequencer.book;
     return { book, revision: book.revision };
   }
 
   /** Appends a merged commit; resolves once it is durable, or with a structured refusal. Never rejects. */
   append(commit: CommitRecord): Promise<AppendResult> {
-    return this.group.submit(commit);
+    return this.worker.submit(commit);
   }
 
   /** Rewrites the document now (as the idle timer would). */
   checkpoint(): Promise<{ readonly ok: true } | { readonly ok: false; readonly error: StoreError }> {
-    return this.group.checkpoint('idle');
+    return this.worker.checkpoint('idle');
   }
 
   /** Waits for queued appends, rewrites the document, releases everything and completes `notices$`. */
   close(): Promise<void> {
-    return this.group.close();
+    return this.worker.close();
   }
 }

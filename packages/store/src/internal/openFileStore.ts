@@ -17,19 +17,17 @@ import type { StoreContext } from './StoreContext.ts';
 import type { StorePaths } from './StorePaths.ts';
 import { tempPath } from './StorePaths.ts';
 import { cutTornTail } from './syncWithDisk.ts';
+import type { DiskView } from './DiskView.ts';
+import { initialView } from './DiskView.ts';
 import { WriterLock } from './WriterLock.ts';
 
-type Opened = { ok: true; ctx: StoreContext } | { ok: false; error: StoreOpenError };
+/** An opened store: its context and the view of its files after the open. */
+export type Opened = { ok: true; ctx: StoreContext; view: DiskView } | { ok: false; error: StoreOpenError };
 
 type Shared = Pick<StoreContext, 'lock' | 'notices'>;
 
-function contextFor(options: ResolvedFileStoreOptions, paths: StorePaths, shared: Shared, book: Skillbook, ledger: Ledger): StoreContext {
-  return {
-    fs: options.fs, paths, options, ...shared, failures: 0,
-    sequencer: new CommitSequencer(book),
-    copies: new RecoveryCopies(options.fs, paths),
-    view: { ledger, baseBook: book, since: [], journalEnd: 0, journalLines: 0, chain: ledger.chain, docFingerprint: null, replaced: null },
-  };
+function contextFor(options: ResolvedFileStoreOptions, paths: StorePaths, shared: Shared, book: Skillbook): StoreContext {
+  return { fs: options.fs, paths, options, ...shared, failures: 0, sequencer: new CommitSequencer(book), copies: new RecoveryCopies(options.fs, paths) };
 }
 
 /** A ledger placeholder for a document being created or first adopted (the checkpoint replaces it). */
@@ -38,17 +36,18 @@ function initialLedger(writerId: string, revision: number, digest: string): Ledg
 }
 
 /** Starts the files of a document: `text` is another writer's document taken as it is (else the book's own). */
-async function startTracking(ctx: StoreContext, text: string | undefined, rewriteDocument: boolean, reason: 'created'): Promise<void> {
+async function startTracking(ctx: StoreContext, view: DiskView, text: string | undefined, rewriteDocument: boolean): Promise<DiskView> {
   await ensureJournal(ctx);
-  ctx.view = { ...ctx.view, journalEnd: (await ctx.fs.stat(ctx.paths.journal))?.size ?? 0 };
-  const written = await writeCheckpoint(ctx, {
-    book: ctx.sequencer.book, ...(text === undefined ? {} : { text }), reason, rewriteDocument, expectFingerprint: null, expectDigest: null,
+  const start = { ...view, journalEnd: (await ctx.fs.stat(ctx.paths.journal))?.size ?? 0 };
+  const written = await writeCheckpoint(ctx, start, {
+    book: ctx.sequencer.book, ...(text === undefined ? {} : { text }), reason: 'created', rewriteDocument, expectFingerprint: null, expectDigest: null,
   });
   if (!written.ok) throw new Error(`the document could not be started (${written.reason})`);
+  return written.view;
 }
 
 /** Finishes a checkpoint a crash interrupted, cuts a torn tail, and takes up the journal. */
-async function resume(ctx: StoreContext, read: Extract<DiskRead, { kind: 'tracked' }>): Promise<void> {
+async function resume(ctx: StoreContext, view: DiskView, read: Extract<DiskRead, { kind: 'tracked' }>): Promise<DiskView> {
   const { fs, paths } = ctx;
   if (read.rollForward.base) await fs.rename(tempPath(paths.base), paths.base);
   if (read.rollForward.document) await fs.rename(tempPath(paths.document), paths.document);
@@ -60,11 +59,8 @@ async function resume(ctx: StoreContext, read: Extract<DiskRead, { kind: 'tracke
       revision: read.ledger.revision, digest: read.ledger.contentDigest, reason: 'recovered', entries: 0,
     });
   }
-  await cutTornTail(ctx, read.journal);
-  ctx.view = {
-    ...ctx.view, since: [...read.since], chain: read.chain, journalEnd: read.journal.end, journalLines: read.journal.lines,
-    docFingerprint: null,
-  };
+  await cutTornTail(ctx, read.journal, view.ledger.chain);
+  return { ...view, since: [...read.since], chain: read.chain, journalEnd: read.journal.end, journalLines: read.journal.lines, docFingerprint: null };
 }
 
 /** Reads and checks a document another writer left while no Cohort process ran; a hard error when it cannot be read. */
@@ -107,15 +103,17 @@ export async function openFileStore(options: ResolvedFileStoreOptions, paths: St
     if (!foreign.ok) return foreign;
     await shared.notices.load();
     let ctx: StoreContext;
+    let view: DiskView;
     if (value.kind === 'missing') {
       const book = options.initialBook ?? Skillbook.empty();
-      const text = book.toJSON();
-      ctx = contextFor(options, paths, shared, book, initialLedger(writerId, book.revision, sha256Hex(text)));
+      ctx = contextFor(options, paths, shared, book);
+      view = initialView(initialLedger(writerId, book.revision, sha256Hex(book.toJSON())), book);
     } else if (value.kind === 'fresh') {
-      ctx = contextFor(options, paths, shared, value.book, initialLedger(writerId, 0, value.document.digest));
+      ctx = contextFor(options, paths, shared, value.book);
+      view = initialView(initialLedger(writerId, 0, value.document.digest), value.book);
     } else {
-      ctx = contextFor(options, paths, shared, value.head, value.ledger);
-      ctx.view = { ...ctx.view, baseBook: value.baseBook };
+      ctx = contextFor(options, paths, shared, value.head);
+      view = initialView(value.ledger, value.baseBook);
     }
     if (attempt.takeover) {
       const { previous, reason } = attempt.takeover;
@@ -124,13 +122,13 @@ export async function openFileStore(options: ResolvedFileStoreOptions, paths: St
         lockFile: paths.lock, previous, generation: previous.generation + 1, reason,
       });
     }
-    if (value.kind === 'missing') await startTracking(ctx, undefined, true, 'created');
-    else if (value.kind === 'fresh') await startTracking(ctx, value.document.text ?? '', false, 'created');
+    if (value.kind === 'missing') view = await startTracking(ctx, view, undefined, true);
+    else if (value.kind === 'fresh') view = await startTracking(ctx, view, value.document.text ?? '', false);
     else {
-      await resume(ctx, value);
-      if (foreign.doc) await reconcileExternal(ctx, foreign.doc);
+      view = await resume(ctx, view, value);
+      if (foreign.doc) view = (await reconcileExternal(ctx, view, foreign.doc)) ?? view;
     }
-    return { ok: true, ctx };
+    return { ok: true, ctx, view };
   } catch (error) {
     return { ok: false, error: { code: 'io', message: `opening failed: ${(error as Error).message}`, file: paths.document, cause: error } };
   } finally {

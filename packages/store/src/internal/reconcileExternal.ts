@@ -5,6 +5,7 @@ import type { CheckpointResult } from './checkpoint.ts';
 import { classifyExternal } from './classifyExternal.ts';
 import type { Classification } from './classifyExternal.ts';
 import { occurrenceId } from './digest.ts';
+import type { DiskView } from './DiskView.ts';
 import type { CopyWritten } from './RecoveryCopies.ts';
 import type { StoreContext } from './StoreContext.ts';
 
@@ -43,36 +44,36 @@ function buildNotice(ctx: StoreContext, cls: Classification, doc: ForeignDocumen
  * as it is. Rebase: our acknowledged commits since the baseline are re-applied on top of it
  * and the document rewritten. Fork: the same, keeping the commits that apply, and our whole
  * side goes to a recovery copy first (the fixed-point copy past the depth cap). Then one
- * notice and one conflict-log record. Returns `false` when the document changed again
- * meanwhile (the next look starts over).
+ * notice and one conflict-log record. Returns the view after it, or `null` when the lock was
+ * lost meanwhile (the next look starts over).
  */
-export async function reconcileExternal(ctx: StoreContext, doc: ForeignDocument): Promise<boolean> {
+export async function reconcileExternal(ctx: StoreContext, view: DiskView, doc: ForeignDocument): Promise<DiskView | null> {
   const ours = ctx.sequencer.book;
-  const cls = classifyExternal(ctx.view.baseBook, ours, doc.book, ctx.view.since.map((s) => s.line));
+  const cls = classifyExternal(view.baseBook, ours, doc.book, view.since.map((s) => s.line));
   const reason = cls.kind === 'adopt' ? 'adopted' : cls.kind === 'rebase' ? 'rebased' : 'forked';
-  const id = occurrenceId(reason, ctx.paths.document, doc.digest, ctx.view.chain);
+  const id = occurrenceId(reason, ctx.paths.document, doc.digest, view.chain);
   let copy: CopyWritten | null = null;
-  let lineage = ctx.view.ledger.lineage;
+  let lineage = view.ledger.lineage;
   if (cls.kind === 'fork') {
     copy = await ctx.copies.keep({ ours, lineage, writerId: ctx.options.writerId, at: ctx.options.clock.now(), occurrence: id });
     lineage = copy.name;
   }
   const notice = buildNotice(ctx, cls, doc, id, copy);
   const markReason = notice.type === 'store.force_saved' ? 'force_saved' : reason;
-  const result: CheckpointResult = await writeCheckpoint(ctx, {
+  const result: CheckpointResult = await writeCheckpoint(ctx, view, {
     book: cls.main,
     ...(cls.kind === 'adopt' ? { text: doc.text } : {}),
     reason: 'reconciled',
     rewriteDocument: cls.kind !== 'adopt' || doc.late === true,
     expectFingerprint: doc.fingerprint,
     // what the document file holds when the store replaces it: for a late write, our own last checkpoint
-    expectDigest: doc.late ? ctx.view.ledger.contentDigest : doc.digest,
+    expectDigest: doc.late ? view.ledger.contentDigest : doc.digest,
     ...(doc.late ? { absorbsLate: doc.digest } : {}),
     lineage,
     mark: { v: 1, t: 'mark', writer: ctx.options.writerId, reason: markReason, notice: id, at: ctx.options.clock.now() },
   });
-  if (!result.ok) return false;
+  if (!result.ok) return null;
   ctx.sequencer.absorb(cls.main);
   await ctx.notices.emit(notice);
-  return true;
+  return result.view;
 }
