@@ -1,7 +1,7 @@
 import { writeAceDocument } from './aceJson.ts';
 import { findConflicts } from './conflicts.ts';
 import { systemClock } from './formatAceTimestamp.ts';
-import { commitChanges, editState, emptyStateDraft, freezeState, revisionsOfEntry, stateReader } from './internal/BookState.ts';
+import { commitChanges, editState, emptyMutableState, freezeState, revisionsOfEntry, stateReader } from './internal/BookState.ts';
 import type { BookState } from './internal/BookState.ts';
 import { appendChange } from './internal/ChangeLog.ts';
 import { listFromArray, listToArray, listValues } from './internal/ChunkedList.ts';
@@ -47,7 +47,8 @@ export interface LoadOptions {
 /**
  * An immutable Skillbook (ACE document schema v2): skills in `context` and `harness`, changed
  * only by ADD / UPDATE / TAG / REMOVE batches that return a new book. Books are frozen and
- * share structure (immer), so keeping many versions is cheap and applying k ops costs O(k).
+ * share structure (copy-on-write of the few nodes a batch changes), so keeping many versions is
+ * cheap and applying k ops costs O(k).
  *
  * @example
  * const r = Skillbook.empty().applyBatch({
@@ -65,7 +66,7 @@ export class Skillbook {
 
   /** An empty book (revision 0 unless given). */
   static empty(options: { readonly revision?: number } = {}): Skillbook {
-    return new Skillbook(freezeState(emptyStateDraft(options.revision ?? 0)));
+    return new Skillbook(freezeState(emptyMutableState(options.revision ?? 0)));
   }
 
   /**
