@@ -17,7 +17,8 @@ interface Pending {
 
 type Outcome = { readonly ok: true } | { readonly ok: false; readonly error: StoreError };
 
-const closedError: StoreError = { code: 'closed', message: 'the store is closed' };
+/** The refusal of an append to a closed store (a fresh value per append: results are handed to callers). */
+const closedError = (): StoreError => ({ code: 'closed', message: 'the store is closed' });
 
 /**
  * The file store's one worker: everything that touches the files runs here, one task at a
@@ -46,7 +47,7 @@ export class StoreWorker {
 
   /** Queues an append for the next group. */
   submit(commit: CommitRecord): Promise<AppendResult> {
-    if (this.closing) return Promise.resolve({ ok: false, error: closedError });
+    if (this.closing) return Promise.resolve({ ok: false, error: closedError() });
     if (this.poisoned) return Promise.resolve({ ok: false, error: this.poisoned });
     this.resync.opened();
     const result = new Promise<AppendResult>((resolve) => {

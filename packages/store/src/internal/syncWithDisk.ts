@@ -128,7 +128,7 @@ async function reportForeignCommits(ctx: StoreContext, view: DiskView, from: num
   await ctx.notices.emit({
     type: 'store.adopted', ...noticeBase(ctx, 'adopted', 'cohort', view.chain),
     revision: ctx.sequencer.book.revision, fromRevision: from, diskDigest: view.ledger.contentDigest,
-    rebased: 0, idMap: {}, external: NO_CHANGES, source: 'cohort', writerId: last?.line.writer ?? null, commits,
+    rebased: 0, idMap: {}, external: noChanges(), source: 'cohort', writerId: last?.line.writer ?? null, commits,
   });
 }
 
@@ -178,4 +178,7 @@ async function checkReplaced(ctx: StoreContext, view: DiskView): Promise<DiskVie
   return (await reconcileExternal(ctx, view, doc)) ?? view;
 }
 
-const NO_CHANGES = { added: [], changed: [], removed: [], dropped: [], counts: { added: 0, changed: 0, removed: 0, dropped: 0 } };
+/** External changes that are none (a fresh value per notice: notices are handed to subscribers). */
+function noChanges() {
+  return { added: [], changed: [], removed: [], dropped: [], counts: { added: 0, changed: 0, removed: 0, dropped: 0 } };
+}
