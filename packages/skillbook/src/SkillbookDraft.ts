@@ -93,13 +93,19 @@ export class SkillbookDraft implements BookReader {
    * stays open: later batches continue from the returned book.
    */
   finish(): Skillbook {
-    if (this.entries === null || this.added === null) return this.base;
-    const changes = { revision: this.rev, nextId: this.next, active: this.counts, entries: this.entries, added: this.added };
+    if ((this.entries === null || this.added === null) && this.next === this.state.nextId) return this.base;
+    const changes = { revision: this.rev, nextId: this.next, active: this.counts, entries: this.entries ?? new Map(), added: this.added ?? [] };
     this.state = commitChanges(this.state, changes);
     this.base = this.wrap(this.state);
     this.entries = null;
     this.added = null;
     return this.base;
+  }
+
+  /** Like {@link Skillbook.reserveIds}, on the draft: `next_id` raised to at least `nextId`, the revision unchanged. */
+  reserveIds(nextId: number): void {
+    if (!Number.isSafeInteger(nextId)) throw new RangeError(`reserveIds: expected a safe integer, got ${nextId}`);
+    if (nextId > this.next) this.next = nextId;
   }
 
   /** The lists a commit based on `baseRevision` would conflict on (see {@link Skillbook.conflicts}). */
