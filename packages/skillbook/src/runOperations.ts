@@ -58,7 +58,7 @@ export function runOperations(base: BookReader, ops: readonly ParsedOperation[],
     const outcome = scope.run(op);
     if ('error' in outcome) return { ok: false, error: outcome.error };
     if ('skipped' in outcome) {
-      skipped.push(Object.freeze({ opIndex: op.opIndex, type: op.type, skillId: op.skillId, reason: outcome.skipped }));
+      skipped.push(Object.freeze({ opIndex: op.opIndex, type: op.type, skillId: op.skillId, code: outcome.code, reason: outcome.skipped }));
     } else applied.push(outcome.applied);
   }
   return { ok: true, changes: applied.length === 0 ? null : scope.changes(), applied, skipped };
@@ -94,9 +94,9 @@ class RunScope implements RuleScope {
       const replayed = this.replayedEffect(op);
       if (replayed) return replayed;
       if (op.type === 'ADD') return addSkill(this, op);
-      if (op.skillId === null) return { skipped: 'the operation has no skill_id' };
+      if (op.skillId === null) return { skipped: 'the operation has no skill_id', code: 'no_skill' };
       const entry = this.entry(op.skillId);
-      if (!entry) return { skipped: `no skill with id ${op.skillId}` };
+      if (!entry) return { skipped: `no skill with id ${op.skillId}`, code: 'no_skill' };
       if (op.type === 'UPDATE') return updateSkill(this, op, entry);
       return op.type === 'TAG' ? tagSkill(this, op, entry) : removeSkill(this, op, entry);
     } catch (e) {

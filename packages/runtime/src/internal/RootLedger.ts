@@ -82,6 +82,7 @@ export class RootLedger {
       return;
     }
     this.pending.push(result.ops);
+    const at = this.clock.now();
     const append = this.store
       .append({
         expectedRevision,
@@ -89,9 +90,9 @@ export class RootLedger {
         basis: this.inFlight.size === 0 ? 'store' : 'speculative',
         sessionId: commit.sessionId,
         path: commit.path,
-        ops: result.ops,
+        entries: result.entries.map((e) => ({ sessionId: e.sessionId, path: e.path, ops: e.ops, at })),
         explicitIds: result.ops.filter((op) => op.type === 'ADD' && !isAllocated(op)).map((op) => op.skill_id),
-        at: this.clock.now(),
+        at,
       })
       .then(
         (res): Verdict => {
@@ -112,8 +113,7 @@ export class RootLedger {
             this.rev = res.revision;
           }
           // another writer took some of our allocated ids: the store gave those ADDs fresh ones
-          const idMap = res.idMap ?? {};
-          const landed = res.idMap ? remapEntries(result.entries, idMap) : result.entries;
+          const landed = res.idMap ? remapEntries(result.entries, res.idMap) : result.entries;
           for (const e of landed) this.entries.push({ ...e, revision: res.revision });
           const merge = res.idMap ? { ...result, entries: landed, ops: entryOps(landed) } : result;
           return { ok: true, revision: res.revision, merge };
@@ -154,11 +154,11 @@ export class RootLedger {
 }
 
 /** Rewrites the ids of entries' ops through `idMap` (old id → id in the book). */
-function remapEntries(entries: readonly AuditEntry[], idMap: Readonly<Record<string, string>>): AuditEntry[] {
+function remapEntries(entries: readonly AuditEntry[], idMap: ReadonlyMap<string, string>): AuditEntry[] {
   return entries.map((e) => ({
     ...e,
     ops: e.ops.map((op) => {
-      const mapped = idMap[op.skill_id];
+      const mapped = idMap.get(op.skill_id);
       return mapped === undefined ? op : { ...op, skill_id: mapped };
     }),
   }));

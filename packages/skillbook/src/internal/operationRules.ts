@@ -15,7 +15,10 @@ import { PyError } from './python.ts';
 import type { Effect } from './replayCache.ts';
 
 /** What an op came to: applied, skipped (ACE's no-op on an unknown id), or refused (the whole batch is). */
-export type Outcome = { readonly applied: AppliedOp } | { readonly skipped: string } | { readonly error: SkillbookErrorInfo };
+export type Outcome =
+  | { readonly applied: AppliedOp }
+  | { readonly skipped: string; readonly code: 'no_skill' | 'no_change' }
+  | { readonly error: SkillbookErrorInfo };
 
 /** What the rules need of the run they are part of. */
 export interface RuleScope {
@@ -109,10 +112,14 @@ export function tagSkill(scope: RuleScope, op: ParsedOperation, entry: SkillEntr
   return { applied: scope.applied(op, { section: old.section, skill_id: old.id, sources: op.sources ?? [], at, tag: true }, effect) };
 }
 
-/** REMOVE: soft — `active` becomes false and the skill stays in the document. */
+/**
+ * REMOVE: soft — `active` becomes false and the skill stays in the document. Removing a skill
+ * that is removed already changes nothing unless it brings new insight sources: it is skipped.
+ */
 export function removeSkill(scope: RuleScope, op: ParsedOperation, entry: SkillEntry): Outcome {
   const old = entry.skill;
   const occurrences = appendUniqueSources(old.occurrences, op.sources ?? []);
+  if (!old.active && occurrences === old.occurrences) return { skipped: `skill ${old.id} is already removed`, code: 'no_change' };
   const at = scope.timeOf(op);
   const skill = makeSkill({ ...old, insight: old.insight ?? null, occurrences, active: false, at, created: old.created_at });
   const effect: Effect = { before: old, after: skill, content: false, active: old.active, counters: occurrences !== old.occurrences };

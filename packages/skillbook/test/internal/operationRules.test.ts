@@ -71,12 +71,15 @@ describe('operationRules', () => {
     expect(scope.effects.map((e) => [e.content, e.after.insight, e.after.issue])).toEqual([[false, 'x', 'i'], [true, 'y', 'i']]);
   });
 
-  it('tagSkill and removeSkill - a TAG counts by the sign of delta; a REMOVE is soft and moves the active flag only of an active skill', () => {
+  it('tagSkill and removeSkill - a TAG counts by the sign of delta; a REMOVE is soft; removing a removed skill is a no-change skip unless it brings a source', () => {
     const scope = new Recorder();
     tagSkill(scope, parsed({ type: 'TAG', skill_id: 'context-00001', metadata: { delta: -5 } }), entry);
     removeSkill(scope, parsed({ type: 'REMOVE', skill_id: 'context-00001' }), entry);
-    const removed = scope.effects[1]?.after;
-    removeSkill(scope, parsed({ type: 'REMOVE', skill_id: 'context-00001' }), { ...entry, skill: removed ?? entry.skill });
-    expect(scope.effects.map((e) => [e.after.harmful_count, e.after.active, e.active])).toEqual([[1, true, false], [0, false, true], [0, false, false]]);
+    const removed = { ...entry, skill: scope.effects[1]?.after ?? entry.skill };
+    expect(removeSkill(scope, parsed({ type: 'REMOVE', skill_id: 'context-00001' }), removed)).toEqual({ skipped: 'skill context-00001 is already removed', code: 'no_change' });
+    removeSkill(scope, parsed({ type: 'REMOVE', skill_id: 'context-00001', insight_source: { trace_uid: 'ace:1' } }), removed);
+    expect(scope.effects.map((e) => [e.after.harmful_count, e.after.active, e.active, e.counters])).toEqual([
+      [1, true, false, true], [0, false, true, false], [0, false, false, true],
+    ]);
   });
 });

@@ -35,9 +35,14 @@ export class Checkpointer {
     return view.journalEnd - view.ledger.journalOffset >= options.checkpointJournalRatio * documentBytes;
   }
 
+  /** Whether the document lags behind the store: commits past it, or leases its `next_id` does not cover yet. */
+  pending(view: DiskView): boolean {
+    return view.since.length > 0 || this.ctx.sequencer.leaseRecord.through > view.ledger.leases.through;
+  }
+
   /** Rewrites the document from the sequencer's book (the caller holds the lock), unless nothing is past it. */
   async write(view: DiskView, reason: CheckpointReason): Promise<CheckpointOutcome> {
-    if (view.since.length === 0) return { ok: true, view };
+    if (!this.pending(view)) return { ok: true, view };
     const written = await writeCheckpoint(this.ctx, view, {
       book: this.ctx.sequencer.book, reason, rewriteDocument: true,
       expectFingerprint: view.docFingerprint, expectDigest: view.ledger.contentDigest,

@@ -5,7 +5,7 @@ import type { StoreNotice } from '../StoreNotice.ts';
 import type { CommitSequencer } from './CommitSequencer.ts';
 import { occurrenceId, utf8 } from './digest.ts';
 import { encodeLine } from './JournalLine.ts';
-import type { JournalLine } from './JournalLine.ts';
+import type { RecordLine } from './JournalLine.ts';
 import type { NoticeLog } from './NoticeLog.ts';
 import type { RecoveryCopies } from './RecoveryCopies.ts';
 import type { StorePaths } from './StorePaths.ts';
@@ -29,9 +29,19 @@ export interface StoreContext {
   failures: number;
 }
 
-/** Appends lines to the journal in one write and fsyncs it; returns the bytes written. */
-export async function appendJournal(ctx: StoreContext, lines: readonly JournalLine[]): Promise<number> {
-  const bytes = utf8(lines.map(encodeLine).join(''));
+/** The bytes of one write of `records`: its group header, then each record (see `JournalLine.ts`). */
+export function encodeGroup(records: readonly RecordLine[]): Uint8Array {
+  const body = utf8(records.map(encodeLine).join(''));
+  const header = utf8(encodeLine({ v: 2, t: 'group', lines: records.length, bytes: body.length }));
+  const bytes = new Uint8Array(header.length + body.length);
+  bytes.set(header, 0);
+  bytes.set(body, header.length);
+  return bytes;
+}
+
+/** Appends records to the journal as one write (a group) and fsyncs it; returns the bytes written. */
+export async function appendJournal(ctx: StoreContext, records: readonly RecordLine[]): Promise<number> {
+  const bytes = encodeGroup(records);
   const handle = await ctx.fs.openAppend(ctx.paths.journal);
   try {
     await handle.append(bytes);

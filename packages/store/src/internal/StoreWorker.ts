@@ -1,5 +1,6 @@
-import type { AppendResult, CommitRecord, StoreError } from '../Store.ts';
-import { appendGroup } from './appendGroup.ts';
+import type { AppendResult, CommitRecord, LeaseResult, StoreError } from '../Store.ts';
+import { appendGroup, refusal } from './appendGroup.ts';
+import type { GroupItem, ItemResult } from './appendGroup.ts';
 import { CheckpointIncomplete } from './checkpoint.ts';
 import { Checkpointer } from './Checkpointer.ts';
 import type { CheckpointOutcome } from './Checkpointer.ts';
@@ -11,14 +12,19 @@ import type { StoreContext } from './StoreContext.ts';
 import { syncWithDisk } from './syncWithDisk.ts';
 
 interface Pending {
-  readonly commit: CommitRecord;
-  readonly resolve: (result: AppendResult) => void;
+  readonly item: GroupItem;
+  /** Resolves the caller's promise with the item's result (a refusal of any kind, or its own). */
+  readonly resolve: (result: ItemResult) => void;
 }
 
 type Outcome = { readonly ok: true } | { readonly ok: false; readonly error: StoreError };
 
 /** The refusal of an append to a closed store (a fresh value per append: results are handed to callers). */
 const closedError = (): StoreError => ({ code: 'closed', message: 'the store is closed' });
+
+/** A result of another kind than the item's: a defect of the worker, refused rather than mistaken. */
+const mismatch = (): StoreError => ({ code: 'io', message: 'internal: a result of another kind' });
+
 
 /**
  * The file store's one worker: everything that touches the files runs here, one task at a
@@ -47,20 +53,38 @@ export class StoreWorker {
 
   /** Queues an append for the next group. */
   submit(commit: CommitRecord): Promise<AppendResult> {
-    if (this.closing) return Promise.resolve({ ok: false, error: closedError() });
-    if (this.poisoned) return Promise.resolve({ ok: false, error: this.poisoned });
-    this.resync.opened();
-    const result = new Promise<AppendResult>((resolve) => {
-      this.queue.push({ commit, resolve });
-      if (this.scheduled) return;
-      this.scheduled = true;
-      void this.run(() => {
-        this.scheduled = false;
-        return this.flush(this.queue.splice(0));
-      });
+    return new Promise((resolve) => {
+      this.enqueue({ kind: 'append', commit }, (done) => resolve(done.kind === 'append' ? done.result : { ok: false, error: mismatch() }));
     });
-    void result.then(() => this.resync.settled());
-    return result;
+  }
+
+  /** Queues a lease of `count` ids for the next group (its record shares the group's fsync). */
+  lease(count: number): Promise<LeaseResult> {
+    return new Promise((resolve) => {
+      this.enqueue({ kind: 'lease', count }, (done) => resolve(done.kind === 'lease' ? done.result : { ok: false, error: mismatch() }));
+    });
+  }
+
+  private enqueue(item: GroupItem, resolve: (result: ItemResult) => void): void {
+    const refused = this.closing ? closedError() : this.poisoned;
+    if (refused) {
+      resolve(refusal(item.kind, refused));
+      return;
+    }
+    this.resync.opened();
+    this.queue.push({
+      item,
+      resolve: (result) => {
+        resolve(result);
+        this.resync.settled();
+      },
+    });
+    if (this.scheduled) return;
+    this.scheduled = true;
+    void this.run(() => {
+      this.scheduled = false;
+      return this.flush(this.queue.splice(0));
+    });
   }
 
   /** Catches up with the files (for `load`). */
@@ -122,7 +146,7 @@ export class StoreWorker {
   private async flush(group: Pending[]): Promise<void> {
     this.checkpointer.disarmIdle();
     const settled = new Set<Pending>();
-    const settle = (p: Pending, result: AppendResult): void => {
+    const settle = (p: Pending, result: ItemResult): void => {
       if (settled.has(p)) return;
       settled.add(p);
       p.resolve(result);
@@ -130,16 +154,16 @@ export class StoreWorker {
     try {
       if (this.poisoned) throw this.poisoned;
       const outcome = await this.locked(() => this.write(group, settle));
-      if (!outcome.ok) for (const p of group) settle(p, outcome);
+      if (!outcome.ok) for (const p of group) settle(p, refusal(p.item.kind, outcome.error));
     } catch (thrown) {
       const error = await this.fail('append', thrown, group.length - settled.size);
-      for (const p of group) settle(p, { ok: false, error });
+      for (const p of group) settle(p, refusal(p.item.kind, error));
     }
     this.armIdle();
   }
 
   /** One group, under the lock: catch up, decide and write the appends, acknowledge, checkpoint if due. */
-  private async write(group: readonly Pending[], settle: (p: Pending, r: AppendResult) => void): Promise<Outcome> {
+  private async write(group: readonly Pending[], settle: (p: Pending, r: ItemResult) => void): Promise<Outcome> {
     const ctx = this.ctx;
     const synced = await syncWithDisk(ctx, this.view);
     if (!synced.ok) {
@@ -147,10 +171,13 @@ export class StoreWorker {
       await reportIo(ctx, 'sync', ctx.paths.journal, synced.error.message, group.length, synced.poison);
       return synced;
     }
-    const written = await appendGroup(ctx, synced.view, group.map((p) => p.commit));
+    const written = await appendGroup(ctx, synced.view, group.map((p) => p.item));
     this.view = written.view;
     if (written.poisoned) this.poisoned = written.poisoned;
-    group.forEach((p, i) => settle(p, written.results[i] as AppendResult));
+    group.forEach((p, i) => {
+      const result = written.results[i];
+      if (result) settle(p, result);
+    });
     if (!written.failed && (await this.checkpointer.due(this.view))) await this.checkpointLocked('threshold');
     return { ok: true };
   }
@@ -199,7 +226,7 @@ export class StoreWorker {
   private armIdle(): void {
     if (this.closing) return;
     this.checkpointer.armIdle(() => {
-      if (this.closing || this.queue.length > 0 || this.view.since.length === 0) return;
+      if (this.closing || this.queue.length > 0 || !this.checkpointer.pending(this.view)) return;
       void this.run(() => this.checkpointTask('idle', 0)).then((r) => {
         if (!r.ok && r.error.code === 'locked') this.armIdle();
       });

@@ -5,9 +5,9 @@ import { chainDigest, sha256Hex, utf8 } from './digest.ts';
 import type { DiskView } from './DiskView.ts';
 import { afterLines } from './DiskView.ts';
 import { lineBody } from './JournalLine.ts';
-import type { MarkLine } from './JournalLine.ts';
-import { writeLedger } from './Ledger.ts';
-import type { Ledger } from './Ledger.ts';
+import type { ExternalLine } from './JournalLine.ts';
+import { REMEMBERED_RENUMBERINGS, writeLedger } from './Ledger.ts';
+import type { Ledger, Renumbered } from './Ledger.ts';
 import { replaceDocument, watchAfter } from './replacedFile.ts';
 import type { Replacement } from './replacedFile.ts';
 import { writeSnapshotFile } from './snapshotFile.ts';
@@ -30,8 +30,14 @@ export interface CheckpointRequest {
   /** The digest of a late write into `.replaced` this checkpoint takes in (it may then be replaced). */
   readonly absorbsLate?: string;
   readonly lineage?: string | null;
-  /** An audit mark to append after the ledger (a reconciliation), hashed into the chain. */
-  readonly mark?: Omit<MarkLine, 'digest' | 'rev'>;
+  /**
+   * What the checkpoint takes in that did not arrive as ops (a document another program
+   * wrote, the content a store was created with): recorded in the journal, hashed into the
+   * chain, before the commit point — so a crash between the two replays it on open.
+   */
+  readonly external?: Omit<ExternalLine, 'v' | 't' | 'rev' | 'prev' | 'writer' | 'digest' | 'at'>;
+  /** External skills renumbered by this checkpoint, remembered in the ledger with the ones before. */
+  readonly renumbered?: readonly Renumbered[];
 }
 
 /**
@@ -77,12 +83,19 @@ export async function writeCheckpoint(ctx: StoreContext, view: DiskView, request
     for (const temp of temps) await fs.unlink(temp).catch(() => undefined);
     return { ok: false, reason: 'lock_lost' };
   }
-  const mark: MarkLine | null = request.mark ? { ...request.mark, rev: request.book.revision, digest } : null;
-  const chain = mark ? chainDigest(view.chain, lineBody(mark)) : view.chain;
+  let base = view;
+  if (request.external) {
+    const line: ExternalLine = {
+      v: 2, t: 'external', rev: request.book.revision, prev: view.chain, writer: ctx.options.writerId, ...request.external, digest, at: ctx.options.clock.now(),
+    };
+    base = afterLines(view, await appendRecord(ctx, view, line), 2, chainDigest(view.chain, lineBody(line)));
+  }
+  const remembered = [...view.ledger.renumbered, ...(request.renumbered ?? [])].slice(-REMEMBERED_RENUMBERINGS);
   const ledger: Ledger = {
-    format: 'cohort-ledger/1', revision: request.book.revision, contentDigest: digest, chain,
-    writerId: ctx.options.writerId, journalOffset: view.journalEnd,
+    format: 'cohort-ledger/2', revision: request.book.revision, contentDigest: digest, chain: base.chain,
+    writerId: ctx.options.writerId, journalOffset: base.journalEnd,
     lineage: request.lineage === undefined ? view.ledger.lineage : request.lineage, at: ctx.options.clock.now(),
+    leases: ctx.sequencer.leaseRecord, renumbered: remembered,
   };
   await writeLedger(fs, paths.ledger, ledger);
   const entries = view.since.length;
@@ -93,10 +106,9 @@ export async function writeCheckpoint(ctx: StoreContext, view: DiskView, request
     replacement = request.rewriteDocument ? await replaceDocument(ctx, view, request.expectFingerprint, request.absorbsLate) : null;
     await fs.syncDir(paths.dir);
     after = {
-      ...view, ledger, baseBook: request.book, since: [], chain, docFingerprint: await fingerprintIfHolds(ctx, digest),
+      ...base, ledger, baseBook: request.book, since: [], docFingerprint: await fingerprintIfHolds(ctx, digest),
       replaced: watchAfter(view, replacement, request.expectDigest),
     };
-    if (mark) after = afterLines(after, await appendJournal(ctx, [mark]), 1, chain);
   } catch (error) {
     // past the commit point the files name a revision the view does not: only reopening repairs it
     throw new CheckpointIncomplete(error);
@@ -107,6 +119,18 @@ export async function writeCheckpoint(ctx: StoreContext, view: DiskView, request
     revision: request.book.revision, digest, reason: request.reason, entries,
   });
   return { ok: true, view: after, digest, documentReplaced: replacement !== 'kept' && replacement !== 'late' };
+}
+
+/** Appends a checkpoint's record before its commit point; a failed write is cut off again (or, when that fails too, stops the store). */
+async function appendRecord(ctx: StoreContext, view: DiskView, line: ExternalLine): Promise<number> {
+  try {
+    return await appendJournal(ctx, [line]);
+  } catch (error) {
+    await ctx.fs.truncate(ctx.paths.journal, view.journalEnd).catch((cutError: unknown) => {
+      throw new CheckpointIncomplete(cutError);
+    });
+    throw error;
+  }
 }
 
 /**

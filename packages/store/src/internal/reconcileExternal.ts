@@ -7,7 +7,9 @@ import type { Classification } from './classifyExternal.ts';
 import { occurrenceId } from './digest.ts';
 import type { DiskView } from './DiskView.ts';
 import type { CopyWritten } from './RecoveryCopies.ts';
+import { noticeBase } from './StoreContext.ts';
 import type { StoreContext } from './StoreContext.ts';
+import { bookChange } from './bookChange.ts';
 
 /**
  * A document another writer left: its exact text, digest and book (parsed at the next
@@ -28,7 +30,7 @@ type ReconcileNotice = Extract<StoreNotice, { type: 'store.adopted' | 'store.reb
 function buildNotice(ctx: StoreContext, cls: Classification, doc: ForeignDocument, id: string, copy: CopyWritten | null): ReconcileNotice {
   const common = {
     id, at: ctx.options.clock.now(), document: ctx.paths.document, revision: cls.main.revision,
-    fromRevision: ctx.sequencer.book.revision, diskDigest: doc.digest, rebased: cls.rebased, idMap: { ...cls.idMap }, external: cls.external,
+    fromRevision: ctx.sequencer.book.revision, diskDigest: doc.digest, rebased: cls.rebased, idMap: Object.fromEntries(cls.idMap), external: cls.external,
   };
   if (cls.kind === 'adopt') return { type: 'store.adopted', ...common, source: 'external', writerId: null, commits: 0 };
   if (cls.kind === 'rebase' || !copy) return { type: 'store.rebased', ...common };
@@ -49,7 +51,8 @@ function buildNotice(ctx: StoreContext, cls: Classification, doc: ForeignDocumen
  */
 export async function reconcileExternal(ctx: StoreContext, view: DiskView, doc: ForeignDocument): Promise<DiskView | null> {
   const ours = ctx.sequencer.book;
-  const cls = classifyExternal(view.baseBook, ours, doc.book, view.since.map((s) => s.line));
+  const ids = { leased: (n: number) => ctx.sequencer.leased(n), leasedThrough: ctx.sequencer.leaseRecord.through, remembered: view.ledger.renumbered };
+  const cls = classifyExternal(view.baseBook, ours, doc.book, view.since.map((s) => s.line), ids);
   const reason = cls.kind === 'adopt' ? 'adopted' : cls.kind === 'rebase' ? 'rebased' : 'forked';
   const id = occurrenceId(reason, ctx.paths.document, doc.digest, view.chain);
   let copy: CopyWritten | null = null;
@@ -59,21 +62,35 @@ export async function reconcileExternal(ctx: StoreContext, view: DiskView, doc: 
     lineage = copy.name;
   }
   const notice = buildNotice(ctx, cls, doc, id, copy);
-  const markReason = notice.type === 'store.force_saved' ? 'force_saved' : reason;
+  // the document's next_id stays past every lease, so the other writer allocates beyond them
+  const main = cls.main.reserveIds(ids.leasedThrough);
+  // the other writer's document is kept byte for byte only when it is the new book exactly
+  const asIs = cls.kind === 'adopt' && main === doc.book;
+  const change = bookChange(ours, main);
   const result: CheckpointResult = await writeCheckpoint(ctx, view, {
-    book: cls.main,
-    ...(cls.kind === 'adopt' ? { text: doc.text } : {}),
+    book: main,
+    ...(asIs ? { text: doc.text } : {}),
     reason: 'reconciled',
-    rewriteDocument: cls.kind !== 'adopt' || doc.late === true,
+    rewriteDocument: !asIs || doc.late === true,
     expectFingerprint: doc.fingerprint,
     // what the document file holds when the store replaces it: for a late write, our own last checkpoint
     expectDigest: doc.late ? view.ledger.contentDigest : doc.digest,
     ...(doc.late ? { absorbsLate: doc.digest } : {}),
     lineage,
-    mark: { v: 1, t: 'mark', writer: ctx.options.writerId, reason: markReason, notice: id, at: ctx.options.clock.now() },
+    external: {
+      reason: notice.type === 'store.force_saved' ? 'force_saved' : reason, notice: id,
+      skills: change.skills, purged: change.purged, next: change.next, renumbered: [...cls.idMap],
+    },
+    renumbered: cls.renumbered,
   });
   if (!result.ok) return null;
-  ctx.sequencer.absorb(cls.main);
+  ctx.sequencer.absorb(main);
   await ctx.notices.emit(notice);
+  if (cls.renumbered.length > 0) {
+    await ctx.notices.emit({
+      type: 'store.ids_remapped', ...noticeBase(ctx, 'ids_remapped', 'external', doc.digest, view.chain),
+      sessionId: 'external', path: ['external'], revision: main.revision, idMap: Object.fromEntries(cls.renumbered.map((r) => [r.from, r.to])),
+    });
+  }
   return result.view;
 }

@@ -6,13 +6,15 @@ import type { DiskView } from './DiskView.ts';
 import { afterLines } from './DiskView.ts';
 import { isLedgerFault, readLedger, sameLedger } from './Ledger.ts';
 import type { Ledger } from './Ledger.ts';
-import { parseDocument, readBaseBook, replayJournal } from './readDisk.ts';
+import { adoptExternal, replayJournal } from './JournalReplay.ts';
+import { parseDocument, readBaseBook } from './readDisk.ts';
 import type { SinceEntry } from './SinceEntry.ts';
 import { JournalSinceEntry } from './SinceEntry.ts';
 import { reconcileExternal } from './reconcileExternal.ts';
 import { lookAtReplaced } from './replacedFile.ts';
 import type { JournalScan } from './scanJournal.ts';
 import { scanJournal } from './scanJournal.ts';
+import { opsOfLine } from './JournalLine.ts';
 import { noticeBase } from './StoreContext.ts';
 import type { StoreContext } from './StoreContext.ts';
 
@@ -24,6 +26,16 @@ export type SyncResult =
 type Failed = Extract<SyncResult, { ok: false }>;
 
 const fail = (message: string, poison: boolean): Failed => ({ ok: false, error: { code: 'io', message }, poison });
+
+/** Cuts the last write of a checkpoint that died before its commit point, and reports it. */
+export async function cutInterrupted(ctx: StoreContext, cut: { readonly offset: number; readonly bytes: number } | null, chain: string): Promise<void> {
+  if (!cut) return;
+  await ctx.fs.truncate(ctx.paths.journal, cut.offset);
+  await ctx.notices.emit({
+    type: 'store.torn_tail_cut', ...noticeBase(ctx, 'torn_tail_cut', cut.offset, cut.bytes, chain),
+    file: ctx.paths.journal, offset: cut.offset, bytes: cut.bytes, reason: 'interrupted_checkpoint',
+  });
+}
 
 /** Cuts a torn journal tail (a writer died mid-append) and reports it; `chain` names the state it was cut at. */
 export async function cutTornTail(ctx: StoreContext, scan: JournalScan, chain: string): Promise<void> {
@@ -42,8 +54,12 @@ type Lines =
   | { readonly kind: 'reload' }
   | { readonly kind: 'failed'; readonly result: Failed };
 
-/** Takes in the journal lines other Cohort writers appended; `reload` when they do not follow by ops. */
-async function readForeignLines(ctx: StoreContext, view: DiskView): Promise<Lines> {
+/**
+ * Takes in the records other Cohort writers appended: commits are replayed, external changes
+ * adopted (a boundary for later conflict checks), leases recorded; `reload` when they do not
+ * follow (another writer re-based the document with a format that does not record it).
+ */
+async function readForeignLines(ctx: StoreContext, view: DiskView, ledger: Ledger): Promise<Lines> {
   const size = (await ctx.fs.stat(ctx.paths.journal))?.size ?? 0;
   if (size < view.journalEnd) return { kind: 'failed', result: fail(`the journal shrank below ${view.journalEnd} bytes: another program cut it`, true) };
   if (size === view.journalEnd) return { kind: 'read', view, commits: 0 };
@@ -51,19 +67,33 @@ async function readForeignLines(ctx: StoreContext, view: DiskView): Promise<Line
   const scan = scanJournal(bytes, view.journalEnd, view.journalLines + 1);
   if (scan.corruption) return { kind: 'failed', result: fail(`the journal is corrupt at line ${scan.corruption.lineNo}: ${scan.corruption.message}`, true) };
   await cutTornTail(ctx, scan, view.ledger.chain);
-  let book = ctx.sequencer.book;
+  const seq = ctx.sequencer;
   let chain = view.chain;
   const since: SinceEntry[] = [];
-  for (const e of scan.entries) {
-    if (e.line.t !== 'commit' || e.line.rev !== book.revision + 1 || e.line.prev !== chain) return { kind: 'reload' };
-    const replayed = book.replay(e.line.ops);
-    if (!replayed.ok) return { kind: 'reload' };
-    book = replayed.book;
+  let end = scan.end;
+  let lines = scan.lines;
+  for (const [i, e] of scan.entries.entries()) {
+    const line = e.line;
+    const revision = seq.book.revision;
+    if (line.t === 'mark' || line.prev !== chain) return { kind: 'reload' };
+    // a dead writer's checkpoint that never reached its commit point (we hold the lock: it is not writing)
+    if (line.t === 'external' && i === scan.entries.length - 1 && ledger.journalOffset <= e.offset) {
+      await cutInterrupted(ctx, { offset: e.group, bytes: scan.end - e.group }, chain);
+      end = e.group;
+      lines -= 2;
+      break;
+    }
+    if (line.t === 'lease' && line.rev === revision) seq.takeLease({ from: line.from, to: line.to });
+    else if (line.t === 'external' && line.rev >= revision) seq.absorb(adoptExternal(seq.book, line));
+    else if (line.t === 'commit' && line.rev === revision + 1) {
+      const replayed = seq.book.replay(opsOfLine(line));
+      if (!replayed.ok) return { kind: 'reload' };
+      seq.advance(replayed.book);
+    } else return { kind: 'reload' };
     chain = chainDigest(chain, e.body);
-    since.push(new JournalSinceEntry(e.line.rev, chain, bytes, e.offset - view.journalEnd, e.offset - view.journalEnd + e.length - 1));
+    if (line.t === 'commit') since.push(new JournalSinceEntry(line.rev, chain, bytes, e.offset - view.journalEnd, e.offset - view.journalEnd + e.length - 1));
   }
-  ctx.sequencer.advance(book);
-  return { kind: 'read', view: afterLines(view, scan.end - view.journalEnd, scan.entries.length, chain, since), commits: since.length };
+  return { kind: 'read', view: afterLines(view, end - view.journalEnd, lines, chain, since), commits: since.length };
 }
 
 /** Another writer checkpointed content we have: the view with its baseline at the ledger's revision, or `null` when it does not match ours. */
@@ -85,14 +115,18 @@ async function reload(ctx: StoreContext, view: DiskView, ledger: Ledger): Promis
   const base = await readBaseBook(ctx.fs, ctx.paths, ledger, ctx.paths.base, true);
   if (!base.ok) return fail(base.error.message, false);
   const journal = (await ctx.fs.readFile(ctx.paths.journal)) ?? new Uint8Array(0);
-  const scan = scanJournal(journal);
+  // the records before the ledger are history a reload does not need: checked, not parsed
+  const scan = scanJournal(journal, 0, 1, undefined, ledger.journalOffset);
   if (scan.corruption) return fail(`the journal is corrupt at line ${scan.corruption.lineNo}: ${scan.corruption.message}`, true);
   await cutTornTail(ctx, scan, view.ledger.chain);
   const replayed = replayJournal(base.value.book, ledger, scan.entries, ctx.paths.journal, journal);
   if (!replayed.ok) return fail(replayed.error.message, true);
   const before = ctx.sequencer.book;
-  const { head, since, chain } = replayed.value;
-  const reloaded: DiskView = { ledger, baseBook: base.value.book, since, journalEnd: scan.end, journalLines: scan.entries.length, chain, docFingerprint: null, replaced: null };
+  const { head, since, chain, leases, interrupted } = replayed.value;
+  await cutInterrupted(ctx, interrupted, chain);
+  const end = interrupted?.offset ?? scan.end;
+  const reloaded: DiskView = { ledger, baseBook: base.value.book, since, journalEnd: end, journalLines: scan.lines - (interrupted ? 2 : 0), chain, docFingerprint: null, replaced: null };
+  ctx.sequencer.takeLeases(ledger.leases, leases);
   ctx.sequencer.absorb(head);
   await ctx.notices.emit({
     type: 'store.adopted', ...noticeBase(ctx, 'adopted', 'cohort', ledger.contentDigest, chain),
@@ -143,7 +177,7 @@ export async function syncWithDisk(ctx: StoreContext, start: DiskView): Promise<
   const ledger = await readLedger(ctx.fs, ctx.paths.ledger);
   if (ledger === null || isLedgerFault(ledger)) return fail(`the ledger is ${ledger === null ? 'missing' : `unreadable: ${ledger.message}`}`, false);
   const before = ctx.sequencer.book.revision;
-  const lines = await readForeignLines(ctx, start);
+  const lines = await readForeignLines(ctx, start, ledger);
   if (lines.kind === 'failed') return lines.result;
   let view: DiskView;
   const followed = lines.kind === 'read' ? (sameLedger(ledger, lines.view.ledger) ? lines.view : await followCheckpoint(ctx, lines.view, ledger)) : null;

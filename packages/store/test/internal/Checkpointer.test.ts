@@ -10,7 +10,7 @@ import { openContext } from '../utils/storeContext.ts';
 
 async function commits(ctx: StoreContext, view: DiskView, n: number): Promise<DiskView> {
   let v = view;
-  for (let i = 0; i < n; i += 1) v = (await appendGroup(ctx, v, [makeCommit(ctx.sequencer.book, [addOp(`c${i}`)], { basis: 'store' }).commit])).view;
+  for (let i = 0; i < n; i += 1) v = (await appendGroup(ctx, v, [{ kind: 'append', commit: makeCommit(ctx.sequencer.book, [addOp(`c${i}`)], { basis: 'store' }).commit }])).view;
   return v;
 }
 
