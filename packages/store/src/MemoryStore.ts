@@ -20,6 +20,13 @@ export interface MemoryStoreOptions {
   readonly name?: string;
   /** This writer's id in its history (default `memory`). */
   readonly writerId?: string;
+  /**
+   * How many commits of history to keep, the newest (default: all, as the book keeps every
+   * skill). A long-running service on a memory store keeps its memory bounded this way;
+   * `history()` then starts at the oldest commit kept, and replaying it no longer reproduces
+   * the book from the empty one.
+   */
+  readonly historyLimit?: number;
 }
 
 /**
@@ -46,7 +53,8 @@ export class MemoryStore implements Store {
   private readonly name: string;
   private readonly writerId: string;
   private readonly resync: ResyncWindow;
-  private readonly commits: PersistedCommit[] = [];
+  private commits: PersistedCommit[] = [];
+  private readonly historyLimit: number;
   private closed = false;
 
   constructor(initial: Skillbook = Skillbook.empty(), options: MemoryStoreOptions = {}) {
@@ -54,6 +62,10 @@ export class MemoryStore implements Store {
     this.clock = options.clock ?? systemStoreClock;
     this.name = options.name ?? 'memory';
     this.writerId = options.writerId ?? 'memory';
+    this.historyLimit = options.historyLimit ?? Number.POSITIVE_INFINITY;
+    if (!(this.historyLimit >= 1) || (Number.isFinite(this.historyLimit) && !Number.isSafeInteger(this.historyLimit))) {
+      throw new RangeError(`MemoryStore: historyLimit must be a positive integer, got ${String(options.historyLimit)}`);
+    }
     this.resync = new ResyncWindow(this.clock, this.sequencer);
     if (initial.size > 0) this.commits.push(createdCommit(initial, this.writerId, this.clock.now()));
   }
@@ -98,6 +110,7 @@ export class MemoryStore implements Store {
       if ((this.commits[mid]?.revision ?? 0) <= after) lo = mid + 1;
       else hi = mid;
     }
+    lo = Math.max(lo, this.commits.length - this.historyLimit);
     const commits = this.commits.slice(lo, lo + limit);
     const more = lo + limit < this.commits.length;
     return { ok: true, commits, next: more ? (commits[commits.length - 1]?.revision ?? null) : null };
@@ -118,6 +131,8 @@ export class MemoryStore implements Store {
         kind: 'commit', revision, writerId: this.writerId, sessionId: commit.sessionId, path: [...commit.path], at: commit.at,
         entries: decided.blocks.map((b) => ({ ...b, path: [...b.path], revision })),
       });
+      // dropped in batches, so that keeping the newest costs O(1) per commit
+      if (this.commits.length >= 2 * this.historyLimit) this.commits = this.commits.slice(-this.historyLimit);
     }
     if (decided.idMap.size === 0) return { ok: true, revision, book: decided.book };
     this.notices.next({
