@@ -65,16 +65,41 @@ describe('cohort book', () => {
     expect(json.map((e) => e.path.join('/'))).toEqual(['root/planner/editor', 'root/pruner']);
   });
 
+  it('book log - a commit of several sessions lists each session\'s block under it, as a tree of paths', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cohort-cli-'));
+    dirs.push(dir);
+    const document = join(dir, 'skillbook.json');
+    const opened = await FileStore.open(document, { idleCheckpointMs: 0 });
+    if (!opened.ok) throw new Error(describeOpenError(opened.error));
+    const child = makeCommit(opened.store.book, [addOp('by the child')]);
+    const own = makeCommit(child.book, [addOp('by the root')]);
+    const blocks = [
+      { sessionId: 'c', path: ['r', 'c'], ops: child.ops, at: 0 },
+      { sessionId: 'r', path: ['r'], ops: own.ops, at: 0 },
+    ];
+    await opened.store.append({ expectedRevision: 0, sessionId: 'r', path: ['r'], entries: blocks, at: 0 });
+    await opened.store.close();
+    const lines = (await run(['log', document])).text.split('\n');
+    const at = lines.findIndex((l) => l.includes('r1'));
+    expect(lines[at + 1]?.trim()).toBe('r/c  ADD context-00001');
+    expect(lines[at + 2]?.trim()).toBe('r  ADD context-00002');
+    expect((lines[at + 1]?.length ?? 0) - (lines[at + 1]?.trimStart().length ?? 0)).toBeGreaterThan((lines[at + 2]?.length ?? 0) - (lines[at + 2]?.trimStart().length ?? 0));
+    const json = JSON.parse((await run(['log', document, '--json'])).text) as { blocks: { path: string[] }[] }[];
+    expect(json.at(-1)?.blocks.map((b) => b.path)).toEqual([['r', 'c'], ['r']]);
+  });
+
   it('book verify - passes an intact store and fails, naming file and line, on a damaged journal', async () => {
     const document = await fixture();
     expect((await run(['verify', document])).code).toBe(0);
     const journal = `${document}.journal`;
     const lines = (await readFile(journal, 'utf8')).split('\n');
-    lines[1] = (lines[1] ?? '').replace('skill 1', 'skill X');
+    // the second commit's record; its write starts on the line before (its group header)
+    const at = lines.findIndex((l) => l.includes('skill 1'));
+    lines[at] = (lines[at] ?? '').replace('skill 1', 'skill X');
     await writeFile(journal, lines.join('\n'));
     const damaged = await run(['verify', document]);
     expect(damaged.code).toBe(1);
-    expect(damaged.text).toContain(`${journal}:2`);
+    expect(damaged.text).toContain(`${journal}:${at}`);
     expect(damaged.text).toContain('corrupt_journal');
     const json = JSON.parse((await run(['verify', document, '--json'])).text);
     expect(json.ok).toBe(false);

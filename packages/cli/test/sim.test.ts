@@ -19,7 +19,7 @@ describe('cohort sim', () => {
   });
 
   it('sim --seeds - exits 1 on a violation and prints the exact command that replays the failing seed', async () => {
-    const { code, text } = await run(['--seeds', '1..6', '--mutation', 'ack-before-sync']);
+    const { code, text } = await run(['--seeds', '1..24', '--mutation', 'ack-before-sync']);
     expect(code).toBe(1);
     expect(text).toMatch(/^ {4}crash-recovery +\d+$/m);
     expect(text).toMatch(/seed \d+: crash-recovery — /);

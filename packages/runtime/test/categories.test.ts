@@ -3,7 +3,7 @@ import { Subject } from 'rxjs';
 import { createRuntime, isDefect, isError, isInterruption, isRuntimeError, SessionFailureSchema, SimulatedClock } from '@cohort/runtime';
 import type { SessionOutcome } from '@cohort/runtime';
 import { MemoryStore } from '@cohort/store';
-import type { AppendResult, CommitRecord, Store, StoreNotice } from '@cohort/store';
+import type { AppendResult, CommitRecord, HistoryOptions, Store, StoreNotice } from '@cohort/store';
 
 function failure(o: SessionOutcome) {
   if (o.status !== 'failed') throw new Error(`expected a failure, got ${o.status}`);
@@ -20,8 +20,18 @@ class FaultyStore implements Store {
   then(answer: 'reject' | 'refuse' | 'throw' | 'ok'): void {
     this.answer = answer;
   }
+  readonly openNotices = [];
   load() {
     return this.inner.load();
+  }
+  current() {
+    return this.inner.current();
+  }
+  leaseIds(count: number) {
+    return this.inner.leaseIds(count);
+  }
+  history(options?: HistoryOptions) {
+    return this.inner.history(options);
   }
   append(commit: CommitRecord): Promise<AppendResult> {
     if (this.answer === 'ok') return this.inner.append(commit);

@@ -3,7 +3,7 @@ import { Subject } from 'rxjs';
 import { createRuntime } from '@cohort/runtime';
 import type { Session } from '@cohort/runtime';
 import { MemoryStore } from '@cohort/store';
-import type { AppendResult, CommitRecord, Store, StoreNotice } from '@cohort/store';
+import type { AppendResult, CommitRecord, HistoryOptions, Store, StoreNotice } from '@cohort/store';
 import { Skillbook } from '@cohort/skillbook';
 
 /** A store whose appends wait until the test releases them. */
@@ -15,8 +15,18 @@ class GatedStore implements Store {
   constructor(initial = Skillbook.empty()) {
     this.inner = new MemoryStore(initial);
   }
+  readonly openNotices = [];
   load() {
     return this.inner.load();
+  }
+  current() {
+    return this.inner.current();
+  }
+  leaseIds(count: number) {
+    return this.inner.leaseIds(count);
+  }
+  history(options?: HistoryOptions) {
+    return this.inner.history(options);
   }
   append(commit: CommitRecord): Promise<AppendResult> {
     return new Promise((resolve) => {

@@ -102,7 +102,9 @@ async function toolStep(run: Run, op: OpPlan, thenThrow: boolean): Promise<void>
   const check = (result: ToolResult): void => {
     const reported = 'skill_id' in result ? result.skill_id : null;
     const wrote = applied[0]?.skill_id ?? null;
-    if (reported !== wrote) env.record.misreported.push(`${tool} by ${s.path.join('/')} reported ${reported ?? 'an error'}, but wrote ${wrote ?? 'nothing'}`);
+    // removing a skill that is removed already changes nothing: nothing is written
+    const unchanged = wrote === null && tool === 'remove_skill' && reported !== null && before.get(reported)?.active === false;
+    if (reported !== wrote && !unchanged) env.record.misreported.push(`${tool} by ${s.path.join('/')} reported ${reported ?? 'an error'}, but wrote ${wrote ?? 'nothing'}`);
   };
   if (!thenThrow) {
     check(await call);

@@ -1,11 +1,12 @@
 import { writeAceDocument } from './aceJson.ts';
 import { findConflicts } from './conflicts.ts';
 import { systemClock } from './formatAceTimestamp.ts';
-import { commitChanges, editState, emptyStateDraft, freezeState, revisionsOfEntry, stateReader } from './internal/BookState.ts';
+import { commitChanges, emptyMutableState, freezeState, revisionsOfEntry, stateReader } from './internal/BookState.ts';
 import type { BookState } from './internal/BookState.ts';
-import { appendChange } from './internal/ChangeLog.ts';
-import { listFromArray, listToArray, listValues } from './internal/ChunkedList.ts';
-import { keyHash, shardedDelete, shardedGet, shardedSet } from './internal/ShardedMap.ts';
+import { listValues } from './internal/ChunkedList.ts';
+import { shardedGet } from './internal/ShardedMap.ts';
+import { adoptState, purgeState, reserveState } from './internal/wholeBookEdits.ts';
+import type { AdoptedSkills } from './internal/wholeBookEdits.ts';
 import { parseAppliedOps } from './parseAppliedOps.ts';
 import { parseBatch } from './parseOperation.ts';
 import { readAceDocument } from './readAceDocument.ts';
@@ -47,7 +48,8 @@ export interface LoadOptions {
 /**
  * An immutable Skillbook (ACE document schema v2): skills in `context` and `harness`, changed
  * only by ADD / UPDATE / TAG / REMOVE batches that return a new book. Books are frozen and
- * share structure (immer), so keeping many versions is cheap and applying k ops costs O(k).
+ * share structure (copy-on-write of the few nodes a batch changes), so keeping many versions is
+ * cheap and applying k ops costs O(k).
  *
  * @example
  * const r = Skillbook.empty().applyBatch({
@@ -65,7 +67,7 @@ export class Skillbook {
 
   /** An empty book (revision 0 unless given). */
   static empty(options: { readonly revision?: number } = {}): Skillbook {
-    return new Skillbook(freezeState(emptyStateDraft(options.revision ?? 0)));
+    return new Skillbook(freezeState(emptyMutableState(options.revision ?? 0)));
   }
 
   /**
@@ -212,35 +214,33 @@ export class Skillbook {
    * none was present. O(n): meant for a store adopting a document that lacks those skills.
    */
   purge(ids: readonly string[]): Skillbook {
-    const state = this.state;
-    const gone = new Map<string, Skill>();
-    for (const id of ids) {
-      const skill = shardedGet(state.skills, id)?.skill;
-      if (skill) gone.set(id, skill);
-    }
-    if (gone.size === 0) return this;
-    const revision = state.revision + 1;
-    return new Skillbook(
-      editState(state, (d) => {
-        d.revision = revision;
-        d.changes = appendChange(state.changes, { from: state.revision, revision, nextIdBefore: state.nextId, hashes: [...gone.keys()].map(keyHash) });
-        const active = { ...state.active };
-        for (const [id, skill] of gone) {
-          shardedDelete(d.skills, id);
-          shardedSet(d.tombstones, id, revision);
-          if (skill.active) active[skill.section as Section] -= 1;
-        }
-        d.active = active;
-        d.order = listFromArray(listToArray(state.order).filter((id) => !gone.has(id)));
-        for (const name of new Set([...gone.values()].map((s) => s.section))) {
-          const list = state.sections.get(name);
-          if (!list || list.length === 0) continue;
-          const kept = listToArray(list).filter((id) => gone.get(id)?.section !== name);
-          if (kept.length === 0) d.sections.delete(name);
-          else d.sections.set(name, listFromArray(kept));
-        }
-      }),
-    );
+    const state = purgeState(this.state, ids, this.state.revision + 1);
+    return state ? new Skillbook(state) : this;
+  }
+
+  /**
+   * Takes in what another writer left, in one revision (the next, or `options.revision`): each
+   * given skill replaces the skill with its id as it is (or is added at the end of its
+   * section), each purged id is hard-deleted, and `next_id` is raised to the writer's. A store
+   * records a document another program wrote this way, so that its history replays. O(n).
+   *
+   * @example
+   * const theirs = Skillbook.fromJSON(aceText);
+   * const ours = book.adopt({ skills: [...theirs.skills()], purged: [], nextId: theirs.nextId });
+   */
+  adopt(change: AdoptedSkills, options: { readonly revision?: number } = {}): Skillbook {
+    return new Skillbook(adoptState(this.state, change, options.revision ?? this.state.revision + 1));
+  }
+
+  /**
+   * This book with `next_id` raised to at least `nextId`, at the same revision: ids up to it are
+   * reserved (a store grants them to writers that allocate on their own), so an allocation from
+   * this book — or ACE's from its document — starts past them. Returns this same book when its
+   * `next_id` is there already.
+   */
+  reserveIds(nextId: number): Skillbook {
+    const state = reserveState(this.state, nextId);
+    return state === this.state ? this : new Skillbook(state);
   }
 
   /** The prompt text, exactly ACE's `as_prompt()`. */

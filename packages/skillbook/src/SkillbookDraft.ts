@@ -33,10 +33,10 @@ export type DraftBatchResult =
 export class SkillbookDraft implements BookReader {
   private base: Skillbook;
   private state: BookState;
-  /** Entries written since `base`, by id (new and replaced); the shared empty map until the first change. */
-  private entries: Map<string, SkillEntry> = NO_ENTRIES;
-  /** Ids added since `base`, in order (taken from the first change, like `entries`). */
-  private added: string[] = NO_IDS;
+  /** Entries written since `base`, by id (new and replaced); `null` until the first change. */
+  private entries: Map<string, SkillEntry> | null = null;
+  /** Ids added since `base`, in order (`null` until the first change, like `entries`). */
+  private added: string[] | null = null;
   private rev: number;
   private next: number;
   private counts: ActiveCounts;
@@ -72,11 +72,10 @@ export class SkillbookDraft implements BookReader {
     if (!run.ok) return { ok: false, book: this, error: run.error };
     const changes = run.changes;
     if (changes) {
-      if (this.entries.size === 0) {
-        // the run's own collections are not used after it: take them instead of copying (the
-        // shared empty ones are never written: a draft with no entries always takes a run's)
-        this.entries = changes.entries as Map<string, SkillEntry>;
-        this.added = changes.added as string[];
+      if (this.entries === null || this.added === null) {
+        // a run's collections are handed over (see `Changes`): the first change's become the draft's
+        this.entries = changes.entries;
+        this.added = changes.added;
       } else {
         for (const [id, entry] of changes.entries) this.entries.set(id, entry);
         for (const added of changes.added) this.added.push(added);
@@ -94,13 +93,19 @@ export class SkillbookDraft implements BookReader {
    * stays open: later batches continue from the returned book.
    */
   finish(): Skillbook {
-    if (this.entries.size === 0) return this.base;
-    const changes = { revision: this.rev, nextId: this.next, active: this.counts, entries: this.entries, added: this.added };
+    if ((this.entries === null || this.added === null) && this.next === this.state.nextId) return this.base;
+    const changes = { revision: this.rev, nextId: this.next, active: this.counts, entries: this.entries ?? new Map(), added: this.added ?? [] };
     this.state = commitChanges(this.state, changes);
     this.base = this.wrap(this.state);
-    this.entries = NO_ENTRIES;
-    this.added = NO_IDS;
+    this.entries = null;
+    this.added = null;
     return this.base;
+  }
+
+  /** Like {@link Skillbook.reserveIds}, on the draft: `next_id` raised to at least `nextId`, the revision unchanged. */
+  reserveIds(nextId: number): void {
+    if (!Number.isSafeInteger(nextId)) throw new RangeError(`reserveIds: expected a safe integer, got ${nextId}`);
+    if (nextId > this.next) this.next = nextId;
   }
 
   /** The lists a commit based on `baseRevision` would conflict on (see {@link Skillbook.conflicts}). */
@@ -125,12 +130,12 @@ export class SkillbookDraft implements BookReader {
 
   /** The number of skills, inactive ones included. */
   get size(): number {
-    return this.state.skills.size + this.added.length;
+    return this.state.skills.size + (this.added?.length ?? 0);
   }
 
   /** @internal The entry (skill and revisions) for `id`, as the draft has it now. */
   entry(id: string): SkillEntry | undefined {
-    return this.entries.get(id) ?? shardedGet(this.state.skills, id);
+    return this.entries?.get(id) ?? shardedGet(this.state.skills, id);
   }
 
   /** @internal */
@@ -168,14 +173,9 @@ export class SkillbookDraft implements BookReader {
       const entry = this.entry(id);
       if (entry) yield entry.skill;
     }
-    for (const id of this.added) {
-      const entry = this.entries.get(id);
+    for (const id of this.added ?? []) {
+      const entry = this.entries?.get(id);
       if (entry) yield entry.skill;
     }
   }
 }
-
-/** The entries of a draft with no changes: never written (see `absorb`). */
-const NO_ENTRIES: Map<string, SkillEntry> = new Map();
-/** The added ids of a draft with no changes. */
-const NO_IDS: string[] = Object.freeze([]) as unknown as string[];

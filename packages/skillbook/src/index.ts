@@ -21,6 +21,7 @@ export {
   SkillbookErrorInfoSchema,
   SkippedOpSchema,
 } from './schemas.ts';
+export type { AdoptedSkills, PlainSkill } from './internal/wholeBookEdits.ts';
 export { normalizeKeyword, normalizeKeywords } from './normalize.ts';
 export type {
   AppliedOp,

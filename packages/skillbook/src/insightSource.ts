@@ -59,27 +59,21 @@ export function canonicalSource(s: {
   readonly error_identification?: string | null | undefined;
   readonly learning_text?: string | null | undefined;
 }): InsightSource {
-  const out: Record<string, string | number> = {
+  // built key by key in ACE's order (the document writes sources as they are)
+  const out: { -readonly [K in keyof InsightSource]: InsightSource[K] } = {
     trace_uid: s.trace_uid,
     source_system: s.source_system,
     trace_id: s.trace_id,
   };
-  for (const key of OPTIONAL_KEYS) {
-    const value = s[key];
-    if (value !== null && value !== undefined) out[key] = value;
-  }
-  return Object.freeze(out) as unknown as InsightSource;
+  if (s.display_name !== null && s.display_name !== undefined) out.display_name = s.display_name;
+  if (s.relation !== null && s.relation !== undefined) out.relation = s.relation;
+  if (s.sample_question !== null && s.sample_question !== undefined) out.sample_question = s.sample_question;
+  if (s.epoch !== null && s.epoch !== undefined) out.epoch = s.epoch;
+  if (s.operation_type !== null && s.operation_type !== undefined) out.operation_type = s.operation_type;
+  if (s.error_identification !== null && s.error_identification !== undefined) out.error_identification = s.error_identification;
+  if (s.learning_text !== null && s.learning_text !== undefined) out.learning_text = s.learning_text;
+  return Object.freeze(out);
 }
-
-const OPTIONAL_KEYS = [
-  'display_name',
-  'relation',
-  'sample_question',
-  'epoch',
-  'operation_type',
-  'error_identification',
-  'learning_text',
-] as const;
 
 /**
  * ACE `InsightSource.from_dict`: infers `source_system` / `trace_id` from `trace_uid`
@@ -128,8 +122,7 @@ export function coerceInsightSources(value: unknown): InsightSource[] | null {
 
 /** The canonical JSON (sorted keys) ACE compares sources by. */
 export function sourceSignature(source: InsightSource): string {
-  const keys = Object.keys(source).sort();
-  return JSON.stringify(keys.map((k) => [k, (source as unknown as Record<string, unknown>)[k]]));
+  return JSON.stringify(Object.entries(source).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /**

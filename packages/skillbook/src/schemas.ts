@@ -49,6 +49,8 @@ export const SkippedOpSchema = z.object({
   opIndex: z.number().int().nonnegative(),
   type: OpTypeSchema,
   skillId: z.string().nullable(),
+  /** `no_skill`: no skill has the id (or the op names none); `no_change`: the op would change nothing (a REMOVE of a removed skill). */
+  code: z.enum(['no_skill', 'no_change']),
   reason: z.string(),
 });
 

@@ -117,17 +117,20 @@ function column<T>(value: unknown, n: number, what: string, check: (item: unknow
 /** An index into a table of `size` entries. */
 const indexInto = (size: number) => (item: unknown): item is number => isCount(item) && item >= 0 && item < size;
 
-/** An insight source as stored: the canonical object (ACE key order), frozen. */
-function source(value: unknown, what: string): InsightSource {
-  if (!isRecord(value)) malformed(`${what}: expected an insight source`);
+/** Whether a stored value is an insight source: text fields (an integer `epoch`), the three identity fields present. */
+function isStoredSource(value: unknown): value is InsightSource {
+  if (!isRecord(value)) return false;
   for (const key in value) {
     const item = value[key];
-    if (typeof item !== 'string' && !(key === 'epoch' && isCount(item))) malformed(`${what}.${key}: expected text`);
+    if (typeof item !== 'string' && !(key === 'epoch' && isCount(item))) return false;
   }
-  if (!isText(value['trace_uid']) || !isText(value['source_system']) || !isText(value['trace_id'])) {
-    malformed(`${what}: expected trace_uid, source_system and trace_id`);
-  }
-  return Object.freeze(value) as unknown as InsightSource;
+  return isText(value['trace_uid']) && isText(value['source_system']) && isText(value['trace_id']);
+}
+
+/** An insight source as stored: the canonical object (ACE key order), frozen. */
+function source(value: unknown, what: string): InsightSource {
+  if (!isStoredSource(value)) malformed(`${what}: expected an insight source (trace_uid, source_system and trace_id, text fields)`);
+  return Object.freeze(value);
 }
 
 const NO_SOURCES: readonly InsightSource[] = Object.freeze([]);

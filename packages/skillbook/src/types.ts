@@ -72,11 +72,16 @@ export interface AppliedOp {
   readonly at: string;
 }
 
-/** An op that was valid but did nothing (UPDATE/TAG/REMOVE of an unknown id), as in ACE. */
+/**
+ * An op that was valid but does nothing: an UPDATE, TAG or REMOVE of an unknown id (or of no
+ * id), as in ACE (`code: 'no_skill'`), or a REMOVE of a skill already removed that adds no
+ * insight source (`code: 'no_change'`; ACE would still move its `updated_at`).
+ */
 export interface SkippedOp {
   readonly opIndex: number;
   readonly type: OpType;
   readonly skillId: string | null;
+  readonly code: 'no_skill' | 'no_change';
   readonly reason: string;
 }
 

@@ -165,10 +165,24 @@ describe('Skillbook - UPDATE, TAG, REMOVE', () => {
       }),
     );
     expect(r.skipped).toEqual([
-      { opIndex: 0, type: 'UPDATE', skillId: 'nope', reason: 'no skill with id nope' },
-      { opIndex: 1, type: 'TAG', skillId: null, reason: 'the operation has no skill_id' },
+      { opIndex: 0, type: 'UPDATE', skillId: 'nope', code: 'no_skill', reason: 'no skill with id nope' },
+      { opIndex: 1, type: 'TAG', skillId: null, code: 'no_skill', reason: 'the operation has no skill_id' },
     ]);
     expect(r.applied.map((op) => op.type)).toEqual(['REMOVE']);
+  });
+
+  it('a REMOVE of a skill removed already changes nothing and is skipped; one that brings a new source is applied', () => {
+    const removed = ok(start.applyBatch({ operations: [{ type: 'REMOVE', skill_id: 'context-00001' }] })).book;
+    const again = ok(removed.applyBatch({ operations: [{ type: 'REMOVE', skill_id: 'context-00001' }] }));
+    expect(again.book).toBe(removed);
+    expect(again.skipped).toEqual([{ opIndex: 0, type: 'REMOVE', skillId: 'context-00001', code: 'no_change', reason: 'skill context-00001 is already removed' }]);
+    const sourced = ok(removed.applyBatch({ operations: [{ type: 'REMOVE', skill_id: 'context-00001', insight_source: { trace_uid: 'ace:1' } }] }));
+    expect(sourced.applied.map((op) => op.type)).toEqual(['REMOVE']);
+    expect(sourced.book.get('context-00001')?.occurrences).toHaveLength(1);
+    // a replayed REMOVE whose skill was removed meanwhile is skipped the same way
+    const child = ok(start.applyBatch({ operations: [{ type: 'REMOVE', skill_id: 'context-00001' }] }));
+    const replayed = removed.replay(child.applied);
+    expect(replayed.ok && replayed.skipped.map((k) => k.code)).toEqual(['no_change']);
   });
 
   it('a batch of only skipped ops returns the same book at the same revision', () => {

@@ -2,13 +2,15 @@ import type { Observable } from 'rxjs';
 import type { Skillbook } from '@cohort/skillbook';
 import type { FileStoreOptions, ResolvedFileStoreOptions } from './FileStoreOptions.ts';
 import { checkFileStoreOptions, resolveFileStoreOptions } from './FileStoreOptions.ts';
-import type { AppendResult, CommitRecord, Store, StoreError, StoreSnapshot } from './Store.ts';
+import type { AppendResult, CommitRecord, HistoryOptions, HistoryPage, LeaseResult, Store, StoreError, StoreSnapshot } from './Store.ts';
 import type { OpenResult } from './StoreOpenError.ts';
 import type { StoreNotice } from './StoreNotice.ts';
-import { GroupCommit } from './internal/GroupCommit.ts';
 import { openFileStore } from './internal/openFileStore.ts';
+import type { DiskView } from './internal/DiskView.ts';
 import type { StoreContext } from './internal/StoreContext.ts';
+import { HistoryReader } from './internal/HistoryReader.ts';
 import { storePaths } from './internal/StorePaths.ts';
+import { StoreWorker } from './internal/StoreWorker.ts';
 
 /**
  * The embedded durable store: an ACE schema-v2 document (`skillbook.json`, byte-compatible
@@ -34,11 +36,13 @@ import { storePaths } from './internal/StorePaths.ts';
 export class FileStore implements Store {
   readonly kind = 'file';
   readonly notices$: Observable<StoreNotice>;
-  private readonly group: GroupCommit;
+  private readonly worker: StoreWorker;
+  private readonly reader: HistoryReader;
 
-  private constructor(private readonly ctx: StoreContext) {
+  private constructor(private readonly ctx: StoreContext, view: DiskView) {
     this.notices$ = ctx.notices.notices$;
-    this.group = new GroupCommit(ctx);
+    this.worker = new StoreWorker(ctx, view);
+    this.reader = new HistoryReader(ctx.fs, ctx.paths);
   }
 
   /**
@@ -55,7 +59,7 @@ export class FileStore implements Store {
     if (!opened.ok) return opened;
     const notices = opened.ctx.notices.openNotices;
     opened.ctx.notices.markOpened();
-    return { ok: true, store: new FileStore(opened.ctx), notices };
+    return { ok: true, store: new FileStore(opened.ctx, opened.view), notices };
   }
 
   /** The document's path. */
@@ -73,25 +77,54 @@ export class FileStore implements Store {
     return this.ctx.sequencer.book;
   }
 
+  /** The book the store holds now (loaded by `open`): never `null` for a file store. */
+  current(): StoreSnapshot {
+    const book = this.ctx.sequencer.book;
+    return { book, revision: book.revision };
+  }
+
+  /** The notices opening the store raised (they are also replayed to every `notices$` subscriber). */
+  get openNotices(): readonly StoreNotice[] {
+    return this.ctx.notices.openNotices;
+  }
+
+  /**
+   * Grants the next `count` ids of the global counter (at most 1,000,000), recorded in the
+   * journal under the writer lock and fsynced before it resolves — never granted again, by any
+   * process, after any restart. The document's `next_id` stays past it.
+   */
+  leaseIds(count: number): Promise<LeaseResult> {
+    return this.worker.lease(count);
+  }
+
+  /**
+   * Reads the persisted commits past revision `after`, at most `limit` (default 100), from the
+   * journal — every writer's, and the changes taken in from other programs — in revision
+   * order; `next` is the `after` of the next page, `null` at the end.
+   */
+  history(options: HistoryOptions = {}): Promise<HistoryPage> {
+    return this.reader.page(Number.MAX_SAFE_INTEGER, options);
+  }
+
   /** Catches up with the files (other writers) and returns the current book. */
   async load(): Promise<StoreSnapshot> {
-    await this.group.refresh();
+    await this.worker.refresh();
     const book = this.ctx.sequencer.book;
     return { book, revision: book.revision };
   }
 
   /** Appends a merged commit; resolves once it is durable, or with a structured refusal. Never rejects. */
   append(commit: CommitRecord): Promise<AppendResult> {
-    return this.group.submit(commit);
+    return this.worker.submit(commit);
   }
 
   /** Rewrites the document now (as the idle timer would). */
   checkpoint(): Promise<{ readonly ok: true } | { readonly ok: false; readonly error: StoreError }> {
-    return this.group.checkpoint('idle');
+    return this.worker.checkpoint('idle');
   }
 
   /** Waits for queued appends, rewrites the document, releases everything and completes `notices$`. */
   close(): Promise<void> {
-    return this.group.close();
+    return this.worker.close();
   }
 }

@@ -113,7 +113,7 @@ export const StoreNoticeSchema = z.discriminatedUnion('type', [
     file: z.string(),
     offset: z.number().int(),
     bytes: z.number().int(),
-    reason: z.enum(['incomplete_line', 'bad_checksum', 'invalid_line']),
+    reason: z.enum(['incomplete_line', 'bad_checksum', 'invalid_line', 'broken_group', 'interrupted_checkpoint']),
   }),
   z.object({
     type: z.literal('store.lock_taken_over'),

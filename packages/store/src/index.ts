@@ -5,7 +5,26 @@
  * {@link SimFs}) and the typed notices. The conformance suite is in `@cohort/store/testing`.
  * See docs/persistence.md.
  */
-export type { AppendResult, CommitRecord, Store, StoreError, StoreErrorCode, StoreSnapshot } from './Store.ts';
+export type {
+  AppendResult,
+  AuditBlock,
+  CommitRecord,
+  ExternalChange,
+  ExternalReason,
+  HistoryOptions,
+  HistoryPage,
+  IdLease,
+  LeaseResult,
+  PersistedBlock,
+  PersistedCommit,
+  Store,
+  StoreError,
+  StoreErrorCode,
+  StoreSnapshot,
+} from './Store.ts';
+export { commitOps } from './commitOps.ts';
+export { replayHistory } from './replayHistory.ts';
+export type { ReplayedHistory } from './replayHistory.ts';
 export { StoreNoticeSchema, ExternalChangesSchema, ForkConflictSchema, LockHolderSchema } from './StoreNotice.ts';
 export type { ExternalChanges, ForkConflict, LockHolder, StoreNotice, StoreNoticeType } from './StoreNotice.ts';
 export { MemoryStore } from './MemoryStore.ts';
@@ -24,4 +43,4 @@ export type { SimCrashOptions, SimMount, SimOp } from './SimFs.ts';
 export type { TearPolicy } from './internal/SimDisk.ts';
 export type { ProcessIdentity } from './internal/WriterLock.ts';
 export { inspectBook } from './inspectBook.ts';
-export type { BookInspection, InspectedCommit, InspectionFinding } from './inspectBook.ts';
+export type { BookInspection, InspectedBlock, InspectedCommit, InspectionFinding } from './inspectBook.ts';

@@ -1,4 +1,13 @@
-import type { Skillbook } from '@cohort/skillbook';
+import type { AppliedOp, Skillbook } from '@cohort/skillbook';
+import { replayHistory } from './replayHistory.ts';
+import type { PersistedCommit } from './Store.ts';
+import { sameSkillFields } from './internal/bookChange.ts';
+import { blocksOf } from './internal/JournalLine.ts';
+import { EXTERNAL_SESSION, createdCommit, persistedCommit } from './internal/persistedCommit.ts';
+import { readOrigin } from './internal/originFile.ts';
+import type { OriginRead } from './internal/originFile.ts';
+import type { StorePaths } from './internal/StorePaths.ts';
+import type { JournalEntry } from './internal/scanJournal.ts';
 import { nodeFs } from './nodeFs.ts';
 import type { StoreFs } from './StoreFs.ts';
 import type { FilePosition } from './StoreOpenError.ts';
@@ -13,16 +22,29 @@ import { RecoveryCopies } from './internal/RecoveryCopies.ts';
 import { scanJournal } from './internal/scanJournal.ts';
 import { storePaths } from './internal/StorePaths.ts';
 
-/** One journal line, as `cohort book log` shows it. */
+/** One session's block of a commit, as `cohort book log` shows it. */
+export interface InspectedBlock {
+  readonly sessionId: string;
+  /** Root … this session. */
+  readonly path: readonly string[];
+  readonly name?: string;
+  /** `TYPE skill-id` per op. */
+  readonly ops: readonly string[];
+}
+
+/** One journal record, as `cohort book log` shows it. */
 export interface InspectedCommit {
-  readonly kind: 'commit' | 'mark';
+  /** A root commit; changes taken in from another writer; an id lease; a re-basing recorded by an older version (`mark`). */
+  readonly kind: 'commit' | 'external' | 'lease' | 'mark';
   readonly revision: number;
   readonly at: number;
   readonly writer: string;
-  /** For a commit: the session and its path (root … session). */
+  /** For a commit: the root session and its path; for external changes: `external`. */
   readonly sessionId: string | null;
   readonly path: readonly string[];
-  /** For a commit: `TYPE skill-id` per op; for a mark: its reason. */
+  /** For a commit: one block per session, in order. */
+  readonly blocks: readonly InspectedBlock[];
+  /** For a commit: `TYPE skill-id` per op; otherwise what the record says (`adopted: 2 skills, 1 deleted`, `ids 41–1064`). */
   readonly ops: readonly string[];
   /** Whether the document already holds it (else it is replayed from the journal on open). */
   readonly inDocument: boolean;
@@ -55,6 +77,56 @@ export interface BookInspection {
   readonly findings: readonly InspectionFinding[];
 }
 
+const opText = (op: AppliedOp): string => `${op.type} ${op.skill_id}`;
+
+function inspected(e: JournalEntry, ledger: Ledger | null): InspectedCommit {
+  const line = e.line;
+  const base = { revision: line.rev, at: line.at, writer: line.writer, inDocument: ledger !== null && line.rev <= ledger.revision, line: e.lineNo, offset: e.offset };
+  if (line.t === 'commit') {
+    const blocks = blocksOf(line).map((b): InspectedBlock => ({ sessionId: b.session, path: b.path, ...(b.name === undefined ? {} : { name: b.name }), ops: b.ops.map(opText) }));
+    return { kind: 'commit', ...base, sessionId: line.session, path: line.path, blocks, ops: blocks.flatMap((b) => b.ops) };
+  }
+  if (line.t === 'lease') return { kind: 'lease', ...base, sessionId: null, path: [], blocks: [], ops: [`ids ${line.from}–${line.to - 1}`] };
+  if (line.t === 'mark') return { kind: 'mark', ...base, sessionId: null, path: [], blocks: [], ops: [line.reason] };
+  const what = `${line.reason}: ${line.skills.length} skill${line.skills.length === 1 ? '' : 's'}${line.purged.length > 0 ? `, ${line.purged.length} deleted` : ''}`;
+  return { kind: 'external', ...base, sessionId: EXTERNAL_SESSION, path: [EXTERNAL_SESSION], blocks: [], ops: [what] };
+}
+
+/**
+ * Replays the persisted audit — every commit and every change taken in, from the empty book —
+ * and compares it with the book the files hold, skill by skill.
+ */
+function checkHistory(entries: readonly JournalEntry[], origin: OriginRead, book: Skillbook, paths: StorePaths): InspectionFinding[] {
+  const file = paths.journal;
+  if (!origin.ok) return [{ severity: 'warning', code: 'history_incomplete', message: `what the store was created with cannot be read: ${origin.message}`, file: paths.origin }];
+  const created = origin.origin ? [createdCommit(origin.origin.book, origin.origin.writer, origin.origin.at)] : [];
+  const commits = [...created, ...entries.map((e) => persistedCommit(e.line)).filter((c): c is PersistedCommit => c !== null)];
+  const replayed = replayHistory(commits);
+  if (!replayed.ok) {
+    const old = commits.some((c) => c.kind === 'external' && !c.external);
+    return [{ severity: old ? 'warning' : 'damage', code: old ? 'history_incomplete' : 'history_mismatch', message: `the audit does not replay at revision ${replayed.revision}: ${replayed.message}`, file }];
+  }
+  const differ = differences(replayed.book, book);
+  if (differ.length === 0) return [];
+  // a store an older version started from a document did not record what it started with
+  const old = entries.length === 0 || entries[0]?.line.v === 1;
+  return [{
+    severity: old ? 'warning' : 'damage', code: old ? 'history_incomplete' : 'history_mismatch',
+    message: `replaying the audit does not give the book: ${differ.length} skill${differ.length === 1 ? '' : 's'} differ (${differ.slice(0, 5).join(', ')}${differ.length > 5 ? ', …' : ''})`, file,
+  }];
+}
+
+/** Ids whose skills differ between two books (in either). */
+function differences(a: Skillbook, b: Skillbook): string[] {
+  const out: string[] = [];
+  for (const skill of b.skills()) {
+    const other = a.get(skill.id);
+    if (!other || !sameSkillFields(other, skill)) out.push(skill.id);
+  }
+  for (const skill of a.skills()) if (!b.has(skill.id)) out.push(skill.id);
+  return out;
+}
+
 async function readLock(fs: StoreFs, path: string): Promise<LockHolder | null> {
   const bytes = await fs.readFile(path);
   if (!bytes) return null;
@@ -85,13 +157,7 @@ export async function inspectBook(document: string, options: { readonly fs?: Sto
   const ledger = ledgerRead !== null && !isLedgerFault(ledgerRead) ? ledgerRead : null;
   const bytes = (await fs.readFile(paths.journal)) ?? new Uint8Array(0);
   const scan = scanJournal(bytes);
-  const entries: InspectedCommit[] = scan.entries.map((e) => ({
-    kind: e.line.t, revision: e.line.rev, at: e.line.at, writer: e.line.writer,
-    sessionId: e.line.t === 'commit' ? e.line.session : null,
-    path: e.line.t === 'commit' ? e.line.path : [],
-    ops: e.line.t === 'commit' ? e.line.ops.map((op) => `${op.type} ${op.skill_id}`) : [e.line.reason],
-    inDocument: ledger !== null && e.line.rev <= ledger.revision, line: e.lineNo, offset: e.offset,
-  }));
+  const entries = scan.entries.map((e) => inspected(e, ledger));
   if (scan.tail) {
     findings.push({ severity: 'damage', code: 'torn_tail', message: `${scan.tail.bytes} bytes after the last good line (${scan.tail.reason}); the next open cuts them`, file: paths.journal, position: { offset: scan.tail.offset, line: scan.tail.lineNo } });
   }
@@ -121,6 +187,7 @@ export async function inspectBook(document: string, options: { readonly fs?: Sto
   if (copies.length > 0) findings.push({ severity: 'info', code: 'recovery_copies', message: `${copies.length} recovery cop${copies.length === 1 ? 'y' : 'ies'} beside the document`, file: paths.dir });
   const lock = await readLock(fs, paths.lock);
   if (lock) findings.push({ severity: 'info', code: 'locked', message: `locked by pid ${lock.pid} on ${lock.host} (writer ${lock.writerId}, generation ${lock.generation})`, file: paths.lock });
+  if (book) findings.push(...checkHistory(scan.entries, await readOrigin(fs, paths), book, paths));
   const commits = scan.entries.filter((e) => e.line.t === 'commit').length;
   return {
     document, ok: !findings.some((f) => f.severity === 'damage'), book, ledger, entries,

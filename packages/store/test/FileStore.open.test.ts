@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Skillbook } from '@cohort/skillbook';
-import { SimFs } from '@cohort/store';
-import { addOp, makeCommit } from '@cohort/store/testing';
+import { chainDigest, sha256Hex, utf8 } from '../src/internal/digest.ts';
+import { encodeLine, lineBody } from '../src/internal/JournalLine.ts';
+import type { CommitLineV1 } from '../src/internal/JournalLine.ts';
+import { scanJournal } from '../src/internal/scanJournal.ts';
+import { SimFs, inspectBook } from '@cohort/store';
+import { addOp, makeCommit, readHistory } from '@cohort/store/testing';
 import { DOC, openRaw, openSim } from './utils/simStore.ts';
 
 const SIDE_FILES = ['', '.journal', '.ledger', '.base', '.conflicts'];
@@ -19,7 +23,7 @@ describe('FileStore.open', () => {
     expect(Skillbook.fromJSON(text).toJSON()).toBe(text);
     expect(sim.readText(`${DOC}.base`)).toBe(text);
     expect(sim.readText(`${DOC}.journal`)).toBe('');
-    expect(JSON.parse(sim.readText(`${DOC}.ledger`) ?? '{}')).toMatchObject({ format: 'cohort-ledger/1', revision: 0, writerId: 'w-test' });
+    expect(JSON.parse(sim.readText(`${DOC}.ledger`) ?? '{}')).toMatchObject({ format: 'cohort-ledger/2', revision: 0, writerId: 'w-test' });
     await store.close();
   });
 
@@ -104,5 +108,38 @@ describe('FileStore.open', () => {
     expect(again.book.toJSON()).toBe(made.book.toJSON());
     expect(sim.readText(DOC)).toBe(made.book.toJSON());
     await again.close();
+  });
+
+  it('open - a journal of the first format opens: its commits replay and read back as history, and new writes use the current format', async () => {
+    const sim = new SimFs();
+    const empty = Skillbook.empty().toJSON();
+    const digest = sha256Hex(utf8(empty));
+    const ops = (book: Skillbook, issue: string) => {
+      const r = book.applyBatch({ operations: [{ type: 'ADD', section: 'context', issue, insight: 'x' }] }, { clock: { now: () => 0 } });
+      if (!r.ok) throw new Error(r.error.message);
+      return r;
+    };
+    const first = ops(Skillbook.empty(), 'old one');
+    const second = ops(first.book, 'old two');
+    const line1: CommitLineV1 = { v: 1, t: 'commit', rev: 1, prev: digest, writer: 'old', session: 's1', path: ['s1'], ops: first.applied, at: 1 };
+    const chain1 = chainDigest(digest, lineBody(line1));
+    const line2: CommitLineV1 = { v: 1, t: 'commit', rev: 2, prev: chain1, writer: 'old', session: 's2', path: ['root', 's2'], ops: second.applied, at: 2 };
+    sim.write(DOC, empty);
+    sim.write(`${DOC}.base`, empty);
+    sim.write(`${DOC}.ledger`, JSON.stringify({ format: 'cohort-ledger/1', revision: 0, contentDigest: digest, chain: digest, writerId: 'old', journalOffset: 0, lineage: null, at: 0 }));
+    sim.write(`${DOC}.journal`, encodeLine(line1) + encodeLine(line2));
+    const { store } = await openSim(sim);
+    expect([...store.book.skills()].map((s) => s.issue)).toEqual(['old one', 'old two']);
+    const commits = await readHistory(store);
+    expect(commits.map((c) => [c.sessionId, c.entries.map((b) => b.path)])).toEqual([['s1', [['s1']]], ['s2', [['root', 's2']]]]);
+    const r = await store.append(makeCommit(store.book, [addOp('new')]).commit);
+    expect(r.ok).toBe(true);
+    await store.close();
+    const scan = scanJournal(sim.read(`${DOC}.journal`) ?? new Uint8Array(0));
+    expect(scan.entries.map((e) => [e.line.v, e.line.t])).toEqual([[1, 'commit'], [1, 'commit'], [2, 'commit']]);
+    const { store: again } = await openSim(sim);
+    expect([...again.book.skills()].map((s) => s.issue)).toEqual(['old one', 'old two', 'new']);
+    await again.close();
+    expect((await inspectBook(DOC, { fs: sim.mount() })).ok).toBe(true);
   });
 });

@@ -57,7 +57,7 @@ describe('FileStore and other writers', () => {
     const fromB = await b.append(madeB.commit);
     expect(fromA.ok && fromB.ok).toBe(true);
     if (!fromB.ok) return;
-    expect(fromB.idMap).toEqual({ 'context-00001': 'context-00002' });
+    expect(Object.fromEntries(fromB.idMap ?? [])).toEqual({ 'context-00001': 'context-00002' });
     expect(fromB.book.get('context-00001')?.issue).toBe('from a');
     expect(fromB.book.get('context-00002')).toMatchObject({ issue: 'from b', helpful_count: 1 });
     expect(seenB.map((n) => n.type)).toEqual(expect.arrayContaining(['store.adopted', 'store.ids_remapped']));
@@ -94,11 +94,15 @@ describe('FileStore and other writers', () => {
     expect(next.ok).toBe(true);
     const rebased = seen.find((n) => n.type === 'store.rebased');
     expect(rebased).toMatchObject({ rebased: 1, external: { counts: { changed: 1, added: 1 } } });
-    // ACE allocated context-00002 too: our journaled skill was re-mapped
+    // ACE allocated context-00002 too: Cohort's id is final, ACE's skill is renumbered (once, with a notice)
     expect(rebased && 'idMap' in rebased ? rebased.idMap : null).toEqual({ 'context-00002': 'context-00003' });
-    const issues = [...store.book.skills()].map((s) => `${s.issue}:${s.insight}`);
-    expect(issues).toEqual(['checkpointed:edited by ACE', 'ace skill:y', 'journaled:insight for journaled', 'next:insight for next']);
-    expect(Skillbook.fromJSON(sim.readText(DOC) ?? '').get('context-00002')?.issue).toBe('ace skill');
+    expect(seen.filter((n) => n.type === 'store.ids_remapped' && n.sessionId === 'external')).toMatchObject([{ idMap: { 'context-00002': 'context-00003' } }]);
+    const issues = [...store.book.skills()].map((s) => `${s.id}:${s.issue}:${s.insight}`);
+    expect(issues).toEqual([
+      'context-00001:checkpointed:edited by ACE', 'context-00003:ace skill:y', 'context-00002:journaled:insight for journaled', 'context-00004:next:insight for next',
+    ]);
+    const document = Skillbook.fromJSON(sim.readText(DOC) ?? '');
+    expect([document.get('context-00002')?.issue, document.get('context-00003')?.issue]).toEqual(['journaled', 'ace skill']);
     await store.close();
   });
 

@@ -29,7 +29,7 @@ async function makeStore(path: string, skills: number, entries: number): Promise
       const skill = book.get(randomId(skills, rand));
       if (!skill) throw new Error('reopen: the book lacks a skill');
       const op = { type: 'TAG' as const, section: skill.section, skill_id: skill.id, metadata: { delta: 1 }, at };
-      pending.push(store.append({ expectedRevision: revision++, sessionId: `s${i}`, path: [`s${i}`], ops: [op], at: i }));
+      pending.push(store.append({ expectedRevision: revision++, sessionId: `s${i}`, path: [`s${i}`], entries: [{ sessionId: `s${i}`, path: [`s${i}`], ops: [op], at: i }], at: i }));
     }
     for (const result of await Promise.all(pending)) if (!result.ok) throw new Error(`reopen: an append failed: ${result.error.message}`);
   }

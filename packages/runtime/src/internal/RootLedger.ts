@@ -81,6 +81,7 @@ export class RootLedger {
       done({ ok: true, revision: this.rev, merge: result });
       return;
     }
+    const at = this.clock.now();
     const append = this.store
       .append({
         expectedRevision,
@@ -88,9 +89,9 @@ export class RootLedger {
         basis: this.inFlight.size === 0 ? 'store' : 'speculative',
         sessionId: commit.sessionId,
         path: commit.path,
-        ops: result.ops,
+        entries: result.entries.map((e) => ({ sessionId: e.sessionId, path: e.path, ops: e.ops, at })),
         explicitIds: result.ops.filter((op) => op.type === 'ADD' && !isAllocated(op)).map((op) => op.skill_id),
-        at: this.clock.now(),
+        at,
       })
       .then(
         (res) => (res.ok ? this.landed(result, res) : refused(storeRefusal(commit.sessionId, res.error))),
@@ -150,11 +151,11 @@ function storeRefusal(sessionId: string, error: StoreError): FailureSeed {
 }
 
 /** Rewrites the ids of entries' ops through `idMap` (old id → id in the book). */
-function remapEntries(entries: readonly AuditEntry[], idMap: Readonly<Record<string, string>>): AuditEntry[] {
+function remapEntries(entries: readonly AuditEntry[], idMap: ReadonlyMap<string, string>): AuditEntry[] {
   return entries.map((e) => ({
     ...e,
     ops: e.ops.map((op) => {
-      const mapped = idMap[op.skill_id];
+      const mapped = idMap.get(op.skill_id);
       return mapped === undefined ? op : { ...op, skill_id: mapped };
     }),
   }));

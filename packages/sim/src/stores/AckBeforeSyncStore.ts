@@ -1,4 +1,5 @@
 import type { Skillbook } from '@cohort/skillbook';
+import { commitOps } from '@cohort/store';
 import type { AppendResult, CommitRecord, StoreSnapshot } from '@cohort/store';
 import { DelegatingStore } from './DelegatingStore.ts';
 
@@ -25,7 +26,7 @@ export class AckBeforeSyncStore extends DelegatingStore {
   }
 
   override append(commit: CommitRecord): Promise<AppendResult> {
-    const replayed = this.book?.replay(commit.ops);
+    const replayed = this.book?.replay(commitOps(commit));
     if (!replayed?.ok) return this.inner.append(commit);
     this.book = replayed.book;
     // the bug: durability is someone else's problem now

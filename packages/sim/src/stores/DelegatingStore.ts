@@ -1,4 +1,4 @@
-import type { AppendResult, CommitRecord, Store, StoreSnapshot } from '@cohort/store';
+import type { AppendResult, CommitRecord, HistoryOptions, HistoryPage, LeaseResult, Store, StoreNotice, StoreSnapshot } from '@cohort/store';
 
 /**
  * A store that hands everything to `inner`; the simulation's wrappers (recording, fault
@@ -15,8 +15,24 @@ export class DelegatingStore implements Store {
     return this.inner.notices$;
   }
 
+  get openNotices(): readonly StoreNotice[] {
+    return this.inner.openNotices;
+  }
+
   load(): Promise<StoreSnapshot> {
     return this.inner.load();
+  }
+
+  current(): StoreSnapshot | null {
+    return this.inner.current();
+  }
+
+  leaseIds(count: number): Promise<LeaseResult> {
+    return this.inner.leaseIds(count);
+  }
+
+  history(options?: HistoryOptions): Promise<HistoryPage> {
+    return this.inner.history(options);
   }
 
   append(commit: CommitRecord): Promise<AppendResult> {

@@ -1,4 +1,5 @@
 import type { AppliedOp } from '@cohort/skillbook';
+import { commitOps } from '@cohort/store';
 import type { AppendResult, CommitRecord, Store } from '@cohort/store';
 import { DelegatingStore } from './DelegatingStore.ts';
 
@@ -35,7 +36,7 @@ export class RecordingStore extends DelegatingStore {
 
   override append(commit: CommitRecord): Promise<AppendResult> {
     const record: AppendRecord = {
-      sessionId: commit.sessionId, ops: [...commit.ops], aliveAtSubmit: this.alive(), result: 'pending', aliveAtResult: null,
+      sessionId: commit.sessionId, ops: commitOps(commit), aliveAtSubmit: this.alive(), result: 'pending', aliveAtResult: null,
     };
     this.appends.push(record);
     return this.inner.append(commit).then(

@@ -9,10 +9,10 @@ import type { Section, Skill, SkillRevisions } from '../types.ts';
 import { GENERATION_IDS, appendChange, changedAfter, emptyChangeLog } from './ChangeLog.ts';
 import type { ChangedAfter, ChangeLog } from './ChangeLog.ts';
 import { emptyList, listPushTransient } from './ChunkedList.ts';
-import type { ChunkedList, ChunkedListDraft } from './ChunkedList.ts';
+import type { ChunkedList, MutableChunkedList } from './ChunkedList.ts';
 import type { PyValue } from './python.ts';
 import { emptyShardedMap, keyHash, shardedGet, shardedSetTransient } from './ShardedMap.ts';
-import type { ShardedMap, ShardedMapDraft } from './ShardedMap.ts';
+import type { ShardedMap, MutableShardedMap } from './ShardedMap.ts';
 import { Transient } from './Transient.ts';
 
 enableMapSet();
@@ -60,21 +60,21 @@ export interface BookState {
   readonly changes: ChangeLog;
 }
 
-/** The mutable view of a {@link BookState} inside a recipe. */
-export interface BookStateDraft {
+/** A {@link BookState} being built (a loaded document, before {@link freezeState}) or edited (inside {@link editState}'s recipe). */
+export interface MutableBookState {
   revision: number;
   nextId: number;
   active: ActiveCounts;
-  skills: ShardedMapDraft<SkillEntry>;
-  order: ChunkedListDraft<string>;
-  sections: Map<string, ChunkedListDraft<string>>;
-  tombstones: ShardedMapDraft<number>;
+  skills: MutableShardedMap<SkillEntry>;
+  order: MutableChunkedList<string>;
+  sections: Map<string, MutableChunkedList<string>>;
+  tombstones: MutableShardedMap<number>;
   similarity: Map<string, SimilarityDecision>;
   changes: ChangeLog;
 }
 
 /** A fresh, empty state (mutable until {@link freezeState}). */
-export function emptyStateDraft(revision: number): BookStateDraft {
+export function emptyMutableState(revision: number): MutableBookState {
   return {
     revision,
     nextId: 0,
@@ -94,9 +94,9 @@ export function emptyStateDraft(revision: number): BookStateDraft {
  * refuse `set`, see {@link freezeMap}), leaving class instances such as `PyFloat` alone — but walks the
  * 100,000 skills of a large document several times faster than immer's generic walk.
  */
-export function freezeState(draft: BookStateDraft): BookState {
-  deepFreeze(draft);
-  return draft as unknown as BookState;
+export function freezeState(state: MutableBookState): BookState {
+  deepFreeze(state);
+  return state;
 }
 
 function deepFreeze(value: object): void {
@@ -124,15 +124,18 @@ function isPlainObject(value: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
-/** What one batch changes, computed without touching the book. */
+/**
+ * What one batch changes, computed without touching the book. Its collections are handed
+ * over: whoever made them no longer uses them, so the receiver may keep them and add to them.
+ */
 export interface Changes {
   readonly revision: number;
   readonly nextId: number;
   readonly active: ActiveCounts;
   /** New and replaced entries, by id. */
-  readonly entries: ReadonlyMap<string, SkillEntry>;
+  readonly entries: Map<string, SkillEntry>;
   /** Ids added, in order (each goes to the end of its skill's section list). */
-  readonly added: readonly string[];
+  readonly added: string[];
 }
 
 /**
@@ -246,8 +249,8 @@ class StateReader implements BookReader {
 }
 
 /** Runs a recipe on a draft of the state (for rare whole-book edits such as purge). */
-export function editState(base: BookState, recipe: (draft: BookStateDraft) => void): BookState {
+export function editState(base: BookState, recipe: (state: MutableBookState) => void): BookState {
   return immer.produce(base, (draft) => {
-    recipe(draft as unknown as BookStateDraft);
+    recipe(draft);
   });
 }

@@ -98,7 +98,8 @@ export function appendChange(log: ChangeLog, change: Change): ChangeLog {
  */
 export class ChangedAfter {
   constructor(
-    private readonly hashes: ReadonlySet<number>,
+    /** `keyHash` of every id that changed (`null`: none did). */
+    private readonly hashes: ReadonlySet<number> | null,
     /** A draft's journal: every id it wrote (a superset is fine: it only means a closer look). */
     private readonly journal: ReadonlyMap<string, unknown> | null,
     /**
@@ -111,11 +112,9 @@ export class ChangedAfter {
 
   /** Whether `id` may have changed after the base (`false`: certainly not). */
   has(id: string): boolean {
-    return (this.hashes.size > 0 && this.hashes.has(keyHash(id))) || (this.journal?.has(id) ?? false);
+    return (this.hashes !== null && this.hashes.size > 0 && this.hashes.has(keyHash(id))) || (this.journal?.has(id) ?? false);
   }
 }
-
-const NONE: ReadonlySet<number> = new Set<number>();
 
 /**
  * The ids changed after `base`, or `null` when the log does not reach back to `base` or more
@@ -135,7 +134,7 @@ export function changedAfter(
   if (walk.generation(log.recent)) walk.generation(log.previous);
   if (walk.over) return null;
   const oldest = walk.oldest;
-  if (oldest === null) return new ChangedAfter(NONE, journal, nextId);
+  if (oldest === null) return new ChangedAfter(null, journal, nextId);
   // every change since `oldest` began is in the set (the whole of `oldest` is, even where a
   // draft's commits finished together put `base` inside it)
   return new ChangedAfter(walk.hashes, journal, oldest.nextIdBefore);

@@ -18,8 +18,8 @@ export interface ChunkedList<T> {
   readonly __item?: T;
 }
 
-/** The same shape through an immer draft. */
-export interface ChunkedListDraft<T> {
+/** The same shape while it is built or edited (mutable: a fresh list, or through an immer draft). */
+export interface MutableChunkedList<T> {
   length: number;
   height: number;
   root: unknown[];
@@ -27,7 +27,7 @@ export interface ChunkedListDraft<T> {
 }
 
 /** A new empty list (mutable until frozen). */
-export function emptyList<T>(): ChunkedListDraft<T> {
+export function emptyList<T>(): MutableChunkedList<T> {
   return { length: 0, height: 0, root: [] };
 }
 
@@ -35,7 +35,7 @@ export function emptyList<T>(): ChunkedListDraft<T> {
  * Appends to a draft. `snapshot` turns the current root into a plain value when the tree must
  * grow a level (pass immer's `current` for drafts), so no draft is nested inside a new array.
  */
-export function listPush<T>(list: ChunkedListDraft<T>, value: T, snapshot: (root: unknown[]) => unknown[]): void {
+export function listPush<T>(list: MutableChunkedList<T>, value: T, snapshot: (root: unknown[]) => unknown[]): void {
   if (list.length === WIDTH ** (list.height + 1)) {
     list.root = [snapshot(list.root)];
     list.height += 1;
@@ -98,7 +98,7 @@ export function listToArray<T>(list: ChunkedList<T>): T[] {
 }
 
 /** A list holding `items` (mutable until frozen). */
-export function listFromArray<T>(items: readonly T[]): ChunkedListDraft<T> {
+export function listFromArray<T>(items: readonly T[]): MutableChunkedList<T> {
   let level: unknown[][] = [];
   for (let i = 0; i < items.length; i += WIDTH) level.push(items.slice(i, i + WIDTH));
   if (level.length === 0) return emptyList();

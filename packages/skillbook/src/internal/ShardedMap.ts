@@ -15,7 +15,7 @@ const MASK = WIDTH - 1;
 
 /** A node: `LEVELS - 1` levels of `WIDTH`-slot arrays above the buckets (`null` until used). */
 type Node<V> = readonly (Node<V> | ReadonlyMap<string, V> | null)[];
-type NodeDraft<V> = (NodeDraft<V> | Map<string, V> | null)[];
+type MutableNode<V> = (MutableNode<V> | Map<string, V> | null)[];
 
 /** The frozen value. */
 export interface ShardedMap<V> {
@@ -23,10 +23,10 @@ export interface ShardedMap<V> {
   readonly root: Node<V>;
 }
 
-/** The same shape as seen through an immer draft (mutable). */
-export interface ShardedMapDraft<V> {
+/** The same shape while it is built or edited (mutable: a fresh map, or through an immer draft). */
+export interface MutableShardedMap<V> {
   size: number;
-  root: NodeDraft<V>;
+  root: MutableNode<V>;
 }
 
 /**
@@ -49,7 +49,7 @@ export function keyHash(key: string): number {
 }
 
 /** A new empty map (mutable until frozen). */
-export function emptyShardedMap<V>(): ShardedMapDraft<V> {
+export function emptyShardedMap<V>(): MutableShardedMap<V> {
   return { size: 0, root: new Array<null>(WIDTH).fill(null) };
 }
 
@@ -65,12 +65,12 @@ export function shardedGet<V>(map: ShardedMap<V>, key: string): V | undefined {
 }
 
 /** Sets `key` on a draft (or a fresh, not yet frozen map). Copies one path of slots. */
-export function shardedSet<V>(map: ShardedMapDraft<V>, key: string, value: V): void {
+export function shardedSet<V>(map: MutableShardedMap<V>, key: string, value: V): void {
   const h = keyHash(key);
   let node = map.root;
   for (let level = 0; level < LEVELS - 1; level++) {
     const i = (h >>> (level * BITS)) & MASK;
-    let child = node[i] as NodeDraft<V> | null;
+    let child = node[i] as MutableNode<V> | null;
     if (!child) {
       child = new Array<null>(WIDTH).fill(null);
       node[i] = child;
@@ -88,11 +88,11 @@ export function shardedSet<V>(map: ShardedMapDraft<V>, key: string, value: V): v
 }
 
 /** Deletes `key` on a draft; returns whether it was there. */
-export function shardedDelete<V>(map: ShardedMapDraft<V>, key: string): boolean {
+export function shardedDelete<V>(map: MutableShardedMap<V>, key: string): boolean {
   const h = keyHash(key);
   if (!(bucketOf(map.root as Node<V>, h)?.has(key) ?? false)) return false;
   let node = map.root;
-  for (let level = 0; level < LEVELS - 1; level++) node = node[(h >>> (level * BITS)) & MASK] as NodeDraft<V>;
+  for (let level = 0; level < LEVELS - 1; level++) node = node[(h >>> (level * BITS)) & MASK] as MutableNode<V>;
   (node[(h >>> ((LEVELS - 1) * BITS)) & MASK] as Map<string, V>).delete(key);
   map.size -= 1;
   return true;

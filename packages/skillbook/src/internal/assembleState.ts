@@ -7,7 +7,7 @@
  */
 import { idSuffix } from '../createIdAllocator.ts';
 import type { Section, Skill } from '../types.ts';
-import { emptyStateDraft, freezeState } from './BookState.ts';
+import { emptyMutableState, freezeState } from './BookState.ts';
 import type { BookState, SimilarityDecision } from './BookState.ts';
 import { listFromArray } from './ChunkedList.ts';
 import { freezeSkill } from './makeSkill.ts';
@@ -37,7 +37,7 @@ export function assembleState(parts: DocumentParts, revision: number): BookState
     sections = rebuilt;
   }
   let nextId = parts.nextId;
-  const draft = emptyStateDraft(revision);
+  const draft = emptyMutableState(revision);
   const active = { context: 0, harness: 0 };
   for (const [id, skill] of parts.skills) {
     // frozen here, where their shape is known, so that freezing the state skips them

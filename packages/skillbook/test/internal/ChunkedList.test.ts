@@ -1,14 +1,14 @@
 import { Immer, current, isDraft } from 'immer';
 import { describe, expect, it } from 'vitest';
 import { emptyList, listFromArray, listPush, listToArray, listValues } from '../../src/internal/ChunkedList.ts';
-import type { ChunkedList, ChunkedListDraft } from '../../src/internal/ChunkedList.ts';
+import type { ChunkedList, MutableChunkedList } from '../../src/internal/ChunkedList.ts';
 
 const immer = new Immer({ autoFreeze: true });
 const snapshot = (root: unknown[]): unknown[] => (isDraft(root) ? current(root) : root);
 
 function push(list: ChunkedList<number>, values: readonly number[]): ChunkedList<number> {
   return immer.produce(list, (d) => {
-    for (const v of values) listPush(d as unknown as ChunkedListDraft<number>, v, snapshot);
+    for (const v of values) listPush(d as unknown as MutableChunkedList<number>, v, snapshot);
   });
 }
 

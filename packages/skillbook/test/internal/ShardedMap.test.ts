@@ -1,13 +1,13 @@
 import { Immer, enableMapSet } from 'immer';
 import { describe, expect, it } from 'vitest';
 import { emptyShardedMap, shardedDelete, shardedGet, shardedSet } from '../../src/internal/ShardedMap.ts';
-import type { ShardedMap, ShardedMapDraft } from '../../src/internal/ShardedMap.ts';
+import type { ShardedMap, MutableShardedMap } from '../../src/internal/ShardedMap.ts';
 
 enableMapSet();
 const immer = new Immer({ autoFreeze: true });
 
-function edit(map: ShardedMap<number>, fn: (d: ShardedMapDraft<number>) => void): ShardedMap<number> {
-  return immer.produce(map, (d) => fn(d as unknown as ShardedMapDraft<number>));
+function edit(map: ShardedMap<number>, fn: (d: MutableShardedMap<number>) => void): ShardedMap<number> {
+  return immer.produce(map, (d) => fn(d as unknown as MutableShardedMap<number>));
 }
 
 /** Every node and bucket reachable from a map. */

@@ -1,6 +1,9 @@
-import type { AppliedOp, Conflict, Skillbook } from '@cohort/skillbook';
-import type { CommitRecord, StoreError } from '../Store.ts';
+import type { AppliedOp, Conflict, Skillbook, SkippedOp } from '@cohort/skillbook';
+import { commitOps } from '../commitOps.ts';
+import type { AuditBlock, CommitRecord, IdLease, StoreError } from '../Store.ts';
 import { contentConflicts, mergeConflicts } from './contentConflicts.ts';
+import { IdLeases } from './IdLeases.ts';
+import type { LeaseRecord } from './IdLeases.ts';
 import { remapIds } from './remapIds.ts';
 
 /** A change that did not arrive as ops (another writer's document, a reload): its before and after. */
@@ -19,6 +22,8 @@ export interface SequencerState {
   readonly boundaries: readonly Boundary[];
   /** The lowest base of a refused or re-based speculative append since the client last resynced. */
   readonly divergence: number | null;
+  /** The id leases granted (a record: the state is a value). */
+  readonly leases: LeaseRecord;
 }
 
 /** What {@link CommitSequencer.apply} decided. */
@@ -26,9 +31,9 @@ export type SequencedCommit =
   | {
       readonly ok: true;
       readonly book: Skillbook;
-      /** The ops as applied (ids re-mapped). */
-      readonly ops: readonly AppliedOp[];
-      readonly idMap: Readonly<Record<string, string>>;
+      /** The commit's blocks as applied: ids re-mapped, ops that changed nothing dropped (and blocks left empty). */
+      readonly blocks: readonly AuditBlock[];
+      readonly idMap: ReadonlyMap<string, string>;
     }
   | { readonly ok: false; readonly error: StoreError };
 
@@ -38,13 +43,15 @@ const MAX_BOUNDARIES = 64;
  * Decides appends against the store's book, the same way for every adapter: the base a
  * commit was merged on (see `CommitRecord.basis`), the conflicts since then (the skillbook's
  * per-skill revisions, and content comparison across changes that did not arrive as ops),
- * id re-mapping, then a byte-exact replay. Pure: no I/O.
+ * ids (final when chosen or leased), then a byte-exact replay. Also grants id leases. Pure: no I/O.
  */
 export class CommitSequencer {
-  private s: SequencerState;
+  private s: Omit<SequencerState, 'leases'>;
+  private leases: IdLeases;
 
-  constructor(book: Skillbook) {
-    this.s = { book, floor: book.revision, boundaries: [], divergence: null };
+  constructor(book: Skillbook, leases?: LeaseRecord) {
+    this.leases = new IdLeases(leases);
+    this.s = { book: book.reserveIds(this.leases.through), floor: book.revision, boundaries: [], divergence: null };
   }
 
   get book(): Skillbook {
@@ -52,12 +59,44 @@ export class CommitSequencer {
   }
 
   get state(): SequencerState {
-    return this.s;
+    return { ...this.s, leases: this.leases.record() };
+  }
+
+  /** The leases granted so far, as a ledger records them. */
+  get leaseRecord(): LeaseRecord {
+    return this.leases.record();
   }
 
   /** Puts back a state taken earlier (a group of appends that did not become durable). */
   restore(state: SequencerState): void {
-    this.s = state;
+    const { leases, ...rest } = state;
+    this.s = rest;
+    this.leases = new IdLeases(leases);
+  }
+
+  /** Grants the next `count` numbers of the id counter; the book's `next_id` moves past them. */
+  lease(count: number): IdLease {
+    const lease = this.leases.grant(count, this.s.book.nextId);
+    this.s = { ...this.s, book: this.s.book.reserveIds(lease.to - 1) };
+    return lease;
+  }
+
+  /** Records a lease another writer was granted (read from the journal). */
+  takeLease(lease: IdLease): void {
+    this.leases.take(lease);
+    this.s = { ...this.s, book: this.s.book.reserveIds(this.leases.through) };
+  }
+
+  /** Records another writer's leases: the ranges its ledger holds and those granted past it. */
+  takeLeases(record: LeaseRecord, leases: readonly IdLease[]): void {
+    this.leases.takeAll(record);
+    for (const lease of leases) this.leases.take(lease);
+    this.s = { ...this.s, book: this.s.book.reserveIds(this.leases.through) };
+  }
+
+  /** Whether number `n` of the id counter was leased. */
+  leased(n: number): boolean {
+    return this.leases.covers(n);
   }
 
   /** The client has taken in every result: its next base is a revision the store reported (see `ResyncWindow`). */
@@ -67,11 +106,12 @@ export class CommitSequencer {
 
   /** Moves to a book that follows from the current one by ops (another Cohort writer's journal lines). */
   advance(book: Skillbook): void {
-    this.s = { ...this.s, book };
+    this.s = { ...this.s, book: book.reserveIds(this.leases.through) };
   }
 
   /** Moves to a book that does not follow by ops (another writer's document, a reload); later commits based before it are checked by content. */
-  absorb(post: Skillbook): void {
+  absorb(next: Skillbook): void {
+    const post = next.reserveIds(this.leases.through);
     const boundary: Boundary = { revision: post.revision, pre: this.s.book, post };
     const boundaries = [...this.s.boundaries, boundary];
     const dropped = boundaries.length > MAX_BOUNDARIES ? boundaries.shift() : undefined;
@@ -81,28 +121,29 @@ export class CommitSequencer {
 
   /** Decides one commit and, when it is accepted, moves the book on. */
   apply(commit: CommitRecord): SequencedCommit {
+    const malformed = malformedCommit(commit);
+    if (malformed) return { ok: false, error: { code: 'invalid_commit', message: `not a commit: ${malformed}` } };
     const base = this.baseOf(commit);
     if (typeof base === 'object') return { ok: false, error: base };
     const s = this.s;
-    const explicit = new Set(commit.explicitIds ?? []);
-    const remapped = remapIds(s.book, commit.ops, explicit);
+    const origins = { explicit: new Set(commit.explicitIds ?? []), allocation: commit.allocation ?? 'unleased' };
+    const remapped = remapIds(s.book, commitOps(commit), origins, this.leases);
     const conflicts = mergeConflicts([remapped.conflicts, this.conflictsSince(remapped.ops, base)]);
     if (conflicts.length > 0) return this.refuse(base, conflictError(commit, conflicts));
     const replayed = s.book.replay(remapped.ops);
     if (!replayed.ok) {
       return this.refuse(base, { code: 'invalid_commit', message: `commit of ${commit.sessionId} cannot be applied: ${replayed.error.message}`, cause: replayed.error });
     }
-    if (replayed.skipped.length > 0) {
-      const missing: Conflict[] = replayed.skipped.map((k) => ({
-        opIndex: k.opIndex, type: k.type, skillId: k.skillId ?? '', reason: 'removed', revision: s.book.revision,
-      }));
-      return this.refuse(base, conflictError(commit, missing));
-    }
+    const missing: Conflict[] = replayed.skipped.filter((k) => k.code === 'no_skill').map((k) => ({
+      opIndex: k.opIndex, type: k.type, skillId: k.skillId ?? '', reason: 'removed', revision: s.book.revision,
+    }));
+    if (missing.length > 0) return this.refuse(base, conflictError(commit, missing));
     const book = replayed.book;
-    const exact = base === commit.expectedRevision && book.revision === commit.expectedRevision + 1;
+    const changed = book !== s.book;
+    const exact = base === commit.expectedRevision && (!changed || book.revision === commit.expectedRevision + 1);
     const divergence = exact ? s.divergence : Math.min(s.divergence ?? base, base);
     this.s = { ...s, book, divergence };
-    return { ok: true, book, ops: remapped.ops, idMap: remapped.idMap };
+    return { ok: true, book, blocks: changed ? blocksAsApplied(commit.entries, remapped.ops, replayed.skipped) : [], idMap: remapped.idMap };
   }
 
   private refuse(base: number, error: StoreError): SequencedCommit {
@@ -142,6 +183,45 @@ export class CommitSequencer {
     if (from < this.s.book.revision) lists.push(this.s.book.conflicts(ops, from));
     return mergeConflicts(lists);
   }
+}
+
+const isText = (v: unknown): v is string => typeof v === 'string';
+const isTexts = (v: unknown): boolean => Array.isArray(v) && v.every(isText);
+
+/**
+ * What is wrong with a commit's envelope (its ops are checked by the replay), or `null`: the
+ * boundary where a client's commit enters the store, checked by hand (an append is a hot path).
+ */
+function malformedCommit(commit: CommitRecord): string | null {
+  const c: Partial<Record<keyof CommitRecord, unknown>> = commit;
+  if (typeof c !== 'object' || c === null) return 'not an object';
+  if (!isText(c.sessionId) || !isTexts(c.path) || typeof c.at !== 'number') return 'sessionId, path and at are required';
+  if (c.explicitIds !== undefined && !isTexts(c.explicitIds)) return 'explicitIds must be a list of ids';
+  if (c.allocation !== undefined && c.allocation !== 'leased' && c.allocation !== 'unleased') return "allocation must be 'leased' or 'unleased'";
+  if (!Array.isArray(c.entries)) return 'entries must be a list of audit blocks';
+  for (const block of c.entries as unknown[]) {
+    const b: Partial<Record<keyof AuditBlock, unknown>> | null = typeof block === 'object' ? block : null;
+    if (!b || !isText(b.sessionId) || !isTexts(b.path) || !Array.isArray(b.ops) || typeof b.at !== 'number' || (b.name !== undefined && !isText(b.name))) {
+      return 'each audit block needs sessionId, path, ops and at';
+    }
+  }
+  return null;
+}
+
+/** The commit's blocks with its ops as applied (`ops`, in the same order), less the ops that were skipped as changing nothing. */
+function blocksAsApplied(entries: readonly AuditBlock[], ops: readonly AppliedOp[], skipped: readonly SkippedOp[]): AuditBlock[] {
+  const dropped = new Set(skipped.map((k) => k.opIndex));
+  const out: AuditBlock[] = [];
+  let index = 0;
+  for (const block of entries) {
+    const kept: AppliedOp[] = [];
+    for (let i = 0; i < block.ops.length; i += 1, index += 1) {
+      const op = ops[index];
+      if (op && !dropped.has(index)) kept.push(op);
+    }
+    if (kept.length > 0) out.push({ ...block, ops: kept });
+  }
+  return out;
 }
 
 function conflictError(commit: CommitRecord, conflicts: readonly Conflict[]): StoreError {

@@ -1,6 +1,15 @@
+/**
+ * The journal's lines. Each write appends one group: a header line that says how many lines
+ * and bytes follow, then the records — commits, external changes taken in, id leases — each
+ * with its own checksum, chained by digest to the state it was applied to. The header tells
+ * the last write from the ones before it: damage inside the last group is a torn write (cut);
+ * damage anywhere else is corruption. Lines of the first format (`v: 1`: a commit with flat
+ * ops, a mark) are still read; nothing writes them.
+ */
 import { z } from 'zod';
-import type { AppliedOp } from '@cohort/skillbook';
+import type { AppliedOp, PlainSkill } from '@cohort/skillbook';
 import { sha256Hex } from './digest.ts';
+import { isPlainCommitLine } from './plainCommitLine.ts';
 
 const InsightSourceSchema = z.object({
   trace_uid: z.string(),
@@ -29,22 +38,123 @@ export const AppliedOpSchema = z.object({
   at: z.string(),
 });
 
-/** One merged commit: its revision, the chain digest of the state it was applied to, who and what. */
-export const CommitLineSchema = z.object({
-  v: z.literal(1),
-  t: z.literal('commit'),
+/** A skill as an external record stores it (ACE's document fields). */
+export const SkillRecordSchema = z.object({
+  id: z.string().min(1),
+  section: z.string(),
+  keywords: z.array(z.string()),
+  issue: z.string(),
+  insight: z.string().exactOptional(),
+  occurrences: z.array(InsightSourceSchema),
+  active: z.boolean(),
+  used_count: z.number().int(),
+  helpful_count: z.number().int(),
+  harmful_count: z.number().int(),
+  neutral_count: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+/** The fields every chained record starts with: its revision, the chain digest of the state it applies to, the writer. */
+const chained = {
   rev: z.number().int().nonnegative(),
   prev: z.string(),
   writer: z.string(),
+};
+
+/**
+ * One session's block of a commit. `session`, `path` and `at` are left out when they are the
+ * commit's own (a root session's own writes: the usual block, written short).
+ */
+export const BlockLineSchema = z.object({
+  session: z.string().exactOptional(),
+  path: z.array(z.string()).exactOptional(),
+  name: z.string().exactOptional(),
+  at: z.number().exactOptional(),
+  ops: z.array(AppliedOpSchema),
+});
+/** See {@link BlockLineSchema}. */
+export type BlockLine = Omit<z.infer<typeof BlockLineSchema>, 'ops' | 'path'> & { readonly path?: readonly string[]; readonly ops: readonly AppliedOp[] };
+
+/** A block with every field, the commit's filled in where the line leaves them out. */
+export interface FullBlock {
+  readonly session: string;
+  readonly path: readonly string[];
+  readonly name?: string;
+  readonly at: number;
+  readonly ops: readonly AppliedOp[];
+}
+
+/** A merged commit: its revision, the chain digest of the state it was applied to, who, and its blocks. */
+export const CommitLineSchema = z.object({
+  v: z.literal(2),
+  t: z.literal('commit'),
+  ...chained,
+  session: z.string(),
+  path: z.array(z.string()),
+  at: z.number(),
+  blocks: z.array(BlockLineSchema),
+});
+/** See {@link CommitLineSchema}. */
+export type CommitLine = Omit<z.infer<typeof CommitLineSchema>, 'blocks'> & { readonly blocks: readonly BlockLine[] };
+
+/** Changes taken in that did not arrive as ops (see `ExternalChange`), and the document digest they came with. */
+export const ExternalLineSchema = z.object({
+  v: z.literal(2),
+  t: z.literal('external'),
+  ...chained,
+  reason: z.enum(['adopted', 'rebased', 'forked', 'force_saved']),
+  digest: z.string(),
+  notice: z.string(),
+  at: z.number(),
+  next: z.number().int().nonnegative(),
+  skills: z.array(SkillRecordSchema),
+  purged: z.array(z.string()),
+  renumbered: z.array(z.tuple([z.string(), z.string()])),
+});
+/** See {@link ExternalLineSchema}. */
+export type ExternalLine = Omit<z.infer<typeof ExternalLineSchema>, 'skills' | 'purged' | 'renumbered'> & {
+  readonly skills: readonly PlainSkill[];
+  readonly purged: readonly string[];
+  readonly renumbered: readonly (readonly [string, string])[];
+};
+
+/** An id lease granted at revision `rev`: numbers `[from, to)`. */
+export const LeaseLineSchema = z.object({
+  v: z.literal(2),
+  t: z.literal('lease'),
+  ...chained,
+  from: z.number().int().positive(),
+  to: z.number().int().positive(),
+  at: z.number(),
+});
+/** See {@link LeaseLineSchema}. */
+export type LeaseLine = z.infer<typeof LeaseLineSchema>;
+
+/** The header of one write: `lines` records follow, `bytes` long together. */
+export const GroupLineSchema = z.object({
+  v: z.literal(2),
+  t: z.literal('group'),
+  lines: z.number().int().positive(),
+  bytes: z.number().int().positive(),
+});
+/** See {@link GroupLineSchema}. */
+export type GroupLine = z.infer<typeof GroupLineSchema>;
+
+/** A commit of the first format: flat ops attributed to the root session. */
+export const CommitLineV1Schema = z.object({
+  v: z.literal(1),
+  t: z.literal('commit'),
+  ...chained,
   session: z.string(),
   path: z.array(z.string()),
   ops: z.array(AppliedOpSchema),
   at: z.number(),
 });
-/** See {@link CommitLineSchema}. */
-export type CommitLine = Omit<z.infer<typeof CommitLineSchema>, 'ops'> & { readonly ops: readonly AppliedOp[] };
+/** See {@link CommitLineV1Schema}. */
+export type CommitLineV1 = Omit<z.infer<typeof CommitLineV1Schema>, 'ops'> & { readonly ops: readonly AppliedOp[] };
 
-/** An audit mark: the document was re-based at `rev` (adopted, rebased, forked, force-saved) and its digest became `digest`. */
+/** An audit mark of the first format: the document was re-based at `rev`; its content is not recorded. */
 export const MarkLineSchema = z.object({
   v: z.literal(1),
   t: z.literal('mark'),
@@ -58,11 +168,41 @@ export const MarkLineSchema = z.object({
 /** See {@link MarkLineSchema}. */
 export type MarkLine = z.infer<typeof MarkLineSchema>;
 
-/** A journal line's content (without its checksum). */
-export type JournalLine = CommitLine | MarkLine;
+/** A record line: what a group holds (and, in the first format, what stands alone). */
+export type RecordLine = CommitLine | ExternalLine | LeaseLine | CommitLineV1 | MarkLine;
 
 /** Any journal line. */
-export const LineSchema = z.discriminatedUnion('t', [CommitLineSchema, MarkLineSchema]);
+export type JournalLine = RecordLine | GroupLine;
+
+/** Any journal line, as read. */
+export const LineSchema = z.union([CommitLineSchema, ExternalLineSchema, LeaseLineSchema, GroupLineSchema, CommitLineV1Schema, MarkLineSchema]);
+
+/** The ops of a commit line of either format, in order (a line of one block gives that block's own list). */
+export function opsOfLine(line: CommitLine | CommitLineV1): readonly AppliedOp[] {
+  if (line.v === 1) return line.ops;
+  if (line.blocks.length === 1) return line.blocks[0]?.ops ?? [];
+  return line.blocks.flatMap((b) => b.ops);
+}
+
+/** The blocks of a commit line of either format, whole (a first-format commit is one block of its root session). */
+export function blocksOf(line: CommitLine | CommitLineV1): readonly FullBlock[] {
+  if (line.v === 1) return [{ session: line.session, path: line.path, at: line.at, ops: line.ops }];
+  return line.blocks.map((b) => ({
+    session: b.session ?? line.session, path: b.path ?? line.path, ...(b.name === undefined ? {} : { name: b.name }), at: b.at ?? line.at, ops: b.ops,
+  }));
+}
+
+/** A block as a commit line writes it: the fields that are the commit's own left out. */
+export function blockLine(block: FullBlock, commit: { readonly session: string; readonly path: readonly string[]; readonly at: number }): BlockLine {
+  const samePath = block.path.length === commit.path.length && block.path.every((p, i) => p === commit.path[i]);
+  return {
+    ...(block.session === commit.session ? {} : { session: block.session }),
+    ...(samePath ? {} : { path: [...block.path] }),
+    ...(block.name === undefined ? {} : { name: block.name }),
+    ...(block.at === commit.at ? {} : { at: block.at }),
+    ops: block.ops,
+  };
+}
 
 const SUM = ',"sum":"';
 const SUM_LENGTH = 16;
@@ -77,14 +217,42 @@ export function lineBody(line: JournalLine): string {
   return JSON.stringify(line);
 }
 
+/** Encodes a line from its body: the JSON with a trailing `sum` field, and a newline. */
+export function encodeBody(body: string): string {
+  return `${body.slice(0, -1)}${SUM}${checksum(body)}"}\n`;
+}
+
 /** Encodes a line: its JSON with a trailing `sum` field, and a newline. */
 export function encodeLine(line: JournalLine): string {
-  const body = lineBody(line);
-  return `${body.slice(0, -1)}${SUM}${checksum(body)}"}\n`;
+  return encodeBody(lineBody(line));
 }
 
 /** Why a line could not be read. */
 export type LineFault = 'bad_checksum' | 'invalid_line';
+
+const GROUP_PREFIX = '{"v":2,"t":"group",';
+const FIRST_FORMAT_PREFIX = '{"v":1,';
+
+/** Whether a line's text is a group header (by its first bytes, which `encodeLine` writes in this order). */
+export function isGroupHeader(text: string): boolean {
+  return text.startsWith(GROUP_PREFIX);
+}
+
+/**
+ * Checks one line's checksum without parsing it (a record the reader does not need: history
+ * before the document's revision, when a store opens). A group header is not checked this way:
+ * its framing is needed. Returns the line's format, or why it is bad.
+ */
+export function checkLine(text: string): { ok: true; header: boolean; firstFormat: boolean } | { ok: false; fault: LineFault; message: string } {
+  if (isGroupHeader(text)) return { ok: true, header: true, firstFormat: false };
+  const at = text.lastIndexOf(SUM);
+  const tail = at < 0 ? '' : text.slice(at + SUM.length);
+  if (at < 0 || tail.length !== SUM_LENGTH + 2 || !tail.endsWith('"}')) {
+    return { ok: false, fault: 'invalid_line', message: 'no checksum field at the end of the line' };
+  }
+  if (checksum(`${text.slice(0, at)}}`) !== tail.slice(0, SUM_LENGTH)) return { ok: false, fault: 'bad_checksum', message: 'checksum mismatch' };
+  return { ok: true, header: false, firstFormat: text.startsWith(FIRST_FORMAT_PREFIX) };
+}
 
 /** Decodes one line (without its newline): the line and its body, or why it is bad. */
 export function decodeLine(text: string): { ok: true; line: JournalLine; body: string } | { ok: false; fault: LineFault; message: string } {
@@ -97,6 +265,27 @@ export function decodeLine(text: string): { ok: true; line: JournalLine; body: s
   // is (the store keeps no line's text or parsed form past reading it: see `SinceEntry`)
   const body = `${text.slice(0, at)}}`;
   if (checksum(body) !== tail.slice(0, SUM_LENGTH)) return { ok: false, fault: 'bad_checksum', message: 'checksum mismatch' };
+  return parseBody(body);
+}
+
+/** The body of a line whose checksum was checked (see {@link checksummed}): its text without the `sum` field. */
+export function bodyOf(text: string): string {
+  return `${text.slice(0, text.lastIndexOf(SUM))}}`;
+}
+
+/** The checksum of a line's text (without its newline) is right, or why not; `body` is what the checksum covers. */
+export function checksummed(text: string): { ok: true; body: string } | { ok: false; fault: LineFault; message: string } {
+  const at = text.lastIndexOf(SUM);
+  const tail = at < 0 ? '' : text.slice(at + SUM.length);
+  if (at < 0 || tail.length !== SUM_LENGTH + 2 || !tail.endsWith('"}')) {
+    return { ok: false, fault: 'invalid_line', message: 'no checksum field at the end of the line' };
+  }
+  const body = `${text.slice(0, at)}}`;
+  return checksum(body) === tail.slice(0, SUM_LENGTH) ? { ok: true, body } : { ok: false, fault: 'bad_checksum', message: 'checksum mismatch' };
+}
+
+/** Parses a line's body whose checksum was checked: the line, or why it is not one. */
+export function parseBody(body: string): { ok: true; line: JournalLine; body: string } | { ok: false; fault: LineFault; message: string } {
   let json: unknown;
   try {
     json = JSON.parse(body);
@@ -107,77 +296,4 @@ export function decodeLine(text: string): { ok: true; line: JournalLine; body: s
   const parsed = LineSchema.safeParse(json);
   if (!parsed.success) return { ok: false, fault: 'invalid_line', message: `not a journal line: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
   return { ok: true, line: parsed.data, body };
-}
-
-/*
- * The schema's answer for a commit line of the plain shape this store writes, checked by
- * hand: a 100,000-line journal spends more in zod than in everything else it reads. The check
- * accepts only what `CommitLineSchema` accepts — exactly its keys, of exactly its types — and
- * the line is then what the schema would return (it only strips unknown keys, and there are
- * none). Anything else, marks included, goes through the schema, which also says what is wrong.
- */
-
-type Json = Record<string, unknown>;
-
-const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isText = (value: unknown): value is string => typeof value === 'string';
-const isTexts = (value: unknown): boolean => Array.isArray(value) && value.every(isText);
-const OP_TYPES: ReadonlySet<unknown> = new Set(['ADD', 'UPDATE', 'TAG', 'REMOVE']);
-const COMMIT_KEYS = 9;
-
-function countKeys(value: Json): number {
-  let n = 0;
-  for (const key in value) if (Object.hasOwn(value, key)) n += 1;
-  return n;
-}
-
-/** `metadata`: a plain record of finite numbers (zod's record drops a `__proto__` key: left to it). */
-function isCounts(value: unknown): boolean {
-  if (!isRecord(value) || Object.getPrototypeOf(value) !== Object.prototype) return false;
-  for (const key in value) {
-    const n = value[key];
-    if (key === '__proto__' || typeof n !== 'number' || !Number.isFinite(n)) return false;
-  }
-  return true;
-}
-
-const SOURCE_TEXT_KEYS: ReadonlySet<string> = new Set([
-  'trace_uid', 'source_system', 'trace_id', 'display_name', 'relation', 'sample_question', 'operation_type', 'error_identification', 'learning_text',
-]);
-
-function isPlainSource(value: unknown): boolean {
-  if (!isRecord(value)) return false;
-  for (const key in value) {
-    const item = value[key];
-    const ok = key === 'epoch' ? typeof item === 'number' && Number.isSafeInteger(item) : SOURCE_TEXT_KEYS.has(key) && isText(item);
-    if (!ok) return false;
-  }
-  return isText(value['trace_uid']) && isText(value['source_system']) && isText(value['trace_id']);
-}
-
-function isPlainOp(value: unknown): boolean {
-  if (!isRecord(value)) return false;
-  for (const key in value) {
-    const item = value[key];
-    let ok: boolean;
-    switch (key) {
-      case 'type': ok = OP_TYPES.has(item); break;
-      case 'section': case 'skill_id': case 'issue': case 'insight': case 'reason': case 'at': ok = isText(item); break;
-      case 'keywords': ok = isTexts(item); break;
-      case 'metadata': ok = isCounts(item); break;
-      case 'insight_source': ok = Array.isArray(item) && item.every(isPlainSource); break;
-      default: ok = false;
-    }
-    if (!ok) return false;
-  }
-  return OP_TYPES.has(value['type']) && isText(value['section']) && isText(value['skill_id']) && isText(value['at']);
-}
-
-function isPlainCommitLine(json: unknown): json is CommitLine {
-  if (!isRecord(json) || countKeys(json) !== COMMIT_KEYS) return false;
-  const rev = json['rev'];
-  const at = json['at'];
-  return json['v'] === 1 && json['t'] === 'commit' && typeof rev === 'number' && Number.isSafeInteger(rev) && rev >= 0
-    && isText(json['prev']) && isText(json['writer']) && isText(json['session']) && isTexts(json['path'])
-    && Array.isArray(json['ops']) && json['ops'].every(isPlainOp) && typeof at === 'number' && Number.isFinite(at);
 }

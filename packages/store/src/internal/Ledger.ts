@@ -2,14 +2,31 @@ import { z } from 'zod';
 import type { StoreFs } from '../StoreFs.ts';
 import { atomicWrite } from './atomicWrite.ts';
 import { fromUtf8, utf8 } from './digest.ts';
+import { LeaseRecordSchema } from './IdLeases.ts';
+
+/** An external skill the store gave a new id, remembered so that the same skill saved again lands on it too. */
+export const RenumberedSchema = z.object({
+  /** The id the other writer gave it. */
+  from: z.string(),
+  /** Its `created_at`: with the id, what identifies it across the other writer's saves. */
+  createdAt: z.string(),
+  to: z.string(),
+});
+/** See {@link RenumberedSchema}. */
+export type Renumbered = z.infer<typeof RenumberedSchema>;
+
+/** How many renumbered external skills a ledger remembers (the newest). */
+export const REMEMBERED_RENUMBERINGS = 256;
 
 /**
  * The revision ledger beside the document: which revision the document holds, the digest
- * of its exact bytes, who wrote it, how much of the journal it covers, and the recovery copy
- * its content descends from. It is the commit point of a checkpoint.
+ * of its exact bytes, who wrote it, how much of the journal it covers, the recovery copy its
+ * content descends from, the id leases granted up to it, and the external skills renumbered.
+ * It is the commit point of a checkpoint. A ledger of the first format (`cohort-ledger/1`) is
+ * read as one with no leases and nothing renumbered.
  */
 export const LedgerSchema = z.object({
-  format: z.literal('cohort-ledger/1'),
+  format: z.enum(['cohort-ledger/1', 'cohort-ledger/2']),
   revision: z.number().int().nonnegative(),
   contentDigest: z.string().regex(/^[0-9a-f]{64}$/),
   /** The journal's hash chain at `revision`: the first commit past it names this as `prev`. */
@@ -18,6 +35,8 @@ export const LedgerSchema = z.object({
   journalOffset: z.number().int().nonnegative(),
   lineage: z.string().nullable(),
   at: z.number(),
+  leases: LeaseRecordSchema.default({ through: 0, ranges: [] }),
+  renumbered: z.array(RenumberedSchema).default([]),
 });
 /** See {@link LedgerSchema}. */
 export type Ledger = z.infer<typeof LedgerSchema>;

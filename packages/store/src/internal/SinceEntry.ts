@@ -1,4 +1,4 @@
-import type { CommitLine } from './JournalLine.ts';
+import type { CommitLine, CommitLineV1 } from './JournalLine.ts';
 import { decodeLine } from './JournalLine.ts';
 import { fromUtf8 } from './digest.ts';
 
@@ -12,7 +12,7 @@ export interface SinceEntry {
   readonly rev: number;
   readonly chain: string;
   /** The commit line (for entries read from the journal, decoded again each time it is asked for). */
-  readonly line: CommitLine;
+  readonly line: CommitLine | CommitLineV1;
 }
 
 /** A commit this store wrote in this session: its line is kept as built. */
@@ -40,7 +40,7 @@ export class JournalSinceEntry implements SinceEntry {
     private readonly end: number,
   ) {}
 
-  get line(): CommitLine {
+  get line(): CommitLine | CommitLineV1 {
     const text = fromUtf8(this.bytes.subarray(this.start, this.end));
     const decoded = text === null ? null : decodeLine(text);
     // it decoded as a commit line when it was read, from these very bytes

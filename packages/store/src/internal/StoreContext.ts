@@ -1,42 +1,22 @@
 import { dirname } from 'node:path';
-import type { Skillbook } from '@cohort/skillbook';
 import type { ResolvedFileStoreOptions } from '../FileStoreOptions.ts';
 import type { StoreFs } from '../StoreFs.ts';
 import type { StoreNotice } from '../StoreNotice.ts';
 import type { CommitSequencer } from './CommitSequencer.ts';
 import { occurrenceId, utf8 } from './digest.ts';
 import { encodeLine } from './JournalLine.ts';
-import type { JournalLine } from './JournalLine.ts';
-import type { Ledger } from './Ledger.ts';
+import type { RecordLine } from './JournalLine.ts';
 import type { NoticeLog } from './NoticeLog.ts';
-import type { SinceEntry } from './SinceEntry.ts';
 import type { RecoveryCopies } from './RecoveryCopies.ts';
 import type { StorePaths } from './StorePaths.ts';
 import type { WriterLock } from './WriterLock.ts';
+import type { DiskView } from './DiskView.ts';
 
-/** What the store knows of the files, as of its last look (under the lock). */
-export interface DiskView {
-  ledger: Ledger;
-  /** The book at the ledger's revision (the base file's content). */
-  baseBook: Skillbook;
-  /** Commits in the journal past the ledger's revision. */
-  since: SinceEntry[];
-  /** Journal bytes read and checked. */
-  journalEnd: number;
-  journalLines: number;
-  /** The hash chain at the head. */
-  chain: string;
-  /** The document's fingerprint when it last held the ledger's content (`null`: look again). */
-  docFingerprint: string | null;
-  /**
-   * The previous document file this writer kept as `.replaced` when its checkpoint replaced it:
-   * which file it is, and what it held (`null`: nothing to watch). Another writer's checkpoint
-   * puts another file there, which ends the watch.
-   */
-  replaced: { readonly identity: string; readonly digest: string; /** Its fingerprint when last found unchanged. */ readonly seen?: string } | null;
-}
-
-/** Everything the file store's operations share. */
+/**
+ * Everything the file store's operations share: the files, the options, the sequencer that
+ * decides appends, the notices, the recovery copies and the lock. What the store knows of the
+ * files is not here: it is a {@link DiskView} that each step takes and returns.
+ */
 export interface StoreContext {
   readonly fs: StoreFs;
   readonly paths: StorePaths;
@@ -45,14 +25,23 @@ export interface StoreContext {
   readonly notices: NoticeLog;
   readonly copies: RecoveryCopies;
   readonly lock: WriterLock;
-  view: DiskView;
   /** I/O failures so far (each is its own occurrence). */
   failures: number;
 }
 
-/** Appends lines to the journal in one write and fsyncs it; returns the bytes written. */
-export async function appendJournal(ctx: StoreContext, lines: readonly JournalLine[]): Promise<number> {
-  const bytes = utf8(lines.map(encodeLine).join(''));
+/** The bytes of one write of `records`: its group header, then each record (see `JournalLine.ts`). */
+export function encodeGroup(records: readonly RecordLine[]): Uint8Array {
+  const body = utf8(records.map(encodeLine).join(''));
+  const header = utf8(encodeLine({ v: 2, t: 'group', lines: records.length, bytes: body.length }));
+  const bytes = new Uint8Array(header.length + body.length);
+  bytes.set(header, 0);
+  bytes.set(body, header.length);
+  return bytes;
+}
+
+/** Appends records to the journal as one write (a group) and fsyncs it; returns the bytes written. */
+export async function appendJournal(ctx: StoreContext, records: readonly RecordLine[]): Promise<number> {
+  const bytes = encodeGroup(records);
   const handle = await ctx.fs.openAppend(ctx.paths.journal);
   try {
     await handle.append(bytes);

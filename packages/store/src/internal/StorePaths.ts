@@ -16,6 +16,8 @@ export interface StorePaths {
   readonly conflicts: string;
   /** The document's previous file, kept under a second name after a checkpoint replaced it, to catch a write that landed in it late. */
   readonly replaced: string;
+  /** The book the store was created with: the first change of its history (none for a store created empty). */
+  readonly origin: string;
 }
 
 /** The file names beside `document` (see docs/persistence.md, "The files"). */
@@ -33,6 +35,7 @@ export function storePaths(document: string): StorePaths {
     lock: `${document}.lock`,
     conflicts: `${document}.conflicts`,
     replaced: `${document}.replaced`,
+    origin: `${document}.origin`,
   };
 }
 

@@ -1,13 +1,16 @@
 import type { Skillbook } from '@cohort/skillbook';
-import { fsErrorCode } from '../StoreFs.ts';
 import type { StoreNotice } from '../StoreNotice.ts';
 import { writeFresh } from './atomicWrite.ts';
 import { chainDigest, sha256Hex, utf8 } from './digest.ts';
+import type { DiskView } from './DiskView.ts';
+import { afterLines } from './DiskView.ts';
 import { lineBody } from './JournalLine.ts';
-import type { MarkLine } from './JournalLine.ts';
-import { writeLedger } from './Ledger.ts';
+import type { ExternalLine } from './JournalLine.ts';
+import { REMEMBERED_RENUMBERINGS, writeLedger } from './Ledger.ts';
+import type { Ledger, Renumbered } from './Ledger.ts';
+import { replaceDocument, watchAfter } from './replacedFile.ts';
+import type { Replacement } from './replacedFile.ts';
 import { writeSnapshotFile } from './snapshotFile.ts';
-import type { Ledger } from './Ledger.ts';
 import { appendJournal, noticeBase } from './StoreContext.ts';
 import type { StoreContext } from './StoreContext.ts';
 import { tempPath } from './StorePaths.ts';
@@ -27,17 +30,23 @@ export interface CheckpointRequest {
   /** The digest of a late write into `.replaced` this checkpoint takes in (it may then be replaced). */
   readonly absorbsLate?: string;
   readonly lineage?: string | null;
-  /** An audit mark to append after the ledger (a reconciliation), hashed into the chain. */
-  readonly mark?: Omit<MarkLine, 'digest' | 'rev'>;
+  /**
+   * What the checkpoint takes in that did not arrive as ops (a document another program
+   * wrote, the content a store was created with): recorded in the journal, hashed into the
+   * chain, before the commit point — so a crash between the two replays it on open.
+   */
+  readonly external?: Omit<ExternalLine, 'v' | 't' | 'rev' | 'prev' | 'writer' | 'digest' | 'at'>;
+  /** External skills renumbered by this checkpoint, remembered in the ledger with the ones before. */
+  readonly renumbered?: readonly Renumbered[];
 }
 
 /**
- * The outcome of {@link writeCheckpoint}: written (`documentReplaced: false` when another
- * writer changed the document meanwhile: it is left as it is, and the next look reconciles
- * it), or not written because the lock was lost.
+ * The outcome of {@link writeCheckpoint}: written, with the view after it
+ * (`documentReplaced: false` when another writer changed the document meanwhile: it is left as
+ * it is, and the next look reconciles it), or not written because the lock was lost.
  */
 export type CheckpointResult =
-  | { readonly ok: true; readonly digest: string; readonly documentReplaced: boolean }
+  | { readonly ok: true; readonly view: DiskView; readonly digest: string; readonly documentReplaced: boolean }
   | { readonly ok: false; readonly reason: 'lock_lost' };
 
 /** A checkpoint failed after its commit point (the ledger was replaced); opening the store again finishes it. */
@@ -55,10 +64,6 @@ export async function fingerprintIfHolds(ctx: StoreContext, digest: string): Pro
   return stat && bytes && sha256Hex(bytes) === digest ? stat.fingerprint : null;
 }
 
-async function cleanup(ctx: StoreContext, paths: readonly string[]): Promise<void> {
-  for (const p of paths) await ctx.fs.unlink(p).catch(() => undefined);
-}
-
 /**
  * Makes `book` the document's new revision, crash-safely: the new bytes go to temporary files
  * (fsynced); then the ledger is replaced atomically — the commit point; then the temporary
@@ -66,8 +71,8 @@ async function cleanup(ctx: StoreContext, paths: readonly string[]): Promise<voi
  * before the ledger leaves the old revision; after it, opening finishes the renames. The
  * document is not replaced when another writer changed it since the store looked.
  */
-export async function writeCheckpoint(ctx: StoreContext, request: CheckpointRequest): Promise<CheckpointResult> {
-  const { fs, paths, view } = ctx;
+export async function writeCheckpoint(ctx: StoreContext, view: DiskView, request: CheckpointRequest): Promise<CheckpointResult> {
+  const { fs, paths } = ctx;
   const text = request.text ?? request.book.toJSON();
   const bytes = utf8(text);
   const digest = sha256Hex(bytes);
@@ -75,33 +80,35 @@ export async function writeCheckpoint(ctx: StoreContext, request: CheckpointRequ
   if (request.rewriteDocument) await writeFresh(fs, tempPath(paths.document), bytes);
   await writeFresh(fs, tempPath(paths.base), bytes);
   if (!(await ctx.lock.verify())) {
-    await cleanup(ctx, temps);
+    for (const temp of temps) await fs.unlink(temp).catch(() => undefined);
     return { ok: false, reason: 'lock_lost' };
   }
-  const mark: MarkLine | null = request.mark ? { ...request.mark, rev: request.book.revision, digest } : null;
-  const chain = mark ? chainDigest(view.chain, lineBody(mark)) : view.chain;
+  let base = view;
+  if (request.external) {
+    const line: ExternalLine = {
+      v: 2, t: 'external', rev: request.book.revision, prev: view.chain, writer: ctx.options.writerId, ...request.external, digest, at: ctx.options.clock.now(),
+    };
+    base = afterLines(view, await appendRecord(ctx, view, line), 2, chainDigest(view.chain, lineBody(line)));
+  }
+  const remembered = [...view.ledger.renumbered, ...(request.renumbered ?? [])].slice(-REMEMBERED_RENUMBERINGS);
   const ledger: Ledger = {
-    format: 'cohort-ledger/1', revision: request.book.revision, contentDigest: digest, chain,
-    writerId: ctx.options.writerId, journalOffset: view.journalEnd,
+    format: 'cohort-ledger/2', revision: request.book.revision, contentDigest: digest, chain: base.chain,
+    writerId: ctx.options.writerId, journalOffset: base.journalEnd,
     lineage: request.lineage === undefined ? view.ledger.lineage : request.lineage, at: ctx.options.clock.now(),
+    leases: ctx.sequencer.leaseRecord, renumbered: remembered,
   };
   await writeLedger(fs, paths.ledger, ledger);
   const entries = view.since.length;
-  let replaced: { readonly identity: string } | 'created' | 'kept' | 'late' | null = null;
+  let after: DiskView;
+  let replacement: Replacement | null = null;
   try {
     await fs.rename(tempPath(paths.base), paths.base);
-    replaced = request.rewriteDocument ? await replaceDocument(ctx, request.expectFingerprint, request.absorbsLate) : null;
+    replacement = request.rewriteDocument ? await replaceDocument(ctx, view, request.expectFingerprint, request.absorbsLate) : null;
     await fs.syncDir(paths.dir);
-    ctx.view = {
-      ...view, ledger, baseBook: request.book, since: [], chain, docFingerprint: await fingerprintIfHolds(ctx, digest),
-      replaced: typeof replaced === 'object' && replaced !== null && request.expectDigest !== null
-        ? { identity: replaced.identity, digest: request.expectDigest }
-        : replaced === null || replaced === 'late' ? view.replaced : null,
+    after = {
+      ...base, ledger, baseBook: request.book, since: [], docFingerprint: await fingerprintIfHolds(ctx, digest),
+      replaced: watchAfter(view, replacement, request.expectDigest),
     };
-    if (mark) {
-      const written = await appendJournal(ctx, [mark]);
-      ctx.view = { ...ctx.view, journalEnd: ctx.view.journalEnd + written, journalLines: ctx.view.journalLines + 1 };
-    }
   } catch (error) {
     // past the commit point the files name a revision the view does not: only reopening repairs it
     throw new CheckpointIncomplete(error);
@@ -111,7 +118,19 @@ export async function writeCheckpoint(ctx: StoreContext, request: CheckpointRequ
     type: 'store.saved', ...noticeBase(ctx, 'saved', request.book.revision, digest, request.reason),
     revision: request.book.revision, digest, reason: request.reason, entries,
   });
-  return { ok: true, digest, documentReplaced: replaced !== 'kept' && replaced !== 'late' };
+  return { ok: true, view: after, digest, documentReplaced: replacement !== 'kept' && replacement !== 'late' };
+}
+
+/** Appends a checkpoint's record before its commit point; a failed write is cut off again (or, when that fails too, stops the store). */
+async function appendRecord(ctx: StoreContext, view: DiskView, line: ExternalLine): Promise<number> {
+  try {
+    return await appendJournal(ctx, [line]);
+  } catch (error) {
+    await ctx.fs.truncate(ctx.paths.journal, view.journalEnd).catch((cutError: unknown) => {
+      throw new CheckpointIncomplete(cutError);
+    });
+    throw error;
+  }
 }
 
 /**
@@ -128,78 +147,4 @@ async function refreshSnapshot(ctx: StoreContext, request: CheckpointRequest, di
   } catch {
     // see above: nothing depends on the snapshot
   }
-}
-
-/**
- * Renames the new document into place, unless another writer changed it since the store
- * looked. The old file keeps a second name (`.replaced`): a writer that opened it before the
- * rename (ACE writes in place) and writes after it lands there, not nowhere.
- */
-async function replaceDocument(
-  ctx: StoreContext, expectFingerprint: string | null, absorbsLate: string | undefined,
-): Promise<{ readonly identity: string } | 'created' | 'kept' | 'late'> {
-  const { fs, paths } = ctx;
-  // a write that landed in the previous replaced file since the last look is another writer's
-  // document: keep that file (and the current document) for the next look to reconcile
-  if (await lateWriteInReplaced(ctx, absorbsLate)) {
-    await cleanup(ctx, [tempPath(paths.document)]);
-    return 'late';
-  }
-  await fs.unlink(paths.replaced).catch(() => undefined);
-  const current = await fs.stat(paths.document);
-  if ((current?.fingerprint ?? null) !== expectFingerprint) {
-    await cleanup(ctx, [tempPath(paths.document)]);
-    return 'kept';
-  }
-  // a write between the look and the rename lands in the old file, which keeps this name
-  let linked = false;
-  if (current) {
-    linked = await fs.link(paths.document, paths.replaced).then(() => true, (error: unknown) => {
-      if (fsErrorCode(error) !== 'ENOENT') throw error;
-      return false;
-    });
-  }
-  await fs.rename(tempPath(paths.document), paths.document);
-  return current && linked ? { identity: current.identity } : 'created';
-}
-
-/** What the watched `.replaced` file holds now (see {@link lookAtReplaced}). */
-export type ReplacedFile =
-  /** Nothing is watched, or the file is gone or is another file now: the watch is over. */
-  | { readonly kind: 'gone' }
-  /** Still what the store replaced (`fingerprint`: the file's, as it was just found). */
-  | { readonly kind: 'unchanged'; readonly fingerprint: string }
-  /** Something landed in it late: another writer's document. */
-  | { readonly kind: 'written'; readonly bytes: Uint8Array; readonly digest: string };
-
-/**
- * Looks at the previous document file kept as `.replaced`, reading it only when its
- * fingerprint moved since it was last found unchanged. One look for every caller: a sync
- * reconciles a late write, a checkpoint keeps the file for that, closing removes it if unchanged.
- */
-export async function lookAtReplaced(ctx: StoreContext): Promise<ReplacedFile> {
-  const watched = ctx.view.replaced;
-  if (!watched) return { kind: 'gone' };
-  const stat = await ctx.fs.stat(ctx.paths.replaced);
-  if (!stat || stat.identity !== watched.identity) return { kind: 'gone' };
-  if (stat.fingerprint === watched.seen) return { kind: 'unchanged', fingerprint: stat.fingerprint };
-  const bytes = await ctx.fs.readFile(ctx.paths.replaced);
-  if (!bytes) return { kind: 'gone' };
-  const digest = sha256Hex(bytes);
-  return digest === watched.digest ? { kind: 'unchanged', fingerprint: stat.fingerprint } : { kind: 'written', bytes, digest };
-}
-
-/** Whether `.replaced` holds a write no look has reconciled yet (other than the one this checkpoint takes in). */
-async function lateWriteInReplaced(ctx: StoreContext, absorbsLate: string | undefined): Promise<boolean> {
-  const file = await lookAtReplaced(ctx);
-  return file.kind === 'written' && file.digest !== absorbsLate;
-}
-
-/**
- * Removes the previous document file kept as `.replaced` when nothing landed in it late
- * (closing: no later look would catch such a write). A file that changed is left for the next open.
- */
-export async function retireReplaced(ctx: StoreContext): Promise<void> {
-  if ((await lookAtReplaced(ctx)).kind === 'unchanged') await ctx.fs.unlink(ctx.paths.replaced).catch(() => undefined);
-  ctx.view = { ...ctx.view, replaced: null };
 }

@@ -1,8 +1,14 @@
 import type { AppliedOp, Conflict, Skill, Skillbook } from '@cohort/skillbook';
 import type { ExternalChanges, ForkConflict } from '../StoreNotice.ts';
-import type { CommitLine } from './JournalLine.ts';
+import { opsOfLine } from './JournalLine.ts';
+import type { CommitLine, CommitLineV1 } from './JournalLine.ts';
 import { contentConflicts, sameContent, sameSkill } from './contentConflicts.ts';
-import { remapIds } from './remapIds.ts';
+import type { Renumbered } from './Ledger.ts';
+import { renumberExternal } from './renumberExternal.ts';
+import type { IdKnowledge } from './renumberExternal.ts';
+
+/** A commit past the document, as the journal holds it. */
+type OurCommit = CommitLine | CommitLineV1;
 
 /** How our side relates to a document another writer left: see {@link classifyExternal}. */
 export interface Classification {
@@ -12,7 +18,10 @@ export interface Classification {
   /** The new main book: the document, plus our commits that apply cleanly on top of it. */
   readonly main: Skillbook;
   readonly rebased: number;
-  readonly idMap: Readonly<Record<string, string>>;
+  /** The other writer's skills renumbered (their id was Cohort's), remembered ones included. */
+  readonly idMap: ReadonlyMap<string, string>;
+  /** The renumberings made now (to remember). */
+  readonly renumbered: readonly Renumbered[];
   /** Ops of our commits that could not be re-applied (they stay in the recovery copy). */
   readonly conflicts: readonly ForkConflict[];
 }
@@ -48,9 +57,13 @@ function holds(d: Skill, o: Skill): boolean {
     && d.harmful_count >= o.harmful_count && d.neutral_count >= o.neutral_count && d.occurrences.length >= o.occurrences.length;
 }
 
-function covers(disk: Skillbook, ours: Skillbook, commits: readonly CommitLine[]): boolean {
+function opsOf(commit: OurCommit): readonly AppliedOp[] {
+  return opsOfLine(commit);
+}
+
+function covers(disk: Skillbook, ours: Skillbook, commits: readonly OurCommit[]): boolean {
   for (const commit of commits) {
-    for (const op of commit.ops) {
+    for (const op of opsOf(commit)) {
       const o = ours.get(op.skill_id);
       if (!o) continue;
       const d = disk.get(op.skill_id);
@@ -60,7 +73,7 @@ function covers(disk: Skillbook, ours: Skillbook, commits: readonly CommitLine[]
   return true;
 }
 
-function forkConflicts(commit: CommitLine, conflicts: readonly Conflict[]): ForkConflict[] {
+function forkConflicts(commit: OurCommit, conflicts: readonly Conflict[]): ForkConflict[] {
   return conflicts.map((c) => ({
     revision: commit.rev, sessionId: commit.session, path: [...commit.path], opIndex: c.opIndex, type: c.type, skillId: c.skillId, reason: c.reason,
   }));
@@ -70,44 +83,42 @@ function forkConflicts(commit: CommitLine, conflicts: readonly Conflict[]): Fork
  * Classifies, by content, our side against a document another writer left. `base` is the
  * document as we last wrote it, `ours` is base plus our acknowledged commits since (`commits`),
  * `disk` is the other writer's document (parsed at a revision past ours). Nothing changed is
- * not a case here (the digests were equal). The document has all of ours → `adopt`. Else our
- * commits are re-applied on top of it, one by one (DESIGN.md's table, by content; ids the
- * other writer took are re-mapped): all apply and the document lost none of base's skills →
- * `rebase`; otherwise → `fork` (ours must be kept whole in a recovery copy).
+ * not a case here (the digests were equal). The other writer's newcomers whose id is Cohort's
+ * are renumbered first ({@link renumberExternal}): Cohort's ids are final. Then: the document
+ * has all of ours → `adopt`. Else our commits are re-applied on top of it, one by one (by
+ * content): all apply and the document lost none of base's skills → `rebase`; otherwise →
+ * `fork` (ours must be kept whole in a recovery copy).
  */
-export function classifyExternal(base: Skillbook, ours: Skillbook, disk: Skillbook, commits: readonly CommitLine[]): Classification {
-  const external = externalChanges(base, disk);
+export function classifyExternal(base: Skillbook, ours: Skillbook, disk: Skillbook, commits: readonly OurCommit[], ids: IdKnowledge): Classification {
+  const prepared = renumberExternal(base, ours, disk, ids);
+  const theirs = prepared.disk;
+  const renumbering = { idMap: prepared.idMap, renumbered: prepared.fresh };
+  const external = externalChanges(base, theirs);
   const dropped = external.counts.dropped > 0;
-  if (!dropped && covers(disk, ours, commits)) {
-    return { kind: 'adopt', external, main: disk, rebased: 0, idMap: {}, conflicts: [] };
+  if (!dropped && covers(theirs, ours, commits)) {
+    return { kind: 'adopt', external, main: theirs, rebased: 0, ...renumbering, conflicts: [] };
   }
-  let book = disk;
-  const idMap: Record<string, string> = {};
+  let book = theirs;
   const conflicts: ForkConflict[] = [];
   let rebased = 0;
   for (const commit of commits) {
-    const ops = commit.ops.map((op): AppliedOp => {
-      const mapped = op.type === 'ADD' ? undefined : idMap[op.skill_id];
-      return mapped === undefined ? op : { ...op, skill_id: mapped };
-    });
-    const remapped = remapIds(book, ops, new Set());
-    const found = contentConflicts(base, disk, remapped.ops, disk.revision);
+    const ops = opsOf(commit);
+    const found = contentConflicts(base, theirs, ops, theirs.revision);
     if (found.length > 0) {
       conflicts.push(...forkConflicts(commit, found));
       continue;
     }
-    const replayed = book.replay(remapped.ops);
-    if (!replayed.ok || replayed.skipped.length > 0) {
+    const replayed = book.replay(ops);
+    if (!replayed.ok || replayed.skipped.some((k) => k.code === 'no_skill')) {
       const missing: Conflict[] = replayed.ok
-        ? replayed.skipped.map((k) => ({ opIndex: k.opIndex, type: k.type, skillId: k.skillId ?? '', reason: 'removed', revision: disk.revision }))
-        : [{ opIndex: replayed.error.opIndex ?? 0, type: ops[0]?.type ?? 'ADD', skillId: ops[0]?.skill_id ?? '', reason: 'removed', revision: disk.revision }];
+        ? replayed.skipped.filter((k) => k.code === 'no_skill').map((k) => ({ opIndex: k.opIndex, type: k.type, skillId: k.skillId ?? '', reason: 'removed', revision: theirs.revision }))
+        : [{ opIndex: replayed.error.opIndex ?? 0, type: ops[0]?.type ?? 'ADD', skillId: ops[0]?.skill_id ?? '', reason: replayed.error.code === 'duplicate_skill_id' ? 'id_exists' : 'removed', revision: theirs.revision }];
       conflicts.push(...forkConflicts(commit, missing));
       continue;
     }
     book = replayed.book;
-    Object.assign(idMap, remapped.idMap);
     rebased += 1;
   }
   const kind = !dropped && conflicts.length === 0 ? 'rebase' : 'fork';
-  return { kind, external, main: book, rebased, idMap, conflicts };
+  return { kind, external, main: book, rebased, ...renumbering, conflicts };
 }

@@ -16,39 +16,49 @@ import { ensureJournal, noticeBase } from './StoreContext.ts';
 import type { StoreContext } from './StoreContext.ts';
 import type { StorePaths } from './StorePaths.ts';
 import { tempPath } from './StorePaths.ts';
-import { cutTornTail } from './syncWithDisk.ts';
+import { cutInterrupted, cutTornTail } from './syncWithDisk.ts';
+import type { DiskView } from './DiskView.ts';
+import { initialView } from './DiskView.ts';
 import { WriterLock } from './WriterLock.ts';
+import { writeOrigin } from './originFile.ts';
+import type { IdLease } from '../Store.ts';
 
-type Opened = { ok: true; ctx: StoreContext } | { ok: false; error: StoreOpenError };
+/** An opened store: its context and the view of its files after the open. */
+export type Opened = { ok: true; ctx: StoreContext; view: DiskView } | { ok: false; error: StoreOpenError };
 
 type Shared = Pick<StoreContext, 'lock' | 'notices'>;
 
-function contextFor(options: ResolvedFileStoreOptions, paths: StorePaths, shared: Shared, book: Skillbook, ledger: Ledger): StoreContext {
-  return {
-    fs: options.fs, paths, options, ...shared, failures: 0,
-    sequencer: new CommitSequencer(book),
-    copies: new RecoveryCopies(options.fs, paths),
-    view: { ledger, baseBook: book, since: [], journalEnd: 0, journalLines: 0, chain: ledger.chain, docFingerprint: null, replaced: null },
-  };
+function contextFor(options: ResolvedFileStoreOptions, paths: StorePaths, shared: Shared, book: Skillbook, ledger: Ledger, leases: readonly IdLease[] = []): StoreContext {
+  const sequencer = new CommitSequencer(book, ledger.leases);
+  if (leases.length > 0) sequencer.takeLeases(ledger.leases, leases);
+  return { fs: options.fs, paths, options, ...shared, failures: 0, sequencer, copies: new RecoveryCopies(options.fs, paths) };
 }
 
 /** A ledger placeholder for a document being created or first adopted (the checkpoint replaces it). */
 function initialLedger(writerId: string, revision: number, digest: string): Ledger {
-  return { format: 'cohort-ledger/1', revision, contentDigest: digest, chain: digest, writerId, journalOffset: 0, lineage: null, at: 0 };
+  return {
+    format: 'cohort-ledger/2', revision, contentDigest: digest, chain: digest, writerId, journalOffset: 0, lineage: null, at: 0,
+    leases: { through: 0, ranges: [] }, renumbered: [],
+  };
 }
 
 /** Starts the files of a document: `text` is another writer's document taken as it is (else the book's own). */
-async function startTracking(ctx: StoreContext, text: string | undefined, rewriteDocument: boolean, reason: 'created'): Promise<void> {
+async function startTracking(ctx: StoreContext, view: DiskView, text: string | undefined, rewriteDocument: boolean): Promise<DiskView> {
   await ensureJournal(ctx);
-  ctx.view = { ...ctx.view, journalEnd: (await ctx.fs.stat(ctx.paths.journal))?.size ?? 0 };
-  const written = await writeCheckpoint(ctx, {
-    book: ctx.sequencer.book, ...(text === undefined ? {} : { text }), reason, rewriteDocument, expectFingerprint: null, expectDigest: null,
+  const start = { ...view, journalEnd: (await ctx.fs.stat(ctx.paths.journal))?.size ?? 0 };
+  const book = ctx.sequencer.book;
+  // what the store starts with is its history's first change, so that replaying the history reproduces the book
+  if (book.size > 0) await writeOrigin(ctx.fs, ctx.paths, { book, writer: ctx.options.writerId, at: ctx.options.clock.now() });
+  else await ctx.fs.unlink(ctx.paths.origin).catch(() => undefined);
+  const written = await writeCheckpoint(ctx, start, {
+    book, ...(text === undefined ? {} : { text }), reason: 'created', rewriteDocument, expectFingerprint: null, expectDigest: null,
   });
   if (!written.ok) throw new Error(`the document could not be started (${written.reason})`);
+  return written.view;
 }
 
 /** Finishes a checkpoint a crash interrupted, cuts a torn tail, and takes up the journal. */
-async function resume(ctx: StoreContext, read: Extract<DiskRead, { kind: 'tracked' }>): Promise<void> {
+async function resume(ctx: StoreContext, view: DiskView, read: Extract<DiskRead, { kind: 'tracked' }>): Promise<DiskView> {
   const { fs, paths } = ctx;
   if (read.rollForward.base) await fs.rename(tempPath(paths.base), paths.base);
   if (read.rollForward.document) await fs.rename(tempPath(paths.document), paths.document);
@@ -60,11 +70,11 @@ async function resume(ctx: StoreContext, read: Extract<DiskRead, { kind: 'tracke
       revision: read.ledger.revision, digest: read.ledger.contentDigest, reason: 'recovered', entries: 0,
     });
   }
-  await cutTornTail(ctx, read.journal);
-  ctx.view = {
-    ...ctx.view, since: [...read.since], chain: read.chain, journalEnd: read.journal.end, journalLines: read.journal.lines,
-    docFingerprint: null,
-  };
+  await cutTornTail(ctx, read.journal, view.ledger.chain);
+  await cutInterrupted(ctx, read.interrupted, read.chain);
+  const journalEnd = read.interrupted?.offset ?? read.journal.end;
+  const journalLines = read.journal.lines - (read.interrupted ? 2 : 0);
+  return { ...view, since: [...read.since], chain: read.chain, journalEnd, journalLines, docFingerprint: null };
 }
 
 /** Reads and checks a document another writer left while no Cohort process ran; a hard error when it cannot be read. */
@@ -107,15 +117,19 @@ export async function openFileStore(options: ResolvedFileStoreOptions, paths: St
     if (!foreign.ok) return foreign;
     await shared.notices.load();
     let ctx: StoreContext;
+    let view: DiskView;
     if (value.kind === 'missing') {
       const book = options.initialBook ?? Skillbook.empty();
-      const text = book.toJSON();
-      ctx = contextFor(options, paths, shared, book, initialLedger(writerId, book.revision, sha256Hex(text)));
+      const ledger = initialLedger(writerId, book.revision, sha256Hex(book.toJSON()));
+      ctx = contextFor(options, paths, shared, book, ledger);
+      view = initialView(ledger, book);
     } else if (value.kind === 'fresh') {
-      ctx = contextFor(options, paths, shared, value.book, initialLedger(writerId, 0, value.document.digest));
+      const ledger = initialLedger(writerId, 0, value.document.digest);
+      ctx = contextFor(options, paths, shared, value.book, ledger);
+      view = initialView(ledger, value.book);
     } else {
-      ctx = contextFor(options, paths, shared, value.head, value.ledger);
-      ctx.view = { ...ctx.view, baseBook: value.baseBook };
+      ctx = contextFor(options, paths, shared, value.head, value.ledger, value.leases);
+      view = initialView(value.ledger, value.baseBook);
     }
     if (attempt.takeover) {
       const { previous, reason } = attempt.takeover;
@@ -124,13 +138,13 @@ export async function openFileStore(options: ResolvedFileStoreOptions, paths: St
         lockFile: paths.lock, previous, generation: previous.generation + 1, reason,
       });
     }
-    if (value.kind === 'missing') await startTracking(ctx, undefined, true, 'created');
-    else if (value.kind === 'fresh') await startTracking(ctx, value.document.text ?? '', false, 'created');
+    if (value.kind === 'missing') view = await startTracking(ctx, view, undefined, true);
+    else if (value.kind === 'fresh') view = await startTracking(ctx, view, value.document.text ?? '', false);
     else {
-      await resume(ctx, value);
-      if (foreign.doc) await reconcileExternal(ctx, foreign.doc);
+      view = await resume(ctx, view, value);
+      if (foreign.doc) view = (await reconcileExternal(ctx, view, foreign.doc)) ?? view;
     }
-    return { ok: true, ctx };
+    return { ok: true, ctx, view };
   } catch (error) {
     return { ok: false, error: { code: 'io', message: `opening failed: ${(error as Error).message}`, file: paths.document, cause: error } };
   } finally {

@@ -1,15 +1,15 @@
 import { Skillbook } from '@cohort/skillbook';
-import type { SkillbookDraft } from '@cohort/skillbook';
 import type { StoreFs } from '../StoreFs.ts';
 import type { StoreOpenError } from '../StoreOpenError.ts';
 import { lineAndColumn } from '../StoreOpenError.ts';
-import { chainDigest, fileDigest, fromUtf8, sha256Hex } from './digest.ts';
+import { fileDigest, fromUtf8, sha256Hex } from './digest.ts';
 import { isLedgerFault, readLedger } from './Ledger.ts';
 import type { Ledger } from './Ledger.ts';
-import type { JournalEntry, JournalScan } from './scanJournal.ts';
+import type { JournalScan } from './scanJournal.ts';
 import { scanJournal } from './scanJournal.ts';
-import { JournalSinceEntry } from './SinceEntry.ts';
 import type { SinceEntry } from './SinceEntry.ts';
+import { JournalReplay } from './JournalReplay.ts';
+import type { IdLease } from '../Store.ts';
 import { readSnapshotFile } from './snapshotFile.ts';
 import type { SnapshotRefusal } from './snapshotFile.ts';
 import type { StorePaths } from './StorePaths.ts';
@@ -34,7 +34,9 @@ export type BaseSource = 'snapshot' | SnapshotRefusal | 'not_tried';
 
 /** Everything on disk, read and checked, nothing written. */
 export type DiskRead =
+  /** No document yet. */
   | { readonly kind: 'missing' }
+  /** A document Cohort has not tracked yet. */
   | { readonly kind: 'fresh'; readonly document: FileRead; readonly book: Skillbook }
   | {
       readonly kind: 'tracked';
@@ -52,6 +54,10 @@ export type DiskRead =
       readonly head: Skillbook;
       readonly since: readonly SinceEntry[];
       readonly chain: string;
+      /** Id leases granted past the ledger. */
+      readonly leases: readonly IdLease[];
+      /** A checkpoint's record whose commit point was never written (see `Replayed.interrupted`). */
+      readonly interrupted: { readonly offset: number; readonly bytes: number } | null;
     };
 
 type Read<T> = { ok: true; value: T } | { ok: false; error: StoreOpenError };
@@ -91,71 +97,6 @@ export function parseDocument(text: string | null, file: string, revision: numbe
       message: info.message, file, ...(Object.keys(position).length > 0 ? { position } : {}), cause: info,
     },
   };
-}
-
-/**
- * Replays journal entries, one at a time as they are read, past the ledger's revision onto
- * the base book, checking order and the hash chain; the first fault stops it (later entries
- * are ignored) and is its result. `journal` is the whole journal the entries were read from;
- * the commits past the ledger keep only their place in its bytes from the ledger's offset on
- * ({@link JournalSinceEntry}), so a line's parsed form dies young — and those bytes are a copy
- * when the journal holds history before the ledger, so that the history can be collected.
- */
-class JournalReplay {
-  // one draft for the whole journal: each commit is replayed into it, and the book is built once
-  private readonly head: SkillbookDraft;
-  private chain: string;
-  private readonly since: SinceEntry[] = [];
-  private fault: Read<never> | null = null;
-
-  /** The journal's bytes from the ledger's offset on. */
-  private readonly bytes: Uint8Array;
-
-  constructor(baseBook: Skillbook, private readonly ledger: Ledger, private readonly file: string, journal: Uint8Array) {
-    this.head = baseBook.edit();
-    this.chain = ledger.chain;
-    this.bytes = ledger.journalOffset > 0 ? journal.slice(ledger.journalOffset) : journal;
-  }
-
-  /** Replays one entry (in journal order). */
-  take(e: JournalEntry): void {
-    if (this.fault || e.offset < this.ledger.journalOffset) return;
-    const head = this.head;
-    if (e.line.t === 'mark') {
-      if (e.line.rev > head.revision) this.stop(e, `mark at revision ${e.line.rev} is past the book's revision ${head.revision}`);
-      return;
-    }
-    if (e.line.rev !== head.revision + 1 || e.line.prev !== this.chain) {
-      this.stop(e, `commit at revision ${e.line.rev} does not follow revision ${head.revision} (chain ${e.line.prev} ≠ ${this.chain})`);
-      return;
-    }
-    const replayed = head.replay(e.line.ops);
-    if (!replayed.ok) {
-      this.stop(e, `commit at revision ${e.line.rev} does not replay: ${replayed.error.message}`);
-      return;
-    }
-    this.chain = chainDigest(this.chain, e.body);
-    const start = e.offset - this.ledger.journalOffset;
-    this.since.push(new JournalSinceEntry(e.line.rev, this.chain, this.bytes, start, start + e.length - 1));
-  }
-
-  private stop(e: JournalEntry, message: string): void {
-    this.fault = { ok: false, error: { code: 'corrupt_journal', message, file: this.file, position: { offset: e.offset, line: e.lineNo } } };
-  }
-
-  /** The head book, the commits past the ledger and the chain at the head; or the first fault. */
-  result(): Read<{ head: Skillbook; since: SinceEntry[]; chain: string }> {
-    return this.fault ?? { ok: true, value: { head: this.head.finish(), since: this.since, chain: this.chain } };
-  }
-}
-
-/** Replays the journal's commits past the ledger's revision onto the base book, checking order and the hash chain. */
-export function replayJournal(
-  baseBook: Skillbook, ledger: Ledger, entries: readonly JournalEntry[], file: string, journal: Uint8Array,
-): Read<{ head: Skillbook; since: SinceEntry[]; chain: string }> {
-  const replay = new JournalReplay(baseBook, ledger, file, journal);
-  for (const e of entries) replay.take(e);
-  return replay.result();
 }
 
 /**
@@ -239,7 +180,8 @@ export async function readDisk(fs: StoreFs, paths: StorePaths, options: ReadDisk
   const bytes = (await journalRead) ?? new Uint8Array(0);
   // each line is replayed as it is read; corruption anywhere still wins over a replay fault, as it is checked first
   const replay = new JournalReplay(baseBook, ledger, paths.journal, bytes);
-  const journal = scanJournal(bytes, 0, 1, (e) => replay.take(e));
+  // the records before the ledger are history the open does not need: checked, not parsed
+  const journal = scanJournal(bytes, 0, 1, (e) => replay.take(e), ledger.journalOffset);
   if (journal.corruption) {
     const c = journal.corruption;
     return { ok: false, error: { code: 'corrupt_journal', message: `line ${c.lineNo}: ${c.message}`, file: paths.journal, position: { offset: c.offset, line: c.lineNo } } };

@@ -1,51 +1,64 @@
-import { createIdAllocator } from '@cohort/skillbook';
+import { createIdAllocator, idSuffix } from '@cohort/skillbook';
 import type { AppliedOp, Conflict, Section, Skillbook } from '@cohort/skillbook';
+import type { IdLeases } from './IdLeases.ts';
 
 /** The result of {@link remapIds}. */
 export interface Remapped {
   readonly ops: readonly AppliedOp[];
   /** Old id → new id; empty when nothing was taken. */
-  readonly idMap: Readonly<Record<string, string>>;
-  /** Explicit ids that were taken (`id_exists`). */
+  readonly idMap: ReadonlyMap<string, string>;
+  /** ADDs whose id is final and was taken (`id_exists`). */
   readonly conflicts: readonly Conflict[];
 }
 
+/** How a commit's ADD ids were chosen: which its sessions named, and whether the others came from leases. */
+export interface IdOrigins {
+  readonly explicit: ReadonlySet<string>;
+  readonly allocation: 'leased' | 'unleased';
+}
+
+/** Whether an unleased id must be given another: it is taken, or it falls in a lease (whose holder will allocate it). */
+function mustMove(id: string, free: boolean, leases: IdLeases): boolean {
+  if (!free) return true;
+  const n = idSuffix(id);
+  return n !== undefined && leases.covers(n);
+}
+
 /**
- * Gives every ADD whose id is already in `book` a fresh id (the book's allocator, skipping
- * taken ids), and rewrites the commit's later ops on that id. An id in `explicitIds` is the
- * session's own choice and is never re-mapped: taking it is an `id_exists` conflict.
- * This is how two writers allocating ids on their own never make an acknowledged ADD
- * overwrite another's skill.
+ * Checks a commit's ADD ids against `book`. An id the session chose itself, or one drawn from
+ * a lease, is final: kept when free, an `id_exists` conflict when taken (a leased id is never
+ * taken between writers that lease; an external skill that fell in a lease is renumbered when
+ * the store takes it in). An id allocated without a lease is given a fresh one when it is
+ * taken or falls in a lease, and the commit's later ops on it follow.
  */
-export function remapIds(book: Skillbook, ops: readonly AppliedOp[], explicitIds: ReadonlySet<string>): Remapped {
+export function remapIds(book: Skillbook, ops: readonly AppliedOp[], origins: IdOrigins, leases: IdLeases): Remapped {
   const taken = new Set<string>();
-  const idMap: Record<string, string> = {};
+  const idMap = new Map<string, string>();
   const conflicts: Conflict[] = [];
   let allocator: ReturnType<typeof createIdAllocator> | null = null;
   const fresh = (section: string): string => {
-    allocator ??= createIdAllocator(book.nextId);
+    allocator ??= createIdAllocator(Math.max(book.nextId, leases.through));
     for (;;) {
       const id: string = allocator.allocate(section as Section);
-      if (!book.get(id) && !taken.has(id)) return id;
+      if (!book.has(id) && !taken.has(id)) return id;
     }
   };
   const out = ops.map((op, opIndex): AppliedOp => {
     if (op.type !== 'ADD') {
-      const mapped = idMap[op.skill_id];
+      const mapped = idMap.get(op.skill_id);
       return mapped === undefined ? op : { ...op, skill_id: mapped };
     }
     const id = op.skill_id;
-    if (!book.get(id) && !taken.has(id)) {
-      taken.add(id);
-      return op;
-    }
-    if (explicitIds.has(id)) {
-      conflicts.push({ opIndex, type: 'ADD', skillId: id, reason: 'id_exists', revision: book.revision });
+    const free = !book.has(id) && !taken.has(id);
+    const final = origins.allocation === 'leased' || origins.explicit.has(id);
+    if (final || !mustMove(id, free, leases)) {
+      if (free) taken.add(id);
+      else conflicts.push({ opIndex, type: 'ADD', skillId: id, reason: 'id_exists', revision: book.revision });
       return op;
     }
     const next = fresh(op.section);
     taken.add(next);
-    idMap[id] = next;
+    idMap.set(id, next);
     return { ...op, skill_id: next };
   });
   return { ops: out, idMap, conflicts };

@@ -64,13 +64,18 @@ export interface MakeCommitOptions {
   readonly ids?: IdAllocatorHandle;
   readonly at?: number;
   readonly basis?: 'store' | 'speculative';
+  /** Ids of ADDs the session chose itself (see `CommitRecord.explicitIds`). */
+  readonly explicitIds?: readonly string[];
+  /** Where the other ADD ids were allocated (see `CommitRecord.allocation`). */
+  readonly allocation?: 'leased' | 'unleased';
 }
 
 let sessions = 0;
 
 /**
  * Applies raw ACE operations to `book`, as a session would, and packages the applied ops as a
- * commit based on `book.revision`. Throws when the batch is refused (a test bug).
+ * commit based on `book.revision`: one audit block, of the committing session. Throws when
+ * the batch is refused (a test bug).
  *
  * @example
  * ```ts
@@ -84,13 +89,16 @@ export function makeCommit(book: Skillbook, operations: readonly RawOp[], option
   const result = book.applyBatch({ operations }, { clock: { now: () => at }, allocateId: ids.allocate });
   if (!result.ok) throw new Error(`makeCommit: the batch was refused: ${result.error.message}`);
   const sessionId = options.sessionId ?? `s${(sessions += 1)}`;
+  const path = options.path ?? ['root', sessionId];
   const commit: CommitRecord = {
     expectedRevision: book.revision,
     sessionId,
-    path: options.path ?? ['root', sessionId],
-    ops: result.applied,
+    path,
+    entries: [{ sessionId, path, ops: result.applied, at }],
     at,
     ...(options.basis ? { basis: options.basis } : {}),
+    ...(options.explicitIds ? { explicitIds: options.explicitIds } : {}),
+    ...(options.allocation ? { allocation: options.allocation } : {}),
   };
   return { commit, book: result.book, ops: result.applied };
 }

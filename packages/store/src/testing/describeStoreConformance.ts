@@ -1,30 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { Skillbook, createIdAllocator } from '@cohort/skillbook';
+import { afterEach, describe } from 'vitest';
+import type { Skillbook } from '@cohort/skillbook';
 import type { Store } from '../Store.ts';
-import type { StoreNotice } from '../StoreNotice.ts';
-import { addOp, makeCommit, replayAll } from './commitFixtures.ts';
+import { appendCases } from './conformance/appendCases.ts';
+import type { ConformanceContext, StoreFactory, StoreHarness } from './conformance/ConformanceContext.ts';
+import { seeded } from './conformance/ConformanceContext.ts';
+import { historyCases } from './conformance/historyCases.ts';
+import { idCases } from './conformance/idCases.ts';
 
-/** One adapter under test: how to open it (again). */
-export interface StoreHarness {
-  /** Opens the store; a durable adapter opens the same data again after `close`. */
-  open(): Promise<Store>;
-  /** Whether a reopened store holds what a closed one acknowledged. */
-  readonly durable: boolean;
-  /** Removes whatever the harness created. */
-  cleanup?(): Promise<void>;
-}
-
-/** Creates a fresh harness whose store starts from `initial`. */
-export type StoreFactory = (initial: Skillbook) => Promise<StoreHarness>;
-
-function seeded(): Skillbook {
-  const made = makeCommit(Skillbook.empty(), [addOp('seed one'), addOp('seed two'), addOp('seed three', 'harness')]);
-  return made.book;
-}
+export type { StoreFactory, StoreHarness } from './conformance/ConformanceContext.ts';
 
 /**
- * The Store conformance suite: every adapter must pass it. Call it inside a test file with a
- * factory that creates a fresh harness per test.
+ * The Store conformance suite: every adapter must pass it — appends (compare-and-set,
+ * conflicts, the speculative basis), ids (leases, final ids, explicit ids, prototype names as
+ * ids) and history (the per-session audit, paged and replayable). Call it inside a test file
+ * with a factory that creates a fresh harness per test.
  *
  * @example
  * ```ts
@@ -40,210 +29,17 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
         await o.harness.cleanup?.();
       }
     });
-    const start = async (initial = seeded()): Promise<{ harness: StoreHarness; store: Store }> => {
-      const harness = await factory(initial);
-      const entry = { harness, store: await harness.open() };
-      open.push(entry);
-      return entry;
+    const context: ConformanceContext = {
+      factory,
+      async start(initial: Skillbook = seeded()) {
+        const harness = await factory(initial);
+        const entry = { harness, store: await harness.open() };
+        open.push(entry);
+        return entry;
+      },
     };
-
-    it('load - a new store holds the initial book at its revision', async () => {
-      const initial = seeded();
-      const { store } = await start(initial);
-      const snap = await store.load();
-      expect(snap.revision).toBe(snap.book.revision);
-      expect(snap.book.toJSON()).toBe(initial.toJSON());
-    });
-
-    it('append - a commit on the current revision is applied: its book is the serial replay, one revision on', async () => {
-      const { store } = await start();
-      const snap = await store.load();
-      const made = makeCommit(snap.book, [addOp('new skill'), { type: 'TAG', section: 'context', skill_id: 'context-00001', metadata: { delta: 1 } }]);
-      const result = await store.append(made.commit);
-      expect(result.ok).toBe(true);
-      if (!result.ok) return;
-      expect(result.revision).toBe(snap.revision + 1);
-      expect(result.book.revision).toBe(result.revision);
-      expect(result.book.toJSON()).toBe(made.book.toJSON());
-      expect((await store.load()).book.toJSON()).toBe(made.book.toJSON());
-    });
-
-    it('append - a commit based on an older revision that does not conflict is applied on top', async () => {
-      const { store } = await start();
-      const snap = await store.load();
-      const ids = createIdAllocator(snap.book.nextId);
-      const a = makeCommit(snap.book, [addOp('from a')], { ids, basis: 'store' });
-      const b = makeCommit(snap.book, [addOp('from b'), { type: 'UPDATE', section: 'context', skill_id: 'context-00002', insight: 'b was here' }], { ids, basis: 'store' });
-      const ra = await store.append(a.commit);
-      const rb = await store.append(b.commit);
-      expect(ra.ok && rb.ok).toBe(true);
-      if (!rb.ok) return;
-      expect(rb.revision).toBe(snap.revision + 2);
-      expect(rb.book.toJSON()).toBe(replayAll(snap.book, [a.ops, b.ops]).toJSON());
-    });
-
-    it('append - a conflicting commit based on an older revision is refused with its conflicts and changes nothing', async () => {
-      const { store } = await start();
-      const snap = await store.load();
-      const a = makeCommit(snap.book, [{ type: 'UPDATE', section: 'context', skill_id: 'context-00001', insight: 'first' }], { basis: 'store' });
-      const b = makeCommit(snap.book, [{ type: 'UPDATE', section: 'context', skill_id: 'context-00001', insight: 'second' }], { basis: 'store' });
-      expect((await store.append(a.commit)).ok).toBe(true);
-      const before = (await store.load()).book.toJSON();
-      const rb = await store.append(b.commit);
-      expect(rb.ok).toBe(false);
-      if (rb.ok) return;
-      expect(rb.error.code).toBe('conflict');
-      expect(rb.error.conflicts?.map((c) => [c.opIndex, c.skillId, c.reason])).toEqual([[0, 'context-00001', 'content_changed']]);
-      expect((await store.load()).book.toJSON()).toBe(before);
-    });
-
-    it('append - an allocated id another commit took meanwhile is re-mapped, reported in the result and as a notice', async () => {
-      const { store } = await start();
-      const notices: StoreNotice[] = [];
-      const sub = store.notices$.subscribe((n) => notices.push(n));
-      const snap = await store.load();
-      const a = makeCommit(snap.book, [addOp('mine')], { basis: 'store' });
-      const b = makeCommit(snap.book, [addOp('theirs'), { type: 'TAG', section: 'context', skill_id: 'context-00004', metadata: { delta: 1 } }], { basis: 'store' });
-      expect(a.ops[0]?.skill_id).toBe(b.ops[0]?.skill_id);
-      await store.append(a.commit);
-      const rb = await store.append(b.commit);
-      sub.unsubscribe();
-      expect(rb.ok).toBe(true);
-      if (!rb.ok) return;
-      const taken = b.ops[0]?.skill_id ?? '';
-      const fresh = rb.idMap?.[taken];
-      expect(fresh).toBeDefined();
-      expect(rb.book.get(taken)?.issue).toBe('mine');
-      expect(rb.book.get(fresh ?? '')?.issue).toBe('theirs');
-      expect(rb.book.get(fresh ?? '')?.helpful_count).toBe(1);
-      expect(notices.filter((n) => n.type === 'store.ids_remapped')).toHaveLength(1);
-    });
-
-    it('append - an explicit id that was taken is an id_exists conflict', async () => {
-      const { store } = await start();
-      const snap = await store.load();
-      const op = { ...addOp('explicit'), skill_id: 'context-00042' };
-      const a = makeCommit(snap.book, [op], { basis: 'store' });
-      const b = makeCommit(snap.book, [{ ...op, issue: 'again' }], { basis: 'store' });
-      await store.append(a.commit);
-      const rb = await store.append({ ...b.commit, explicitIds: ['context-00042'] });
-      expect(rb.ok ? null : rb.error.conflicts?.[0]?.reason).toBe('id_exists');
-    });
-
-    it('append - a revision the store never had is refused as revision_mismatch', async () => {
-      const { store } = await start();
-      const snap = await store.load();
-      const made = makeCommit(snap.book, [addOp('ahead')], { basis: 'store' });
-      const r = await store.append({ ...made.commit, expectedRevision: snap.revision + 5 });
-      expect(r.ok ? null : r.error.code).toBe('revision_mismatch');
-    });
-
-    it('append - an op on a skill the store does not have is a conflict, not a silent no-op', async () => {
-      const { store } = await start();
-      const snap = await store.load();
-      const ghost = makeCommit(snap.book, [addOp('ghost')]);
-      const dependent = makeCommit(ghost.book, [{ type: 'UPDATE', section: 'context', skill_id: ghost.ops[0]?.skill_id ?? '', insight: 'changed' }]);
-      const r = await store.append({ ...dependent.commit, expectedRevision: snap.revision, basis: 'store' });
-      expect(r.ok ? null : r.error.code).toBe('conflict');
-      expect((await store.load()).revision).toBe(snap.revision);
-    });
-
-    it('append - invalid ops are refused as invalid_commit, never thrown, and change nothing', async () => {
-      const { store } = await start();
-      const snap = await store.load();
-      const bad = { expectedRevision: snap.revision, sessionId: 'bad', path: ['bad'], at: 0, ops: [{ type: 'ADD', section: 'context', skill_id: 'x-1', at: 'not a time' }] };
-      const r = await store.append(bad as never);
-      expect(r.ok ? null : r.error.code).toBe('invalid_commit');
-      expect((await store.load()).revision).toBe(snap.revision);
-    });
-
-    it('append - concurrent appends all resolve with distinct revisions, and the book is their replay in revision order', async () => {
-      const { store } = await start();
-      const snap = await store.load();
-      const ids = createIdAllocator(snap.book.nextId);
-      const made = Array.from({ length: 12 }, (_, i) => makeCommit(snap.book, [addOp(`concurrent ${i}`)], { ids, basis: 'store' }));
-      const results = await Promise.all(made.map((m) => store.append(m.commit)));
-      const revisions = results.map((r) => (r.ok ? r.revision : -1));
-      expect(new Set(revisions).size).toBe(12);
-      expect(Math.min(...revisions)).toBe(snap.revision + 1);
-      const order = made.map((m, i) => ({ ops: m.ops, rev: revisions[i] ?? 0 })).sort((a, b) => a.rev - b.rev);
-      expect((await store.load()).book.toJSON()).toBe(replayAll(snap.book, order.map((o) => o.ops)).toJSON());
-    });
-
-    it('speculative - pipelined appends numbered by the client are applied in order while nothing diverges', async () => {
-      const { store } = await start();
-      let book = (await store.load()).book;
-      const pending = [];
-      for (let i = 0; i < 5; i += 1) {
-        const made = makeCommit(book, [addOp(`pipelined ${i}`), { type: 'UPDATE', section: 'context', skill_id: 'context-00001', insight: `v${i}` }]);
-        pending.push(store.append(made.commit));
-        book = made.book;
-      }
-      const results = await Promise.all(pending);
-      expect(results.every((r) => r.ok)).toBe(true);
-      expect((await store.load()).book.toJSON()).toBe(book.toJSON());
-    });
-
-    it('speculative - after a refused append, a pipelined append that depended on it is refused too', async () => {
-      const { store } = await start();
-      const snap = await store.load();
-      const first = makeCommit(snap.book, [addOp('lost')]);
-      const second = makeCommit(first.book, [{ type: 'UPDATE', section: 'context', skill_id: first.ops[0]?.skill_id ?? '', insight: 'depends' }]);
-      expect(second.ops).toHaveLength(1);
-      // the first commit names a skill the store does not have: it is refused
-      const ghostFirst = { ...first.commit, ops: [...first.commit.ops, { type: 'UPDATE' as const, section: 'context', skill_id: 'nobody-00001', insight: 'x', at: first.ops[0]?.at ?? '' }] };
-      const [r1, r2] = await Promise.all([store.append(ghostFirst), store.append(second.commit)]);
-      expect(r1.ok).toBe(false);
-      expect(r2.ok).toBe(false);
-      expect((await store.load()).revision).toBe(snap.revision);
-    });
-
-    it('speculative - once nothing is in flight, an append based on a reported revision is checked exactly again', async () => {
-      const { store } = await start();
-      const snap = await store.load();
-      const edit = (book: Skillbook, insight: string) => makeCommit(book, [{ type: 'UPDATE', section: 'context', skill_id: 'context-00001', insight }]);
-      const first = await store.append(edit(snap.book, 'first').commit);
-      if (!first.ok) throw new Error(first.error.message);
-      // a refused append based on the old revision: until the client has taken in its result, later ones are checked from there
-      const ghost = makeCommit(snap.book, [addOp('ghost')]);
-      const refused = await store.append({ ...ghost.commit, ops: [...ghost.commit.ops, { type: 'UPDATE', section: 'context', skill_id: 'nobody-00001', insight: 'x', at: ghost.ops[0]?.at ?? '' }] });
-      expect(refused.ok).toBe(false);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      const second = await store.append(edit(first.book, 'second').commit);
-      expect(second.ok).toBe(true);
-    });
-
-    it('close - appends after close are refused with code closed, and notices$ completes', async () => {
-      const harness = await factory(seeded());
-      const store = await harness.open();
-      let completed = false;
-      store.notices$.subscribe({ complete: () => (completed = true) });
-      const snap = await store.load();
-      await store.close();
-      const r = await store.append(makeCommit(snap.book, [addOp('late')]).commit);
-      expect(r.ok ? null : r.error.code).toBe('closed');
-      expect(completed).toBe(true);
-      await harness.cleanup?.();
-    });
-
-    it('durability - a reopened store holds every acknowledged commit', async () => {
-      const harness = await factory(seeded());
-      const store = await harness.open();
-      let book = (await store.load()).book;
-      for (let i = 0; i < 5; i += 1) {
-        const r = await store.append(makeCommit(book, [addOp(`durable ${i}`)]).commit);
-        if (!r.ok) throw new Error(r.error.message);
-        book = r.book;
-      }
-      await store.close();
-      if (harness.durable) {
-        const again = await harness.open();
-        const snap = await again.load();
-        expect(snap.book.toJSON()).toBe(book.toJSON());
-        expect(snap.revision).toBe(book.revision);
-        await again.close();
-      }
-      await harness.cleanup?.();
-    });
+    describe('appends', () => appendCases(context));
+    describe('ids', () => idCases(context));
+    describe('history', () => historyCases(context));
   });
 }

@@ -4,5 +4,7 @@
  */
 export { describeStoreConformance } from './describeStoreConformance.ts';
 export type { StoreFactory, StoreHarness } from './describeStoreConformance.ts';
+export { PROTOTYPE_IDS, leaseAllocator } from './conformance/idCases.ts';
+export { readHistory } from './conformance/historyCases.ts';
 export { ManualClock, addOp, makeCommit, replayAll } from './commitFixtures.ts';
 export type { MadeCommit, MakeCommitOptions, RawOp } from './commitFixtures.ts';

@@ -14,13 +14,26 @@ function where(e: InspectedCommit): string {
   return e.path.length > 0 ? e.path.join('/') : (e.sessionId ?? '');
 }
 
-/** One aligned line per journal entry; `*` marks commits the document does not hold yet. */
+function what(e: InspectedCommit): string {
+  if (e.kind === 'mark') return 'the document was re-based here';
+  if (e.kind === 'commit' && e.blocks.length > 1) return '';
+  return e.ops.join(', ');
+}
+
+/**
+ * One aligned line per journal entry; `*` marks commits the document does not hold yet. A
+ * commit of several sessions' blocks lists each block under it, indented by its depth below
+ * the committing session: the tree of session paths that wrote it.
+ */
 function logLines(entries: readonly InspectedCommit[]): string {
   const writer = Math.max(6, ...entries.map((e) => e.writer.length));
   const path = Math.max(4, ...entries.map((e) => where(e).length));
   return entries.map((e) => {
-    const what = e.kind === 'commit' ? e.ops.join(', ') : 'the document was re-based here';
-    return `${e.inDocument ? ' ' : '*'}r${String(e.revision).padEnd(6)} ${time(e.at)}  ${e.writer.padEnd(writer)}  ${where(e).padEnd(path)}  ${what}\n`;
+    const head = `${e.inDocument ? ' ' : '*'}r${String(e.revision).padEnd(6)} ${time(e.at)}  ${e.writer.padEnd(writer)}  ${where(e).padEnd(path)}  ${what(e)}`.trimEnd();
+    if (e.kind !== 'commit' || e.blocks.length <= 1) return `${head}\n`;
+    const indent = ' '.repeat(8 + time(e.at).length + 2 + writer + 2);
+    const blocks = e.blocks.map((b) => `${indent}${'  '.repeat(Math.max(0, b.path.length - e.path.length))}${b.path.join('/')}  ${b.ops.join(', ')}\n`);
+    return `${head}\n${blocks.join('')}`;
   }).join('');
 }
 
@@ -36,10 +49,10 @@ function log(report: BookInspection, flags: LogFlags, io: CliIo): number {
   return 0;
 }
 
-/** `cohort book log <path> [--json] [--limit N]`: the audit journal, each commit with its session path. */
+/** `cohort book log <path> [--json] [--limit N]`: the audit journal, each commit with its sessions' blocks. */
 export const registerLogBook = bookCommand<LogFlags>({
   name: 'log',
-  description: 'print the audit journal: each merged commit with its session path',
+  description: 'print the audit journal: each merged commit with the blocks its sessions wrote',
   json: 'machine-readable output (one object per entry)',
   progress: true,
   options: (command) => void command.option('--limit <n>', 'only the last N entries', optionValue(wholeNumber(1))),
