@@ -13,6 +13,8 @@ export interface PeerCell {
   readonly time: Figure;
   /** Killed at the time cap: `time` is the cap, a lower bound. */
   readonly capped: boolean;
+  /** Timed by its one run in a process of its own (a system too slow to alternate with the others). */
+  readonly ownProcess: boolean;
   /** The first failed verdict of its runs, else the last; null when nothing could be checked (capped). */
   readonly verdict: Verdict | null;
 }
@@ -50,7 +52,7 @@ export function ranked(line: PeerLine): boolean {
   return [...Object.values(line.cells).map((c) => c.verdict), line.memory.verdict].every((v) => v === null || v.ok);
 }
 
-/** Whether `line` failed a check. */
+/** The first failed verdict of `line`, else one that passed, else null (nothing checked). */
 export function worstVerdict(line: PeerLine): Verdict | null {
   const verdicts = [...Object.values(line.cells).map((c) => c.verdict), line.memory.verdict];
   return verdicts.find((v) => v !== null && !v.ok) ?? verdicts.find((v) => v !== null) ?? null;

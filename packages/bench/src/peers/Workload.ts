@@ -86,7 +86,7 @@ export function expectedSurvivors(w: Workload): number {
 export interface Verdict {
   readonly expected: number;
   readonly survived: number;
-  /** Inserts of a child that threw, or of a child under one, that are still there. */
+  /** Inserts still there from a child that threw or one under it (or that no child made). */
   readonly crashedKept: number;
   /** Survivors exactly as expected, and none from a crashed child. */
   readonly ok: boolean;

@@ -44,7 +44,7 @@ async function timeInProcess(w: Workload, systems: readonly PeerSystem[], plan: 
   const samples = await interleave(runs, { warmup: plan.warmup, reps: plan.reps });
   for (const [i, system] of systems.entries()) {
     const row = cells.get(system.key) ?? {};
-    row[w.id] = { time: medianFigure(samples[i] ?? [], 'ms', w.label), capped: false, verdict: verdicts.get(system.key) ?? null };
+    row[w.id] = { time: medianFigure(samples[i] ?? [], 'ms', w.label), capped: false, ownProcess: false, verdict: verdicts.get(system.key) ?? null };
     cells.set(system.key, row);
   }
 }
@@ -64,7 +64,8 @@ export async function measurePeers(options: BenchOptions, plan: PeerPlan): Promi
     const memory: PeerMemory = { increaseMb: result.rssIncreaseMb, capped: result.capped, verdict: result.verdict };
     const row = cells.get(system.key) ?? {};
     if (plan.slow.includes(system.key)) {
-      row[plan.memory.id] = { time: { value: result.ms, unit: 'ms', label: plan.memory.label, samples: [result.ms] }, capped: result.capped, verdict: result.verdict };
+      const time = { value: result.ms, unit: 'ms', label: plan.memory.label, samples: [result.ms] } as const;
+      row[plan.memory.id] = { time, capped: result.capped, ownProcess: true, verdict: result.verdict };
     }
     lines.push({ key: system.key, name: system.name, cells: row, memory });
   }

@@ -33,7 +33,7 @@ function timeOf(line: PeerLine, w: Workload): Figure {
   return { ...cell.time, label: `${line.name}${cell.capped ? ', capped' : ''}` };
 }
 
-/** Why a comparison of `a` with `b` cannot be ranked, if it cannot. */
+/** Why a comparison between `lines` cannot be ranked (one of them failed its check), or null. */
 function unrankedReason(...lines: readonly PeerLine[]): string | null {
   const failed = lines.find((l) => !ranked(l));
   if (!failed) return null;
