@@ -7,9 +7,10 @@ import { formatNumber } from '../Scenario.ts';
 import type { PeerCell, PeerLine, PeerTable } from './PeerTable.ts';
 import { ranked, worstVerdict } from './PeerTable.ts';
 
-/** A duration in ms as text: `579 ms`, `3.50 s`. */
+/** A duration in ms as text: `579 ms`, `3.50 s`, `30 s`. */
 function duration(ms: number): string {
-  return ms < 1000 ? `${formatNumber(ms)} ms` : `${formatNumber(ms / 1000)} s`;
+  if (ms < 1000) return `${formatNumber(ms)} ms`;
+  return Number.isInteger(ms / 1000) ? `${ms / 1000} s` : `${formatNumber(ms / 1000)} s`;
 }
 
 /** How `cell` compares with Cohort's: `2.50× slower`, `12.0× faster`. */
