@@ -1,19 +1,23 @@
 /**
- * `./pnpmw bench`: bundles the benchmarks (with the packages they measure) into one ES module
+ * `./pnpmw bench`: bundles the benchmarks (with the packages they measure) into an ES module
  * with esbuild, then runs it in a plain Node process — as a service runs Cohort, compiled,
  * rather than through tsx, whose loader thread alone holds about 35 MB of resident memory and
- * would count in every peak-memory figure. Arguments are passed on; the exit code is the run's.
+ * would count in every peak-memory figure. The peer comparison starts a process per system from
+ * a second bundle (`dist/peer.mjs`). Arguments are passed on; the exit code is the run's.
  */
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
-const entry = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-const outfile = fileURLToPath(new URL('../dist/bench.mjs', import.meta.url));
+const source = (path) => fileURLToPath(new URL(`../src/${path}`, import.meta.url));
+const outdir = fileURLToPath(new URL('../dist', import.meta.url));
 
+// two programs: the benchmarks, and the entry each peer's own process runs (for its memory)
 await build({
-  entryPoints: [entry],
-  outfile,
+  entryPoints: { bench: source('main.ts'), peer: source('peers/peerProcessMain.ts') },
+  outdir,
+  outExtension: { '.js': '.mjs' },
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -22,7 +26,10 @@ await build({
   logLevel: 'warning',
 });
 
-const run = spawn(process.execPath, ['--enable-source-maps', outfile, ...process.argv.slice(2)], { stdio: 'inherit' });
+const run = spawn(process.execPath, ['--enable-source-maps', join(outdir, 'bench.mjs'), ...process.argv.slice(2)], {
+  stdio: 'inherit',
+  env: { ...process.env, COHORT_BENCH_PEER_ENTRY: join(outdir, 'peer.mjs') },
+});
 run.on('exit', (code, signal) => {
   if (signal) process.kill(process.pid, signal);
   process.exit(code ?? 1);

@@ -3,6 +3,7 @@
  * beside its baseline's, the ratio between them and whether the issue's target is met.
  */
 import { median } from './measure.ts';
+import type { PeerTable } from './peers/PeerTable.ts';
 
 /**
  * How big and how long: `full` (the issue's sizes), `quick` (`--quick`: smaller sizes, fewer
@@ -50,17 +51,25 @@ export interface BenchRow {
   /** How the ratio reads, e.g. `1.12×` or `2.41 s`. */
   readonly ratioText: string;
   readonly target: Target;
-  /** `null` for information-only rows. */
+  /** `null` for information-only rows, and for rows not ranked (`unranked`). */
   readonly met: boolean | null;
+  /** Why the row is not ranked: the system compared with failed its check (it kept a crashed child's writes). */
+  readonly unranked?: string;
   /** Sizes and settings that produced the row. */
   readonly detail?: Readonly<Record<string, unknown>>;
 }
 
-/** A scenario of issue 6: runs Cohort and its baseline side by side and reports rows. */
+/** What a scenario reports: its rows, and the peer comparison for the scenario that makes it. */
+export interface ScenarioReport {
+  readonly rows: readonly BenchRow[];
+  readonly peers?: PeerTable;
+}
+
+/** A benchmark scenario: runs Cohort and its baselines side by side and reports rows. */
 export interface Scenario {
   readonly id: string;
   readonly name: string;
-  run(options: BenchOptions): Promise<BenchRow[]>;
+  run(options: BenchOptions): Promise<ScenarioReport>;
 }
 
 /** The figure of `samples` (in `unit`): their median. */
@@ -93,6 +102,11 @@ export function ratioRow(
     id, scenario, cohort, baseline, ratio, ratioText: `${formatNumber(ratio)}×`, target, met: meets(target, ratio),
     ...(detail ? { detail } : {}),
   };
+}
+
+/** A row that compares nothing because `reason` (a system failed its check): shown as not ranked. */
+export function unrankedRow(id: string, scenario: string, cohort: Figure, baseline: Figure | null, target: Target, reason: string): BenchRow {
+  return { id, scenario, cohort, baseline, ratio: null, ratioText: '—', target, met: null, unranked: reason };
 }
 
 /** A row whose target is on Cohort's own figure (`< 3 s`, `< 300 MB`). */

@@ -3,6 +3,12 @@ import { formatFigure } from './Scenario.ts';
 
 const HEADER = ['', 'scenario', 'Cohort', 'baseline', 'ratio', 'target', 'met?'] as const;
 
+/** The met? column: `yes`, `no`, `info`, or `not ranked` when the system compared failed its check. */
+function metText(r: BenchRow, no: string): string {
+  if (r.unranked !== undefined) return 'not ranked';
+  return r.met === null ? 'info' : r.met ? 'yes' : no;
+}
+
 /** The rows as an aligned text table (what `./pnpmw bench` prints). */
 export function formatTable(rows: readonly BenchRow[]): string {
   const cells = rows.map((r) => [
@@ -12,7 +18,7 @@ export function formatTable(rows: readonly BenchRow[]): string {
     formatFigure(r.baseline),
     r.ratioText,
     r.target.text,
-    r.met === null ? 'info' : r.met ? 'yes' : 'NO',
+    metText(r, 'NO'),
   ]);
   const widths = HEADER.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] ?? '').length)));
   const line = (c: readonly string[]) =>
@@ -24,8 +30,7 @@ export function formatTable(rows: readonly BenchRow[]): string {
 export function formatMarkdown(rows: readonly BenchRow[]): string {
   const out = ['| | scenario | Cohort | baseline | ratio | target | met? |', '| --- | --- | ---: | ---: | ---: | --- | --- |'];
   for (const r of rows) {
-    const met = r.met === null ? 'info' : r.met ? 'yes' : '**no**';
-    out.push(`| ${r.id} | ${r.scenario} | ${formatFigure(r.cohort)} | ${formatFigure(r.baseline)} | ${r.ratioText} | ${r.target.text} | ${met} |`);
+    out.push(`| ${r.id} | ${r.scenario} | ${formatFigure(r.cohort)} | ${formatFigure(r.baseline)} | ${r.ratioText} | ${r.target.text} | ${metText(r, '**no**')} |`);
   }
   return out.join('\n');
 }

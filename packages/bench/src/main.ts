@@ -1,11 +1,12 @@
 /**
- * `./pnpmw bench [--quick] [--json] [--only 1,3]`: runs the scenarios of issue 6, prints an
- * aligned table (scenario, Cohort, baseline, ratio, target, met?) and writes
+ * `./pnpmw bench [--quick] [--json] [--only 1,3]`: runs the scenarios, prints an aligned
+ * table (scenario, Cohort, baseline, ratio, target, met?) and the peer comparison, and writes
  * `bench-results.json` in the current directory. Progress goes to stderr. Exits 0 even when a
  * target is missed (the table says which): a benchmark reports, it does not gate.
  */
 import { writeFileSync } from 'node:fs';
 import { formatMarkdown, formatTable } from './formatTable.ts';
+import { formatPeers, formatPeersMarkdown } from './peers/formatPeers.ts';
 import { runBench, scenarios } from './runBench.ts';
 
 const args = process.argv.slice(2);
@@ -31,8 +32,13 @@ if (json) console.log(JSON.stringify(results, null, 2));
 else {
   const m = results.machine;
   console.log(markdown ? formatMarkdown(results.rows) : formatTable(results.rows));
+  if (results.peers) {
+    console.log('');
+    console.log('W(n, 10): n children in parallel, 10 inserts each into its own view, merged; one child in ten throws');
+    console.log(markdown ? formatPeersMarkdown(results.peers) : formatPeers(results.peers));
+  }
   console.log('');
-  console.log(`${m.cpus} × ${m.cpuModel}, ${m.memoryGb} GB, Node ${m.node}, ${m.platform}; ${results.seconds.toFixed(0)} s, peak RSS ${results.peakRssMb.toFixed(0)} MB`);
+  console.log(`${m.cpus} × ${m.cpuModel}, ${m.memoryGb} GB, Node ${m.node}, ${m.platform}; ${results.seconds.toFixed(0)} s, peak RSS ${results.peakRssMb.toFixed(0)} MB, load average ${m.loadAverage.toFixed(1)}`);
   const missed = results.rows.filter((r) => r.met === false);
   console.log(missed.length === 0 ? 'every target met' : `targets missed: ${missed.map((r) => r.id).join(', ')}`);
   console.log('results written to bench-results.json');

@@ -1,5 +1,6 @@
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { collectGarbage } from './measure.ts';
+import type { PeerTable } from './peers/PeerTable.ts';
 import type { BenchMode, BenchOptions, BenchRow, Scenario } from './Scenario.ts';
 import { conflictCheck } from './scenarios/conflictCheck.ts';
 import { durableMerges } from './scenarios/durableMerges.ts';
@@ -8,10 +9,7 @@ import { mergeThroughput } from './scenarios/mergeThroughput.ts';
 import { reopen } from './scenarios/reopen.ts';
 import { spawnIsolation } from './scenarios/spawnIsolation.ts';
 
-/**
- * Every scenario of issue 6, in the order they run. Fan-out runs first: its peak-memory target
- * is about the process, and the books of the other scenarios would otherwise be in it.
- */
+/** Every scenario, in the order they run. */
 export const scenarios: readonly Scenario[] = [fanOut, spawnIsolation, mergeThroughput, durableMerges, reopen, conflictCheck];
 
 /** Where and how a run happened. */
@@ -21,6 +19,8 @@ export interface BenchMachine {
   readonly cpus: number;
   readonly cpuModel: string;
   readonly memoryGb: number;
+  /** The 1-minute load average when the run ended: how busy the (shared) machine was. */
+  readonly loadAverage: number;
 }
 
 /** What {@link runBench} returns (and the CLI writes to `bench-results.json`). */
@@ -33,6 +33,8 @@ export interface BenchResults {
   /** Peak resident set size of the whole run, in MB. */
   readonly peakRssMb: number;
   readonly rows: readonly BenchRow[];
+  /** The peer comparison (scenario 2), when it ran. */
+  readonly peers: PeerTable | null;
 }
 
 /** The machine this process runs on. */
@@ -44,6 +46,7 @@ export function describeMachine(): BenchMachine {
     cpus: list.length,
     cpuModel: list[0]?.model.trim() ?? 'unknown',
     memoryGb: Math.round(totalmem() / 1e9),
+    loadAverage: loadavg()[0] ?? 0,
   };
 }
 
@@ -58,9 +61,12 @@ export function describeMachine(): BenchMachine {
 export async function runBench(options: BenchOptions, only: readonly Scenario[] = scenarios): Promise<BenchResults> {
   const started = Date.now();
   const rows: BenchRow[] = [];
+  let peers: PeerTable | null = null;
   for (const scenario of only) {
     collectGarbage();
-    rows.push(...(await scenario.run(options)));
+    const report = await scenario.run(options);
+    rows.push(...report.rows);
+    peers = report.peers ?? peers;
   }
   return {
     format: 'cohort-bench/1',
@@ -71,5 +77,6 @@ export async function runBench(options: BenchOptions, only: readonly Scenario[] 
     // maxRSS is in KiB; MB (10^6 bytes) as every other memory figure here
     peakRssMb: (process.resourceUsage().maxRSS * 1024) / 1e6,
     rows,
+    peers,
   };
 }

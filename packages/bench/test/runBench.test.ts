@@ -1,24 +1,60 @@
-import { describe, expect, it } from 'vitest';
-import { formatMarkdown, formatTable, runBench, scenarios } from '../src/index.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatMarkdown, formatPeers, formatPeersMarkdown, formatTable, runBench, scenarios } from '../src/index.ts';
+import type { BenchResults } from '../src/index.ts';
+import { bundlePeerEntry } from './utils/bundlePeerEntry.ts';
+
+let cleanUp: () => void = () => undefined;
+beforeAll(async () => {
+  cleanUp = await bundlePeerEntry();
+});
+afterAll(() => cleanUp());
 
 // Smoke mode: tiny sizes, one repetition. This proves the harness runs every scenario and
 // reports well-formed rows; it asserts nothing about speed (timings belong to `./pnpmw bench`).
 describe('bench - the harness', () => {
-  it('runs every scenario of issue 6 in smoke mode and reports a row per target, well formed', async () => {
-    const results = await runBench({ mode: 'smoke', log: () => undefined });
+  let run: Promise<BenchResults> | undefined;
+  const smokeRun = (): Promise<BenchResults> => (run ??= runBench({ mode: 'smoke', log: () => undefined }));
+
+  it('runs every scenario in smoke mode and reports a row per target, well formed', async () => {
+    const results = await smokeRun();
     expect(results.format).toBe('cohort-bench/1');
     expect(new Set(results.rows.map((r) => r.id.charAt(0)))).toEqual(new Set(scenarios.map((s) => s.id)));
     for (const row of results.rows) {
       expect(Number.isFinite(row.cohort.value)).toBe(true);
       if (row.baseline) expect(Number.isFinite(row.baseline.value)).toBe(true);
-      // a ratio that is not a number would read as a missed target rather than as a broken row
+      // every system drops its crashed children's writes, so every row is ranked; a ratio that
+      // is not a number would read as a missed target rather than as a broken row
+      expect(row.unranked).toBeUndefined();
       expect(Number.isFinite(row.ratio)).toBe(true);
       expect(row.met === null).toBe(row.target.kind === 'info');
     }
-    expect(results.rows.map((r) => r.id)).toEqual(expect.arrayContaining(['1a', '1b', '2a', '2b', '2c', '2d', '2e', '3b', '4', '5', '6']));
+    expect(results.rows.map((r) => r.id)).toEqual(
+      expect.arrayContaining(['1a', '1b', '2a', '2b', '2c', '2d', '2e', '2f', '3b', '4', '5', '6']),
+    );
     const table = formatTable(results.rows);
     expect(table.split('\n')).toHaveLength(results.rows.length + 2);
     expect(formatMarkdown(results.rows)).toContain('| 3b |');
     expect(results.peakRssMb).toBeGreaterThan(0);
-  });
+    expect(results.machine.loadAverage).toBeGreaterThanOrEqual(0);
+  }, 120_000);
+
+  it('compares Cohort with its peers on every workload, each checked, with a memory figure from each own process', async () => {
+    const peers = (await smokeRun()).peers;
+    expect(peers?.lines.map((l) => l.key)).toEqual(['cohort', 'langgraph', 'effect', 'floor']);
+    for (const line of peers?.lines ?? []) {
+      for (const w of peers?.workloads ?? []) {
+        const cell = line.cells[w.id];
+        expect(cell?.capped).toBe(false);
+        expect(cell?.verdict).toMatchObject({ ok: true, crashedKept: 0 });
+        expect(cell?.time.value).toBeGreaterThan(0);
+      }
+      expect(line.memory.verdict?.ok).toBe(true);
+      expect(line.memory.increaseMb).toEqual(expect.any(Number));
+    }
+    if (!peers) return;
+    const text = formatPeers(peers);
+    expect(text.split('\n')).toHaveLength(2 + 4);
+    expect(text).toContain('dropped');
+    expect(formatPeersMarkdown(peers).split('\n')[0]).toContain('| system |');
+  }, 120_000);
 });

@@ -7,7 +7,7 @@
 import type { AppliedOp, Skillbook } from '@cohort/skillbook';
 import { buildBook, fixedClock, randomId } from '../books.ts';
 import { interleave, now, random } from '../measure.ts';
-import type { BenchOptions, BenchRow, Figure, Scenario } from '../Scenario.ts';
+import type { BenchOptions, Figure, Scenario, ScenarioReport } from '../Scenario.ts';
 import { byMode, medianFigure, ratioRow } from '../Scenario.ts';
 import { measureSkillbookBatch } from '../skillbookBatch.ts';
 
@@ -35,7 +35,7 @@ function commitOps(book: Skillbook, size: number, count: number, rand: () => num
 export const conflictCheck: Scenario = {
   id: '6',
   name: 'conflict check',
-  async run(options: BenchOptions): Promise<BenchRow[]> {
+  async run(options: BenchOptions): Promise<ScenarioReport> {
     const sizes = byMode(options.mode, { full: [1_000, 100_000], quick: [1_000, 10_000], smoke: [200, 1_000] });
     const reps = byMode(options.mode, { full: 400, quick: 100, smoke: 3 });
     const opsPerCheck = 100;
@@ -73,12 +73,12 @@ export const conflictCheck: Scenario = {
     const [b1, b2] = measureSkillbookBatch({ books: books.map((b) => b.base), ...byMode(options.mode, { full: { warmup: 300, reps: 2_000 }, quick: { warmup: 100, reps: 400 }, smoke: { warmup: 1, reps: 10 } }) });
     const batch = (c: typeof b1): Figure => ({ value: c?.medianMs ?? Number.NaN, unit: 'ms', label: k(c?.size ?? 0) });
     const top = k(sizes[1] ?? 0).replace(' skills', '');
-    return [
+    return { rows: [
       ratioRow('6', `conflict check per op, ${top} vs 1k skills`, l, s, l.value / s.value,
         { kind: 'at-most', value: 1.5, text: '≤ 1.5×' }, { sizes, reps, opsPerCheck }),
       ratioRow('6c', `conflict check per op, ${top} vs 1k, cold (info)`, cl, cs, cl.value / cs.value, { kind: 'info', text: 'info' }),
       ratioRow('6i', `skillbook 10-op applyBatch, ${top} vs 1k skills`, batch(b2), batch(b1),
         (b2?.medianMs ?? Number.NaN) / (b1?.medianMs ?? Number.NaN), { kind: 'at-most', value: 3, text: '≤ 3× (docs)' }),
-    ];
+    ] };
   },
 };

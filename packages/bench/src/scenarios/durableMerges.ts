@@ -12,7 +12,7 @@ import { aceAdd, aceDocOf, aceTag } from '../baselines/AceBook.ts';
 import { buildBook, randomId } from '../books.ts';
 import { openFileStore, withTempDir } from '../files.ts';
 import { interleave, now, random } from '../measure.ts';
-import type { BenchOptions, BenchRow, Scenario } from '../Scenario.ts';
+import type { BenchOptions, Scenario, ScenarioReport } from '../Scenario.ts';
 import { byMode, rateFigure, ratioRow } from '../Scenario.ts';
 
 const COMMITTERS = 64;
@@ -76,7 +76,7 @@ function naiveRun(book: Skillbook, size: number, merges: number, rand: () => num
 export const durableMerges: Scenario = {
   id: '4',
   name: 'durable merges',
-  async run(options: BenchOptions): Promise<BenchRow[]> {
+  async run(options: BenchOptions): Promise<ScenarioReport> {
     const size = byMode(options.mode, { full: 10_000, quick: 10_000, smoke: 300 });
     const perCommitter = byMode(options.mode, { full: 20, quick: 3, smoke: 1 });
     const naiveMerges = byMode(options.mode, { full: 60, quick: 8, smoke: 2 });
@@ -90,9 +90,9 @@ export const durableMerges: Scenario = {
     );
     const c = rateFigure(cohort, COMMITTERS * perCommitter, 'merges/s', `file store, ${COMMITTERS} committers`);
     const n = rateFigure(naive, naiveMerges, 'merges/s', 'rewrite + fsync');
-    return [
+    return { rows: [
       ratioRow('4', `durable merges on ${size / 1000}k skills, vs rewrite + fsync per merge`, c, n, c.value / n.value,
         { kind: 'at-least', value: 50, text: '≥ 50×' }, { committers: COMMITTERS, perCommitter, naiveMerges, reps }),
-    ];
+    ] };
   },
 };

@@ -1,88 +1,101 @@
 /**
- * Scenario 2, fan-out: one parent, N children in parallel, each making 10 `add_skill` calls
- * and committing. Against the floor of the actor library (N bare xstate children that each
- * send one event to their parent and stop) and, for information, the unsafe baseline (plain
- * async functions writing into one shared mutable book: no isolation at all). For information
- * too, a lower bound on any fan-out of xstate sessions: the session protocol alone (actors and
- * their events, nothing else) plus the unsafe baseline's writes, over the same floor.
+ * Scenario 2, fan-out against the peers: W(n, 10) — a parent fans out n children in parallel,
+ * each makes 10 inserts into its own isolated view, its writes are merged, one child in ten
+ * throws and its writes must not appear — at two sizes and on a depth-3 tree, run by Cohort,
+ * LangGraph.js, Effect and the async floor (`Promise.all` with a local buffer per child), side
+ * by side (see `peers/`). For information too, the session protocol alone (xstate actors and
+ * their events, nothing else) against the same floor: how much of the fan-out's budget a
+ * session per xstate actor takes before doing anything.
  */
-import { createRuntime } from '@cohort/runtime';
 import { sessionProtocol } from '../baselines/sessionProtocol.ts';
-import { unsafeSharedFanOut } from '../baselines/unsafeShared.ts';
-import { xstateFloor } from '../baselines/xstateFloor.ts';
-import type { AceDoc } from '../baselines/AceBook.ts';
-import { interleave, now, RssSampler, timeIt } from '../measure.ts';
-import type { BenchOptions, BenchRow, Figure, Scenario } from '../Scenario.ts';
-import { absoluteRow, byMode, medianFigure, ratioRow } from '../Scenario.ts';
+import { interleave, timeIt } from '../measure.ts';
+import { measurePeers } from '../peers/measurePeers.ts';
+import type { PeerLine, PeerTable } from '../peers/PeerTable.ts';
+import { ranked, worstVerdict } from '../peers/PeerTable.ts';
+import { asyncFloor } from '../peers/systems/asyncFloor.ts';
+import type { Workload } from '../peers/Workload.ts';
+import { flatWorkload, treeWorkload } from '../peers/Workload.ts';
+import type { BenchOptions, BenchRow, Figure, Scenario, ScenarioReport, Target } from '../Scenario.ts';
+import { absoluteRow, byMode, formatNumber, medianFigure, ratioRow, unrankedRow } from '../Scenario.ts';
 
-const OPS = 10;
+const FASTER_2X: Target = { kind: 'at-least', value: 2, text: '≥ 2× faster' };
 
-/** One Cohort fan-out of `children` × 10 ADDs in a fresh runtime: its wall time and peak RSS. */
-async function cohortFanOut(children: number, rss: RssSampler | null): Promise<number> {
-  const rt = createRuntime();
-  const sub = rss ? rt.events$.subscribe(() => rss.poke()) : null;
-  const t0 = now();
-  const outcome = await rt.run(async (root) => {
-    const results = await Promise.all(
-      Array.from({ length: children }, (_, i) =>
-        root.spawn(async (s) => {
-          for (let j = 0; j < OPS; j++) await s.tools.add_skill({ section: 'harness', issue: `issue ${i}.${j}`, insight: 'learned' });
-        }),
-      ),
-    );
-    return results.filter((r) => r.status === 'committed').length;
-  });
-  const ms = now() - t0;
-  sub?.unsubscribe();
-  if (outcome.status !== 'committed' || outcome.output !== children || rt.book.size !== children * OPS) {
-    throw new Error(`fan-out: expected ${children} committed children and ${children * OPS} skills, got ${rt.book.size}`);
-  }
-  await rt.close();
-  return ms;
+function lineOf(table: PeerTable, key: PeerLine['key']): PeerLine {
+  const line = table.lines.find((l) => l.key === key);
+  if (!line) throw new Error(`the peer table has no line for ${key}`);
+  return line;
 }
 
-function emptyDoc(): AceDoc {
-  return { schema_version: '2', skills: {}, sections: {}, next_id: 0, similarity_decisions: {} };
+function timeOf(line: PeerLine, w: Workload): Figure {
+  const cell = line.cells[w.id];
+  if (!cell) throw new Error(`${line.name} has no time for ${w.label}`);
+  if (line.key === 'cohort') return { value: cell.time.value, unit: cell.time.unit, ...(cell.time.samples ? { samples: cell.time.samples } : {}) };
+  return { ...cell.time, label: `${line.name}${cell.capped ? ', capped' : ''}` };
+}
+
+/** Why a comparison between `lines` cannot be ranked (one of them failed its check), or null. */
+function unrankedReason(...lines: readonly PeerLine[]): string | null {
+  const failed = lines.find((l) => !ranked(l));
+  if (!failed) return null;
+  const v = worstVerdict(failed);
+  return `${failed.name} kept ${formatNumber(v?.crashedKept ?? 0)} crashed writes, ${formatNumber(v?.survived ?? 0)} of ${formatNumber(v?.expected ?? 0)} survived`;
+}
+
+/** A row of Cohort against `peer` on `w`: `ratio` is checked against `target` unless a check failed. */
+function versus(id: string, scenario: string, table: PeerTable, peer: PeerLine['key'], w: Workload, target: Target, ratio: (c: number, p: number) => number): BenchRow {
+  const cohort = lineOf(table, 'cohort');
+  const other = lineOf(table, peer);
+  const c = timeOf(cohort, w);
+  const p = timeOf(other, w);
+  const reason = unrankedReason(cohort, other);
+  return reason === null ? ratioRow(id, scenario, c, p, ratio(c.value, p.value), target) : unrankedRow(id, scenario, c, p, target, reason);
+}
+
+/** Row 2f: the session protocol alone against the floor, at `n` children. */
+async function protocolRow(n: number, warmup: number, reps: number): Promise<BenchRow> {
+  const w = flatWorkload('protocol', n);
+  const [protocol = [], floor = []] = await interleave(
+    [() => timeIt(() => sessionProtocol(n)), async () => (await asyncFloor.run(w)).ms],
+    { warmup, reps },
+  );
+  const p = medianFigure(protocol, 'ms', 'xstate session protocol');
+  const f = medianFigure(floor, 'ms', 'async floor');
+  return ratioRow('2f', `fan-out ${n.toLocaleString('en-US')}: the session protocol alone, vs the async floor`, p, f, p.value / f.value, { kind: 'info', text: 'info' });
 }
 
 /** Scenario 2. */
 export const fanOut: Scenario = {
   id: '2',
-  name: 'fan-out',
-  async run(options: BenchOptions): Promise<BenchRow[]> {
-    const children = byMode(options.mode, { full: 10_000, quick: 1_000, smoke: 20 });
-    const reps = 3;
-    const warmup = 1;
-    options.log(`2 fan-out: ${children} children × ${OPS} ADDs, ${reps} runs each of Cohort, the xstate floor, the unsafe baseline and the session protocol`);
-    const rss = new RssSampler();
-    const peaks: number[] = [];
-    const [cohort = [], floor = [], unsafe = [], protocol = []] = await interleave(
-      [
-        async () => {
-          rss.start();
-          const ms = await cohortFanOut(children, rss);
-          peaks.push(rss.stop());
-          return ms;
-        },
-        () => timeIt(() => xstateFloor(children)),
-        () => timeIt(() => unsafeSharedFanOut(emptyDoc(), children, OPS)),
-        () => timeIt(() => sessionProtocol(children)),
+  name: 'fan-out against peers',
+  async run(options: BenchOptions): Promise<ScenarioReport> {
+    const size = byMode(options.mode, {
+      full: { small: 1_000, large: 10_000, tree: 3, capMs: 30_000, warmup: 1, reps: 3 },
+      quick: { small: 1_000, large: 2_000, tree: 2, capMs: 10_000, warmup: 1, reps: 2 },
+      smoke: { small: 20, large: 40, tree: 2, capMs: 10_000, warmup: 0, reps: 1 },
+    });
+    const small = flatWorkload('small', size.small);
+    const large = flatWorkload('large', size.large);
+    const tree = treeWorkload('tree', 10, size.tree);
+    options.log(`2 fan-out: W(n, 10) at n = ${size.small} and ${size.large} and on a ${tree.label}, Cohort and its peers side by side`);
+    const table = await measurePeers(options, {
+      workloads: [small, large, tree], memory: large, slow: ['langgraph'], capMs: size.capMs, warmup: size.warmup, reps: size.reps,
+    });
+    const cohort = lineOf(table, 'cohort');
+    const floor = lineOf(table, 'floor');
+    const c = timeOf(cohort, large);
+    const n = size.large.toLocaleString('en-US');
+    const rss: Figure = { value: cohort.memory.increaseMb ?? Number.NaN, unit: 'MB', label: 'over its baseline' };
+    return {
+      rows: [
+        versus('2a', `fan-out ${n} × 10, vs the async floor`, table, 'floor', large, { kind: 'at-most', value: 5, text: '≤ 5×' }, (x, y) => x / y),
+        absoluteRow('2b', `fan-out ${n} × 10 wall time`, { value: c.value / 1000, unit: 's' }, { kind: 'at-most', value: 3, text: '< 3 s' }),
+        absoluteRow('2c', `fan-out ${n} × 10 peak RSS increase (own process)`, rss, { kind: 'at-most', value: 150, text: '≤ 150 MB' },
+          { floorMb: floor.memory.increaseMb }),
+        versus('2d', `fan-out ${size.small.toLocaleString('en-US')} × 10, vs LangGraph.js`, table, 'langgraph', small, FASTER_2X, (x, y) => y / x),
+        versus('2e', `${tree.label}, vs LangGraph.js`, table, 'langgraph', tree, FASTER_2X, (x, y) => y / x),
+        await protocolRow(size.large, size.warmup, size.reps),
       ],
-      { warmup, reps },
-    );
-    const c = medianFigure(cohort, 'ms', `${children / 1000}k × ${OPS}`);
-    const f = medianFigure(floor, 'ms', 'xstate floor');
-    const u = medianFigure(unsafe, 'ms', 'unsafe shared');
-    const p = medianFigure(protocol, 'ms', 'session protocol');
-    const bound: Figure = { value: p.value + u.value, unit: 'ms', label: 'protocol + unsafe' };
-    const peakMb = Math.max(...peaks.slice(warmup)) / 1e6;
-    const k = `${children / 1000}k`;
-    return [
-      ratioRow('2a', `fan-out ${k} children × 10 ADDs, vs xstate floor`, c, f, c.value / f.value, { kind: 'at-most', value: 3, text: '≤ 3×' }, { children, reps }),
-      absoluteRow('2b', `fan-out ${k} × 10 wall time`, { value: c.value / 1000, unit: 's' }, { kind: 'at-most', value: 3, text: '< 3 s' }),
-      absoluteRow('2c', `fan-out ${k} × 10 peak RSS`, { value: peakMb, unit: 'MB' }, { kind: 'at-most', value: 300, text: '< 300 MB' }),
-      ratioRow('2d', `fan-out ${k} × 10, price of isolation vs unsafe`, c, u, c.value / u.value, { kind: 'info', text: 'info' }),
-      ratioRow('2e', `fan-out ${k} lower bound (session protocol + unsafe writes) vs floor`, bound, f, bound.value / f.value, { kind: 'info', text: 'info' }),
-    ];
+      peers: table,
+    };
   },
 };

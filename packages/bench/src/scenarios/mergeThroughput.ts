@@ -15,7 +15,7 @@ import { Skillbook } from '@cohort/skillbook';
 import { buildBook, randomId } from '../books.ts';
 import { interleave, now, random } from '../measure.ts';
 import { driveRoot } from '../rootDriver.ts';
-import type { BenchOptions, BenchRow, Scenario } from '../Scenario.ts';
+import type { BenchOptions, BenchRow, Scenario, ScenarioReport } from '../Scenario.ts';
 import { byMode, rateFigure, ratioRow } from '../Scenario.ts';
 
 const BOOK = 1_000;
@@ -74,7 +74,7 @@ function baselineRound(state: { book: Skillbook }, sessions: number, k: number, 
 export const mergeThroughput: Scenario = {
   id: '3',
   name: 'merge throughput',
-  async run(options: BenchOptions): Promise<BenchRow[]> {
+  async run(options: BenchOptions): Promise<ScenarioReport> {
     const sessions = options.mode === 'smoke' ? 5 : 100;
     const rounds = byMode(options.mode, { full: 20, quick: 3, smoke: 1 });
     const rows: BenchRow[] = [];
@@ -98,6 +98,6 @@ export const mergeThroughput: Scenario = {
       rows.push(ratioRow(`3${'abc'[[1, 10, 100].indexOf(k)]}`, `merge throughput, ${k} op${k > 1 ? 's' : ''} per commit (cost ratio)`, c, b, b.value / c.value, target,
         { sessions, rounds, opsPerCommit: k }));
     }
-    return rows;
+    return { rows };
   },
 };

@@ -9,7 +9,7 @@ import type { AppendResult } from '@cohort/store';
 import { buildBook, randomId } from '../books.ts';
 import { openFileStore, withTempDir } from '../files.ts';
 import { collectGarbage, median, now, random } from '../measure.ts';
-import type { BenchOptions, BenchRow, Scenario } from '../Scenario.ts';
+import type { BenchOptions, Scenario, ScenarioReport } from '../Scenario.ts';
 import { absoluteRow, byMode } from '../Scenario.ts';
 
 /** Appends in flight at once while filling the journal (they share fsyncs). */
@@ -41,7 +41,7 @@ async function makeStore(path: string, skills: number, entries: number): Promise
 export const reopen: Scenario = {
   id: '5',
   name: 'reopen',
-  async run(options: BenchOptions): Promise<BenchRow[]> {
+  async run(options: BenchOptions): Promise<ScenarioReport> {
     const n = byMode(options.mode, { full: 100_000, quick: 10_000, smoke: 200 });
     const reps = byMode(options.mode, { full: 3, quick: 2, smoke: 1 });
     return withTempDir('reopen', async (dir) => {
@@ -58,10 +58,10 @@ export const reopen: Scenario = {
         if (i > 0) samples.push(ms);
       }
       const k = `${n / 1000}k`;
-      return [
+      return { rows: [
         absoluteRow('5', `reopen ${k} skills + ${k} journal entries`, { value: median(samples) / 1000, unit: 's', samples: samples.map((ms) => ms / 1000) },
           { kind: 'at-most', value: 2, text: '< 2 s' }, { skills: n, entries: n, reps }),
-      ];
+      ] };
     });
   },
 };

@@ -12,7 +12,7 @@ import { buildBook, randomId } from '../books.ts';
 import { interleave, median, now, random } from '../measure.ts';
 import { driveRoot } from '../rootDriver.ts';
 import type { Run } from '../measure.ts';
-import type { BenchOptions, BenchRow, Scenario } from '../Scenario.ts';
+import type { BenchOptions, Scenario, ScenarioReport } from '../Scenario.ts';
 import { byMode, medianFigure, ratioRow } from '../Scenario.ts';
 
 /** The child: ten tool calls, as an agent makes them. */
@@ -81,7 +81,7 @@ function setUp(size: number, seed: number): Sized {
 export const spawnIsolation: Scenario = {
   id: '1',
   name: 'spawn isolation',
-  async run(options: BenchOptions): Promise<BenchRow[]> {
+  async run(options: BenchOptions): Promise<ScenarioReport> {
     const sizes = byMode(options.mode, { full: [1_000, 10_000, 100_000], quick: [1_000, 10_000], smoke: [200, 1_000] });
     const reps = byMode(options.mode, { full: 200, quick: 30, smoke: 2 });
     options.log(`1 spawn isolation: building books of ${sizes.join(', ')} skills`);
@@ -111,6 +111,6 @@ export const spawnIsolation: Scenario = {
       rows.push(ratioRow('1c', `spawn → 10 ops → commit at ${k(sizes[1] ?? 0)}, vs deep copy`, figure(1), copyFigure(1),
         copyFigure(1).value / figure(1).value, { kind: 'info', text: 'info' }));
     }
-    return rows;
+    return { rows };
   },
 };

@@ -1,0 +1,15 @@
+import type { PeerKey, PeerSystem } from './PeerSystem.ts';
+import { asyncFloor } from './systems/asyncFloor.ts';
+import { cohortPeer } from './systems/cohortPeer.ts';
+import { effectPeer } from './systems/effectPeer.ts';
+import { langGraphPeer } from './systems/langGraphPeer.ts';
+
+/** Every system of the peer comparison, Cohort first, in table order. */
+export const peerSystems: readonly PeerSystem[] = [cohortPeer, langGraphPeer, effectPeer, asyncFloor];
+
+/** The system called `key`; throws for an unknown key (a harness bug). */
+export function peerSystem(key: string): PeerSystem {
+  const system = peerSystems.find((s) => s.key === key);
+  if (!system) throw new Error(`no peer system '${key}' (known: ${peerSystems.map((s) => s.key).join(', ')})`);
+  return system;
+}
