@@ -191,7 +191,7 @@ export class SimFs {
     if (fault) {
       fault.times -= 1;
       this.syncFaults = this.syncFaults.filter((f) => f.times > 0);
-      throw fsError('EIO', `fsync failed: ${path}`);
+      throw fsError('EIO', `fsync failed: ${path}`, path);
     }
   }
 
@@ -252,6 +252,7 @@ export class SimFs {
       link: async (existing, path) => (this.step(state, 'link', path), disk.link(existing, path)),
       unlink: async (path) => (this.step(state, 'unlink', path), disk.unlink(path)),
       stat: async (path) => (live(), disk.stat(path)),
+      realpath: async (path) => (live(), disk.stat(path) ? path : undefined),
       readdir: async (dir) => (live(), disk.list(dir)),
       syncDir: async (dir) => (this.syncStep(state, dir, 'syncDir'), disk.syncDir(dir)),
       mkdir: async (dir) => (live(), disk.mkdir(dir)),

@@ -4,6 +4,8 @@ import type { StoreClock } from './StoreClock.ts';
 import { systemStoreClock } from './StoreClock.ts';
 import type { StoreFs } from './StoreFs.ts';
 import type { StoreOpenError } from './StoreOpenError.ts';
+import { openFailure } from './StoreOpenError.ts';
+import { resolveDocument } from './internal/documentPath.ts';
 import { writeFresh } from './internal/atomicWrite.ts';
 import { fromUtf8 } from './internal/digest.ts';
 import { decodeLine } from './internal/JournalLine.ts';
@@ -111,8 +113,10 @@ function backupPath(paths: StorePaths, now: number): string {
 export async function repairJournal(document: string, options: RepairOptions = {}): Promise<RepairResult> {
   const fs = options.fs ?? nodeFs;
   const clock = options.clock ?? systemStoreClock;
-  const paths = storePaths(document);
   try {
+    const resolved = await resolveDocument(fs, document);
+    if (!resolved.ok) return resolved;
+    const paths = storePaths(resolved.document);
     if (!options.apply) return { ok: true, ...(await plan(fs, paths)), applied: false, backup: null };
     const identity = options.process ?? { pid: process.pid, host: hostname(), isAlive: isProcessAlive };
     const lock = new WriterLock(fs, paths.lock, `repair-${randomUUID().slice(0, 8)}`, identity, clock, { leaseMs: 30_000, waitMs: 0 });
@@ -124,7 +128,7 @@ export async function repairJournal(document: string, options: RepairOptions = {
       await lock.release().catch(() => undefined);
     }
   } catch (error) {
-    return { ok: false, error: { code: 'io', message: `the repair failed: ${(error as Error).message}`, file: paths.journal, cause: error } };
+    return { ok: false, error: openFailure(error, `${document}.journal`) };
   }
 }
 

@@ -63,7 +63,7 @@ export class SimDisk {
   private inode(path: string): Inode {
     const id = this.names.get(path);
     const node = id === undefined ? undefined : this.inodes.get(id);
-    if (!node) throw fsError('ENOENT', `no such file: ${path}`);
+    if (!node) throw fsError('ENOENT', `no such file: ${path}`, path);
     return node;
   }
 
@@ -75,7 +75,7 @@ export class SimDisk {
   }
 
   private requireDir(path: string): void {
-    if (!this.dirs.has(dirname(path))) throw fsError('ENOENT', `no such directory: ${dirname(path)}`);
+    if (!this.dirs.has(dirname(path))) throw fsError('ENOENT', `no such directory: ${dirname(path)}`, path);
   }
 
   exists(path: string): boolean {
@@ -87,10 +87,11 @@ export class SimDisk {
     return id === undefined ? undefined : this.inodes.get(id)?.data;
   }
 
-  stat(path: string): { size: number; identity: string; fingerprint: string } | undefined {
+  stat(path: string): { kind: 'file' | 'directory'; size: number; identity: string; fingerprint: string } | undefined {
     const id = this.names.get(path);
     const node = id === undefined ? undefined : this.inodes.get(id);
-    return node ? { size: node.data.length, identity: `${id}`, fingerprint: `${id}:${node.version}` } : undefined;
+    if (!node) return this.dirs.has(path) ? { kind: 'directory', size: 0, identity: `dir:${path}`, fingerprint: `dir:${path}` } : undefined;
+    return { kind: 'file', size: node.data.length, identity: `${id}`, fingerprint: `${id}:${node.version}` };
   }
 
   list(dir: string): string[] {
@@ -107,7 +108,7 @@ export class SimDisk {
   write(path: string, data: Uint8Array, exclusive: boolean): void {
     this.requireDir(path);
     const id = this.names.get(path);
-    if (id !== undefined && exclusive) throw fsError('EEXIST', `file exists: ${path}`);
+    if (id !== undefined && exclusive) throw fsError('EEXIST', `file exists: ${path}`, path);
     if (id === undefined) {
       const fresh = this.nextInode++;
       this.inodes.set(fresh, { data: data.slice(), synced: new Uint8Array(0), version: 1 });
@@ -140,7 +141,7 @@ export class SimDisk {
 
   rename(from: string, to: string): void {
     const id = this.names.get(from);
-    if (id === undefined) throw fsError('ENOENT', `no such file: ${from}`);
+    if (id === undefined) throw fsError('ENOENT', `no such file: ${from}`, from);
     this.requireDir(to);
     this.names.delete(from);
     this.names.set(to, id);
@@ -150,20 +151,20 @@ export class SimDisk {
 
   link(existing: string, path: string): void {
     const id = this.names.get(existing);
-    if (id === undefined) throw fsError('ENOENT', `no such file: ${existing}`);
-    if (this.names.has(path)) throw fsError('EEXIST', `file exists: ${path}`);
+    if (id === undefined) throw fsError('ENOENT', `no such file: ${existing}`, existing);
+    if (this.names.has(path)) throw fsError('EEXIST', `file exists: ${path}`, path);
     this.requireDir(path);
     this.names.set(path, id);
     this.record({ kind: 'link', path, inode: id });
   }
 
   unlink(path: string): void {
-    if (!this.names.delete(path)) throw fsError('ENOENT', `no such file: ${path}`);
+    if (!this.names.delete(path)) throw fsError('ENOENT', `no such file: ${path}`, path);
     this.record({ kind: 'unlink', path });
   }
 
   syncDir(dir: string): void {
-    if (!this.dirs.has(dir)) throw fsError('ENOENT', `no such directory: ${dir}`);
+    if (!this.dirs.has(dir)) throw fsError('ENOENT', `no such directory: ${dir}`, dir);
     for (const op of this.pending.get(dir) ?? []) this.applyDurable(op);
     this.pending.delete(dir);
   }
