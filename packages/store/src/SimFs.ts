@@ -123,6 +123,19 @@ export class SimFs {
     if ((options.mode ?? 'power') === 'power') this.disk.powerLoss(this.policy(options.tear));
   }
 
+  /**
+   * Limits the disk to `bytes` of file data (`null`: no limit, as when space is freed): a write
+   * or append past it keeps what fits and fails with `ENOSPC`, as on a full disk.
+   */
+  setCapacity(bytes: number | null): void {
+    this.disk.capacity = bytes;
+  }
+
+  /** Bytes of file data on the disk now (every visible file, once). */
+  get used(): number {
+    return this.disk.used();
+  }
+
   /** The next `times` fsyncs of a matching path fail with `EIO` (nothing they covered becomes durable). */
   failSync(options: { readonly path?: PathMatch; readonly times?: number } = {}): void {
     this.syncFaults.push({ match: options.path, times: options.times ?? 1 });

@@ -59,6 +59,20 @@ export class SimDisk {
   private readonly pending = new Map<string, DirOp[]>();
   private readonly dirs = new Set<string>(['/', '.']);
   private nextInode = 1;
+  /** The most file data the disk holds (`null`: no limit). */
+  capacity: number | null = null;
+
+  /** Bytes of file data the visible names hold (a file under two names counts once). */
+  used(): number {
+    let total = 0;
+    for (const id of new Set(this.names.values())) total += this.inodes.get(id)?.data.length ?? 0;
+    return total;
+  }
+
+  /** How many of `wanted` new bytes fit (all of them when there is no limit). */
+  private room(wanted: number): number {
+    return this.capacity === null ? wanted : Math.max(0, Math.min(wanted, this.capacity - this.used()));
+  }
 
   private inode(path: string): Inode {
     const id = this.names.get(path);
@@ -104,28 +118,34 @@ export class SimDisk {
     for (let d = dir; !this.dirs.has(d); d = dirname(d)) this.dirs.add(d);
   }
 
-  /** Creates or truncates `path` and writes `data`; a new file gets a new inode. */
+  /**
+   * Creates or truncates `path` and writes `data`; a new file gets a new inode. On a full disk
+   * (see `capacity`) the file keeps what fits and the write fails with `ENOSPC`, as `write(2)` does.
+   */
   write(path: string, data: Uint8Array, exclusive: boolean): void {
     this.requireDir(path);
     const id = this.names.get(path);
     if (id !== undefined && exclusive) throw fsError('EEXIST', `file exists: ${path}`, path);
     if (id === undefined) {
       const fresh = this.nextInode++;
-      this.inodes.set(fresh, { data: data.slice(), synced: new Uint8Array(0), version: 1 });
+      this.inodes.set(fresh, { data: new Uint8Array(0), synced: new Uint8Array(0), version: 1 });
       this.names.set(path, fresh);
       this.record({ kind: 'link', path, inode: fresh });
-      return;
+    } else {
+      const node = this.inode(path);
+      node.data = new Uint8Array(0);
+      node.version += 1;
     }
-    const node = this.inode(path);
-    node.data = data.slice();
-    node.version += 1;
+    this.append(path, data);
   }
 
   append(path: string, data: Uint8Array): void {
     if (!this.names.has(path)) this.write(path, new Uint8Array(0), false);
     const node = this.inode(path);
-    node.data = concat(node.data, data);
+    const fits = this.room(data.length);
+    node.data = concat(node.data, fits === data.length ? data : data.subarray(0, fits));
     node.version += 1;
+    if (fits < data.length) throw fsError('ENOSPC', `no space left on device: ${path}`, path);
   }
 
   truncate(path: string, size: number): void {

@@ -1,4 +1,4 @@
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Skillbook } from '@cohort/skillbook';
 import type { ResolvedFileStoreOptions } from '../FileStoreOptions.ts';
 import type { StoreFs } from '../StoreFs.ts';
@@ -16,7 +16,7 @@ import { RecoveryCopies } from './RecoveryCopies.ts';
 import { ensureJournal, noticeBase } from './StoreContext.ts';
 import type { StoreContext } from './StoreContext.ts';
 import type { StorePaths } from './StorePaths.ts';
-import { tempPath } from './StorePaths.ts';
+import { isTemporary, tempPath } from './StorePaths.ts';
 import { cutInterrupted, cutTornTail } from './syncWithDisk.ts';
 import type { DiskView } from './DiskView.ts';
 import { initialView } from './DiskView.ts';
@@ -169,5 +169,13 @@ async function openLocked(options: ResolvedFileStoreOptions, paths: StorePaths, 
     view = await resume(ctx, view, value);
     if (foreign.doc) view = (await reconcileExternal(ctx, view, foreign.doc)) ?? view;
   }
+  await removeTemporaries(ctx);
   return { ok: true, ctx, view };
+}
+
+/** Removes the temporary files a crash or a failed write left (a full disk stays full otherwise). */
+async function removeTemporaries(ctx: StoreContext): Promise<void> {
+  for (const name of await ctx.fs.readdir(ctx.paths.dir)) {
+    if (isTemporary(ctx.paths, name)) await ctx.fs.unlink(join(ctx.paths.dir, name)).catch(() => undefined);
+  }
 }
