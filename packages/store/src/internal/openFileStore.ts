@@ -23,6 +23,10 @@ import { initialView } from './DiskView.ts';
 import { WriterLock } from './WriterLock.ts';
 import type { LockAttempt } from './WriterLock.ts';
 import { resolveDocument } from './documentPath.ts';
+import { directoryMode, withFileMode } from './fileModeFs.ts';
+
+/** The mode of a new store's files when no `fileMode` is given (less the umask). */
+const DEFAULT_FILE_MODE = 0o644;
 import { storePaths } from './StorePaths.ts';
 import { openFailure } from '../StoreOpenError.ts';
 import { writeOrigin } from './originFile.ts';
@@ -102,14 +106,17 @@ async function foreignDocument(read: Extract<DiskRead, { kind: 'tracked' }>, fs:
  * another writer changed while no Cohort process ran.
  */
 export async function openFileStore(options: ResolvedFileStoreOptions, path: string): Promise<Opened> {
-  const { fs, clock, writerId } = options;
+  const { clock, writerId } = options;
   let file = path;
   try {
-    await fs.mkdir(dirname(path));
-    const resolved = await resolveDocument(fs, path);
+    await options.fs.mkdir(dirname(path), options.fileMode === null ? {} : { mode: directoryMode(options.fileMode) });
+    const resolved = await resolveDocument(options.fs, path);
     if (!resolved.ok) return resolved;
     const paths = storePaths(resolved.document);
     file = paths.document;
+    const mode = options.fileMode ?? (await options.fs.stat(paths.document))?.mode ?? DEFAULT_FILE_MODE;
+    const fs = withFileMode(options.fs, mode);
+    const opening: ResolvedFileStoreOptions = { ...options, fs };
     const shared: Shared = {
       lock: new WriterLock(fs, paths.lock, writerId, options.process, clock, { leaseMs: options.lockLeaseMs, waitMs: options.lockWaitMs }),
       notices: new NoticeLog(fs, paths.conflicts),
@@ -119,7 +126,7 @@ export async function openFileStore(options: ResolvedFileStoreOptions, path: str
       return { ok: false, error: { code: 'locked', message: attempt.message, file: paths.lock, ...(attempt.holder ? { holder: attempt.holder } : {}) } };
     }
     try {
-      return await openLocked(options, paths, shared, attempt.takeover);
+      return await openLocked(opening, paths, shared, attempt.takeover);
     } finally {
       await shared.lock.release().catch(() => undefined);
     }
