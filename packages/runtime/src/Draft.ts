@@ -5,6 +5,7 @@ import type { ConflictPolicy } from './ConflictPolicy.ts';
 import type { MergeResult } from './mergeCommit.ts';
 import { mergeCommit } from './mergeCommit.ts';
 import type { SessionId } from './SessionId.ts';
+import { textBytes } from './internal/textBytes.ts';
 
 interface OpenEntry {
   revision: number;
@@ -29,6 +30,7 @@ export class Draft {
   private log: (AuditEntry | OpenEntry)[] | null = null;
   private open: OpenEntry | null = null;
   private ops = 0;
+  private bytes = 0;
   private descendants = 0;
 
   constructor(
@@ -62,6 +64,11 @@ export class Draft {
     return this.ops;
   }
 
+  /** UTF-8 bytes of the text of the ops in this draft (see `limits.maxCommitBytes`). */
+  get textBytes(): number {
+    return this.bytes;
+  }
+
   /** Sessions whose merged work is in this draft. */
   get descendantCount(): number {
     return this.descendants;
@@ -79,6 +86,7 @@ export class Draft {
     } else for (const op of result.applied) this.open.ops.push(op);
     this.open.revision = revision;
     this.ops += result.applied.length;
+    this.bytes += textBytes(result.applied);
     return result;
   }
 
@@ -91,6 +99,7 @@ export class Draft {
     this.open = null;
     for (const entry of result.entries) this.record(entry);
     this.ops += result.ops.length;
+    this.bytes += textBytes(result.ops);
     return result;
   }
 

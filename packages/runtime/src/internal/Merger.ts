@@ -99,6 +99,10 @@ export class Merger {
       done(refused(failureSeed('limit_exceeded', `commit of ${sessionId} has ${node.draft.opCount} ops; maxOpsPerCommit is ${limits.maxOpsPerCommit}`)));
       return;
     }
+    if (node.draft.textBytes > limits.maxCommitBytes) {
+      done(refused(failureSeed('limit_exceeded', `commit of ${sessionId} carries ${node.draft.textBytes} bytes of text; maxCommitBytes is ${limits.maxCommitBytes}`)));
+      return;
+    }
     if (!owner) {
       ledger.merge(commit, this.deps.policy, (op) => skillIds.isAllocated(op), (verdict) => {
         // another writer's ids may have moved the store's counter on: never allocate below it

@@ -2,6 +2,7 @@ import { createActor } from 'xstate';
 import type { Actor, AnyActorRef } from 'xstate';
 import type { BudgetAccount } from '../Budget.ts';
 import type { Clock } from '../Clock.ts';
+import type { Limits } from '../Limits.ts';
 import type { Draft } from '../Draft.ts';
 import type { Session, SessionBatchResult, SessionBody, SpawnOptions } from '../Session.ts';
 import type { SessionId } from '../SessionId.ts';
@@ -15,6 +16,7 @@ import { SessionHandle } from './SessionHandle.ts';
 /** What a session's node needs from the tree that runs it. */
 export interface SessionHost {
   readonly clock: Clock;
+  readonly limits: Limits;
   write(node: SessionNode, raw: unknown): SessionBatchResult;
   spawn(parent: SessionNode, body: SessionBody<never, unknown>, options: SpawnOptions<unknown>): Promise<SessionOutcome>;
   /** What the session's machine emitted (it has taken its new state). */

@@ -7,6 +7,7 @@ import type { FailureSeed } from '../FailureSeed.ts';
 import { defect, failureSeed } from '../FailureSeed.ts';
 import { toErrorInfo } from '../ErrorInfo.ts';
 import type { Limits } from '../Limits.ts';
+import { operationLimits } from '../Limits.ts';
 import type { RuntimeEvent } from '../RuntimeEvent.ts';
 import type { SessionBatchResult, SessionBody, SpawnOptions } from '../Session.ts';
 import type { SessionId } from '../SessionId.ts';
@@ -58,9 +59,13 @@ export class SessionTree implements SessionHost {
   private readonly skillIds: SkillIds;
   private readonly merger: Merger;
 
+  /** The runtime's limits (what tools and batches are checked against). */
+  readonly limits: Limits;
+
   constructor(private readonly deps: TreeDeps) {
     this.clock = deps.clock;
-    this.skillIds = new SkillIds(deps.nextSkillId, deps.clock);
+    this.limits = deps.limits;
+    this.skillIds = new SkillIds(deps.nextSkillId, deps.clock, operationLimits(deps.limits));
     const { registry, skillIds } = this;
     const reportDefect = (thrown: unknown) => this.reportDefect(thrown);
     this.merger = new Merger({ ...deps, registry, skillIds, reportDefect });

@@ -1,5 +1,5 @@
 import { createIdAllocator } from '@cohort/skillbook';
-import type { AppliedOp, ApplyOptions, DraftBatchResult, Section, SkillId } from '@cohort/skillbook';
+import type { AppliedOp, ApplyOptions, DraftBatchResult, OperationLimits, Section, SkillId } from '@cohort/skillbook';
 import type { Clock } from '../Clock.ts';
 import type { Draft } from '../Draft.ts';
 
@@ -22,9 +22,9 @@ export class SkillIds {
   /** What every write applies with: made once, not per write (a write is a hot path). */
   private readonly writeOptions: ApplyOptions;
 
-  constructor(nextId: number, clock: Clock) {
+  constructor(nextId: number, clock: Clock, limits?: OperationLimits) {
     this.allocator = createIdAllocator(nextId);
-    this.writeOptions = { clock, allocateId: (section: Section) => this.allocate(section) };
+    this.writeOptions = { clock, allocateId: (section: Section) => this.allocate(section), ...(limits ? { limits } : {}) };
   }
 
   /** Keeps allocation at or above the store's counter (after a load, or other writers' ids). */
@@ -32,7 +32,7 @@ export class SkillIds {
     if (nextId > this.allocator.next) this.allocator = createIdAllocator(nextId);
   }
 
-  /** Applies a raw ACE batch to `draft`, allocating the ids of its ADDs and marking them. */
+  /** Applies a raw ACE batch to `draft` (refused past the operation limits), allocating the ids of its ADDs and marking them. */
   write(draft: Draft, raw: unknown): DraftBatchResult {
     this.allocating.length = 0;
     const result = draft.write(raw, this.writeOptions);
