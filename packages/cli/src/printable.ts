@@ -1,3 +1,5 @@
+import type { CliOutput } from './CliIo.ts';
+
 /**
  * Control characters a terminal acts on instead of showing: C0 (but tab and, in multi-line
  * text, newline), DEL, C1, and the Unicode line separators and bidirectional overrides that
@@ -26,4 +28,17 @@ function escape(char: string): string {
  */
 export function printable(text: string, options: { readonly multiline?: boolean } = {}): string {
   return text.replace(options.multiline ? CONTROL : CONTROL_OR_NEWLINE, escape);
+}
+
+/**
+ * `out` with every write passed through {@link printable} (multi-line): what a `cohort book` view
+ * prints for people never reaches the terminal as control characters, whichever value it came
+ * from. `--json` output is written to the stream itself, exact.
+ */
+export function printableOutput(out: CliOutput): CliOutput {
+  return {
+    write: (text: string) => out.write(printable(text, { multiline: true })),
+    ...(out.isTTY === undefined ? {} : { isTTY: out.isTTY }),
+    ...(out.columns === undefined ? {} : { columns: out.columns }),
+  };
 }

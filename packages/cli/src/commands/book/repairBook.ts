@@ -2,7 +2,7 @@ import { describeOpenError, repairJournal } from '@cohort/store';
 import type { JournalRepair } from '@cohort/store';
 import type { RegisterCommand } from '../../CliCommand.ts';
 import type { CliOutput } from '../../CliIo.ts';
-import { printable } from '../../printable.ts';
+import { printable, printableOutput } from '../../printable.ts';
 import { json } from './bookFormat.ts';
 import { pathProblem } from './readInspection.ts';
 
@@ -59,7 +59,7 @@ export const registerRepairBook: RegisterCommand = (book, { io, exit }) => {
         io.out.write(`nothing to repair: every write in ${path}.journal is whole\n`);
         return exit(0);
       }
-      describe(repair, io.out);
+      describe(repair, printableOutput(io.out));
       io.out.write(applied
         ? `cut: the journal now ends at byte ${repair.offset}; the whole journal was kept as ${backup ?? ''}\n`
         : 'nothing was changed: run again with --yes to cut it (the whole journal is kept as a backup first)\n');
