@@ -3,6 +3,7 @@ import type { Clock } from '../Clock.ts';
 import type { Commit } from '../Commit.ts';
 import type { ConflictPolicy } from '../ConflictPolicy.ts';
 import { defect, failureSeed } from '../FailureSeed.ts';
+import type { FailureSeed } from '../FailureSeed.ts';
 import type { Limits } from '../Limits.ts';
 import type { RuntimeEvent } from '../RuntimeEvent.ts';
 import type { SessionId } from '../SessionId.ts';
@@ -95,12 +96,9 @@ export class Merger {
       done(refused(failureSeed('cancelled', `session ${sessionId} is no longer waiting for its merge`)));
       return;
     }
-    if (node.draft.opCount > limits.maxOpsPerCommit) {
-      done(refused(failureSeed('limit_exceeded', `commit of ${sessionId} has ${node.draft.opCount} ops; maxOpsPerCommit is ${limits.maxOpsPerCommit}`)));
-      return;
-    }
-    if (node.draft.textBytes > limits.maxCommitBytes) {
-      done(refused(failureSeed('limit_exceeded', `commit of ${sessionId} carries ${node.draft.textBytes} bytes of text; maxCommitBytes is ${limits.maxCommitBytes}`)));
+    const broken = commitLimitBroken(sessionId, node.draft, limits);
+    if (broken) {
+      done(refused(broken));
       return;
     }
     if (!owner) {
@@ -122,4 +120,15 @@ export class Merger {
     const node = this.deps.registry.get(sessionId);
     if (node) this.deps.emit({ type: 'merge.backpressure', sessionId, path: [...node.path], at: this.deps.clock.now(), queued });
   }
+}
+
+/** The commit limit a draft's commit breaks (ops, bytes of text), or `null`. */
+function commitLimitBroken(sessionId: SessionId, draft: { readonly opCount: number; readonly textBytes: number }, limits: Limits): FailureSeed | null {
+  if (draft.opCount > limits.maxOpsPerCommit) {
+    return failureSeed('limit_exceeded', `commit of ${sessionId} has ${draft.opCount} ops; maxOpsPerCommit is ${limits.maxOpsPerCommit}`);
+  }
+  if (draft.textBytes > limits.maxCommitBytes) {
+    return failureSeed('limit_exceeded', `commit of ${sessionId} carries ${draft.textBytes} bytes of text; maxCommitBytes is ${limits.maxCommitBytes}`);
+  }
+  return null;
 }
