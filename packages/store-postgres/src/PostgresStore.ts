@@ -8,7 +8,9 @@ import { catchUp } from './internal/catchUp.ts';
 import { messageOf } from './internal/Database.ts';
 import { channelOf } from './internal/groupSql.ts';
 import { GroupWriter } from './internal/GroupWriter.ts';
-import { readHistoryPage } from './internal/readHistoryPage.ts';
+import { importInto } from './internal/importInto.ts';
+import type { ImportResult } from './internal/importInto.ts';
+import { readHistoryPage, readLoggedNotices } from './internal/readHistoryPage.ts';
 import { Listener } from './internal/Listener.ts';
 import { openDatabase } from './internal/openDatabase.ts';
 import type { StoreState } from './internal/StoreState.ts';
@@ -77,6 +79,11 @@ export class PostgresStore implements Store {
     return this.s.options.schema;
   }
 
+  /** The database and schema, as notices and errors name them (`postgres://user@host:port/db?schema=…`, no password). */
+  get url(): string {
+    return this.s.options.display;
+  }
+
   /** This writer's id (in the commits it writes). */
   get writerId(): string {
     return this.s.options.writerId;
@@ -118,6 +125,22 @@ export class PostgresStore implements Store {
   /** Reads the commits past revision `after`, at most `limit` (default 100), from the commits table, in revision order. */
   history(options: HistoryOptions = {}): Promise<HistoryPage> {
     return readHistoryPage(this.s, options);
+  }
+
+  /** The notices recorded in the store's log table, oldest first (commits refused for conflicts are in it too, as `conflict` rows). */
+  loggedNotices(): Promise<StoreNotice[]> {
+    return readLoggedNotices(this.s);
+  }
+
+  /**
+   * Loads an ACE schema-v2 document (its text) into this store, which must be empty: its
+   * skills, `next_id` and similarity decisions become revision 1, one `external` commit
+   * (reason `created`) in the history. Refused as a value (`invalid_request`) when the store
+   * is not empty or the text is not such a document; nothing is written then.
+   */
+  importDocument(text: string): Promise<ImportResult> {
+    if (this.closing) return Promise.resolve({ ok: false, error: closedError() });
+    return this.writer.run(() => importInto(this.s, text));
   }
 
   /** Waits for the appends in flight, stops listening, closes the pool and completes `notices$` and `external$`. */

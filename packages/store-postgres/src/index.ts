@@ -5,3 +5,5 @@
  */
 export { PostgresStore } from './PostgresStore.ts';
 export type { PostgresStoreOptions } from './PostgresStoreOptions.ts';
+export type { ImportResult } from './internal/importInto.ts';
+export { inspectPostgres } from './inspectPostgres.ts';

@@ -109,7 +109,7 @@ export class GroupWriter {
   private async decide(client: PoolClient, items: readonly GroupItem[], token: string): Promise<DecidedGroup> {
     const s = this.s;
     const grant = (count: number, floor: number, revision: number) => grantLease(client, s.options.schema, count, floor, revision, s.options.writerId);
-    const decided = await decideGroup(s.sequencer, items, { writerId: s.options.writerId, token, at: s.options.clock.now() }, grant);
+    const decided = await decideGroup(s.sequencer, items, { writerId: s.options.writerId, token, at: s.options.clock.now(), document: s.options.display }, grant);
     const book = s.sequencer.book;
     if (decided.changed || decided.rows.log.length > 0) {
       await writeGroupRows(client, s.options.schema, decided.rows, book.revision, book.nextId, decided.rows.commits.length > 0);

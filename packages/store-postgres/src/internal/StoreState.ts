@@ -45,13 +45,9 @@ export class StoreState {
     this.external.next({ book, revision: book.revision });
   }
 
-  /** Reports what an acknowledged group did on its own: the ids it renumbered. */
+  /** Reports what an acknowledged group did on its own: the ids it renumbered (the notices its log rows hold). */
   acknowledged(group: DecidedGroup): void {
-    for (const record of group.rows.log) {
-      if (record['type'] !== 'store.ids_remapped') continue;
-      const body = record['body'] as { sessionId: string; path: string[]; revision: number; idMap: Record<string, string> };
-      this.notices.next({ type: 'store.ids_remapped', ...this.base('ids_remapped', body.sessionId, body.revision), sessionId: body.sessionId, path: body.path, revision: body.revision, idMap: body.idMap });
-    }
+    for (const record of group.rows.log) if (record['kind'] === 'notice') this.notices.next(record['body'] as StoreNotice);
   }
 
   /** Stops every further append (the database's state is not known any more). */

@@ -1,7 +1,7 @@
 import type { Skillbook } from '@cohort/skillbook';
-import type { AppendResult, CommitRecord, IdLease, LeaseResult, StoreError } from '@cohort/store';
+import type { AppendResult, CommitRecord, IdLease, LeaseResult, StoreError, StoreNotice } from '@cohort/store';
 import type { CommitSequencer } from '@cohort/store/adapter';
-import { validLeaseCount } from '@cohort/store/adapter';
+import { occurrenceId, validLeaseCount } from '@cohort/store/adapter';
 import type { GroupRows } from './groupSql.ts';
 import { skillRecord } from './rows.ts';
 
@@ -33,6 +33,8 @@ export interface GroupWriterIdentity {
   readonly writerId: string;
   readonly token: string;
   readonly at: number;
+  /** The store as notices name it. */
+  readonly document: string;
 }
 
 /**
@@ -113,6 +115,9 @@ function conflictRecord(commit: CommitRecord, error: StoreError, writerId: strin
 }
 
 function remapRecord(commit: CommitRecord, revision: number, idMap: ReadonlyMap<string, string>, who: GroupWriterIdentity): Record<string, unknown> {
-  const body = { type: 'store.ids_remapped', sessionId: commit.sessionId, path: commit.path, revision, idMap: Object.fromEntries(idMap), at: who.at };
+  const body: StoreNotice = {
+    type: 'store.ids_remapped', id: occurrenceId('ids_remapped', who.document, commit.sessionId, revision), at: who.at, document: who.document,
+    sessionId: commit.sessionId, path: [...commit.path], revision, idMap: Object.fromEntries(idMap),
+  };
   return { kind: 'notice', type: 'store.ids_remapped', revision, session_id: commit.sessionId, writer_id: who.writerId, body };
 }

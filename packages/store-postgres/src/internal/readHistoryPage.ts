@@ -1,4 +1,5 @@
-import type { HistoryOptions, HistoryPage } from '@cohort/store';
+import { StoreNoticeSchema } from '@cohort/store';
+import type { HistoryOptions, HistoryPage, StoreNotice } from '@cohort/store';
 import { DEFAULT_HISTORY_LIMIT } from '@cohort/store/adapter';
 import { messageOf } from './Database.ts';
 import { inSchema } from './migrations.ts';
@@ -21,4 +22,13 @@ export async function readHistoryPage(s: StoreState, options: HistoryOptions): P
   } catch (error) {
     return { ok: false, error: { code: 'io', message: `history: the database could not be read: ${messageOf(error)}`, cause: error } };
   }
+}
+
+/** The notices in the store's log table, oldest first (a record this version does not know as a notice is left out). */
+export async function readLoggedNotices(s: StoreState): Promise<StoreNotice[]> {
+  const r = await s.db.with((c) => c.query<{ body: unknown }>(inSchema("SELECT body FROM {schema}.log WHERE kind = 'notice' ORDER BY id", s.options.schema)));
+  return r.rows.flatMap((row) => {
+    const parsed = StoreNoticeSchema.safeParse(row.body);
+    return parsed.success ? [parsed.data] : [];
+  });
 }

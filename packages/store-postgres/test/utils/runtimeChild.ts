@@ -95,12 +95,12 @@ async function work(s: Session, adds: [string, string][], crashRate: number): Pr
     const section = random() < 0.5 ? 'context' : 'harness';
     const issue = `${options.writerId} ${s.id} add ${i} (${random().toString(36).slice(2, 8)})`;
     const r = await s.tools.add_skill({ section, issue, insight: 'learned', skill_id: await leasedId(section) });
-    if (!r.ok) throw new Error(`add_skill refused: ${r.error}`);
+    if (!('ok' in r)) throw new Error(`add_skill refused: ${r.error}`);
     adds.push([r.skill_id, issue]);
     ops += 1;
   }
-  if ((await s.tools.tag_skill({ skill_id: options.hot, tag: random() < 0.5 ? 'helpful' : 'harmful' })).ok) ops += 1;
-  if (random() < 0.05 && (await s.tools.update_skill({ skill_id: options.hot, insight: `${options.writerId} ${s.id} was here` })).ok) ops += 1;
+  if ('ok' in (await s.tools.tag_skill({ skill_id: options.hot, tag: random() < 0.5 ? 'helpful' : 'harmful' }))) ops += 1;
+  if (random() < 0.05 && 'ok' in (await s.tools.update_skill({ skill_id: options.hot, insight: `${options.writerId} ${s.id} was here` }))) ops += 1;
   await s.sleep(Math.floor(random() * 5));
   if (random() < crashRate) throw new Error(`${s.id} crashes on purpose`);
   return ops;
