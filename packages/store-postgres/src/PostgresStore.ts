@@ -9,7 +9,7 @@ import { messageOf } from './internal/Database.ts';
 import { channelOf } from './internal/groupSql.ts';
 import { GroupWriter } from './internal/GroupWriter.ts';
 import { importInto } from './internal/importInto.ts';
-import type { ImportResult } from './internal/importInto.ts';
+import type { ImportResult } from './ImportResult.ts';
 import { readHistoryPage, readLoggedNotices } from './internal/readHistoryPage.ts';
 import { Listener } from './internal/Listener.ts';
 import { openDatabase } from './internal/openDatabase.ts';

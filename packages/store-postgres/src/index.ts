@@ -5,5 +5,5 @@
  */
 export { PostgresStore } from './PostgresStore.ts';
 export type { PostgresStoreOptions } from './PostgresStoreOptions.ts';
-export type { ImportResult } from './internal/importInto.ts';
+export type { ImportResult } from './ImportResult.ts';
 export { inspectPostgres } from './inspectPostgres.ts';

@@ -1,13 +1,10 @@
 import { Skillbook } from '@cohort/skillbook';
-import type { StoreError } from '@cohort/store';
+import type { ImportResult } from '../ImportResult.ts';
 import { messageOf } from './Database.ts';
 import { inSchema } from './migrations.ts';
 import { readBookRow } from './readBook.ts';
 import type { StoreState } from './StoreState.ts';
 import { writeCreated } from './writeCreated.ts';
-
-/** The result of importing a document. */
-export type ImportResult = { readonly ok: true; readonly revision: number; readonly skills: number } | { readonly ok: false; readonly error: StoreError };
 
 /**
  * Loads an ACE schema-v2 document into an empty store (revision 0, no skills, no commits), in
