@@ -1,22 +1,8 @@
 import type { AppliedOp, PlainSkill, Skill } from '@cohort/skillbook';
 import type { ExternalChange, PersistedBlock, PersistedCommit } from '@cohort/store';
 
-/** A row of the `skills` table as node-postgres returns it. */
-export interface SkillRow {
-  readonly id: string;
-  readonly section: string;
-  readonly issue: string;
-  readonly insight: string | null;
-  readonly keywords: string[];
-  readonly occurrences: PlainSkill['occurrences'];
-  readonly active: boolean;
-  readonly used_count: number;
-  readonly helpful_count: number;
-  readonly harmful_count: number;
-  readonly neutral_count: number;
-  readonly created_at: string;
-  readonly updated_at: string;
-}
+/** A row of the `skills` table as node-postgres returns it: a skill's fields, `insight` as a nullable column. */
+export type SkillRow = Omit<PlainSkill, 'insight' | 'keywords'> & { readonly insight: string | null; readonly keywords: string[] };
 
 /** The columns of a skill row, in the order {@link SkillRow} lists them. */
 export const SKILL_COLUMNS = 'id, section, issue, insight, keywords, occurrences, active, used_count, helpful_count, harmful_count, neutral_count, created_at, updated_at';
