@@ -35,7 +35,7 @@ export class StoreState {
   /** Reports what a catch-up took in: other writers' commits (a notice, and the new book to whoever follows them). */
   tookIn(caught: CaughtUp): void {
     if (caught.to === caught.from) return;
-    const book = this.sequencer.book;
+    const book = caught.book;
     this.notices.next({
       type: 'store.adopted', ...this.base('adopted', 'cohort', caught.from, caught.to, this.options.writerId),
       revision: caught.to, fromRevision: caught.from, diskDigest: '', rebased: 0, idMap: {},

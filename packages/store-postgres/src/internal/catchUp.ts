@@ -1,4 +1,5 @@
 import type { PoolClient } from 'pg';
+import type { Skillbook } from '@cohort/skillbook';
 import { commitOps } from '@cohort/store';
 import type { PersistedCommit } from '@cohort/store';
 import type { CommitSequencer } from '@cohort/store/adapter';
@@ -22,6 +23,8 @@ export interface CaughtUp {
   readonly writers: readonly string[];
   /** Whether the whole book was read again (the commits did not follow from ours). */
   readonly reloaded: boolean;
+  /** The book once they were taken in (before anything of this writer's own on top). */
+  readonly book: Skillbook;
 }
 
 /** Commits read per round trip while catching up. */
@@ -73,7 +76,7 @@ export async function catchUp(client: PoolClient, schema: string, sequencer: Com
   sequencer.takeLeases({ through: 0, ranges: [] }, leases.leases);
   position.leaseNumber = leases.last;
   if (head && head.nextId > sequencer.book.nextId) sequencer.advance(sequencer.book.reserveIds(head.nextId));
-  return { from, to: sequencer.book.revision, commits, writers, reloaded };
+  return { from, to: sequencer.book.revision, commits, writers, reloaded, book: sequencer.book };
 }
 
 /** Reads the whole book again and absorbs it (later commits based before it are checked by content). */

@@ -27,6 +27,8 @@ export interface ChildOptions {
   readonly seed: number;
   /** The skill every session may update (conflicts). */
   readonly hot: string;
+  /** How often a session updates the hot skill (default 0.05). */
+  readonly updateRate?: number;
 }
 
 /** One session whose work reached the root's commit: its id, path and the skills it added (id it was told, issue). */
@@ -40,7 +42,11 @@ export interface SessionReport {
 /** A line the child prints. */
 export type ChildReport =
   | { readonly t: 'ready'; readonly writer: string; readonly revision: number }
-  | { readonly t: 'ack'; readonly writer: string; readonly root: string; readonly revision: number; readonly sessions: readonly SessionReport[] }
+  | {
+      readonly t: 'ack'; readonly writer: string; readonly root: string; readonly revision: number; readonly sessions: readonly SessionReport[];
+      /** How the descendants that failed failed (their work is not in the commit). */
+      readonly failedBelow: readonly string[];
+    }
   | { readonly t: 'fail'; readonly writer: string; readonly root: string; readonly kind: string }
   | { readonly t: 'done'; readonly writer: string };
 
@@ -88,7 +94,7 @@ async function leasedId(section: 'context' | 'harness'): Promise<string> {
   return formatSkillId(section, next++);
 }
 
-/** A session's own writes: an add or two, a tag, sometimes (5%) an update of the hot skill; sometimes a crash. */
+/** A session's own writes: an add or two, a tag, sometimes an update of the hot skill; sometimes a crash. */
 async function work(s: Session, adds: [string, string][], crashRate: number): Promise<number> {
   let ops = 0;
   for (let i = 0; i < 1 + Math.floor(random() * 2); i += 1) {
@@ -106,24 +112,30 @@ async function work(s: Session, adds: [string, string][], crashRate: number): Pr
   return ops;
 }
 
-type Tree = { readonly sessions: SessionReport[] };
+type Tree = { readonly sessions: SessionReport[]; readonly failed: string[] };
 
 /** A session with `depth` more levels of children below it; its report lists every committed session of its subtree. */
 async function body(s: Session, depth: number): Promise<Tree> {
   const adds: [string, string][] = [];
   const ops = await work(s, adds, depth === 2 ? 0.05 : 0.12);
   const sessions: SessionReport[] = [{ id: s.id, path: s.path, adds, ops }];
+  const failed: string[] = [];
   if (depth > 0) {
     const kids: SessionOutcome<Tree>[] = await Promise.all([0, 1].map(() => s.spawn<unknown, Tree>((c) => body(c, depth - 1))));
-    for (const k of kids) if (k.status === 'committed') sessions.push(...k.output.sessions);
+    for (const k of kids) {
+      if (k.status === 'committed') {
+        sessions.push(...k.output.sessions);
+        failed.push(...k.output.failed);
+      } else failed.push(k.failure.kind);
+    }
   }
-  return { sessions };
+  return { sessions, failed };
 }
 
 async function root(): Promise<void> {
   const outcome = await rt.run<unknown, Tree>((s) => body(s, 2));
   if (outcome.status === 'committed') {
-    say({ t: 'ack', writer: options.writerId, root: outcome.sessionId, revision: outcome.revision, sessions: outcome.output.sessions });
+    say({ t: 'ack', writer: options.writerId, root: outcome.sessionId, revision: outcome.revision, sessions: outcome.output.sessions, failedBelow: outcome.output.failed });
   } else say({ t: 'fail', writer: options.writerId, root: outcome.sessionId, kind: outcome.failure.kind });
 }
 
