@@ -1,21 +1,12 @@
-import { chmod, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileStore, describeOpenError } from '@cohort/store';
 import type { FileStoreOptions } from '@cohort/store';
 import { addOp, makeCommit } from '@cohort/store/testing';
+import { useTempDirs } from './utils/tempDirs.ts';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'cohort-mode-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = useTempDirs('mode');
 
 const modeOf = async (path: string): Promise<number> => (await stat(path)).mode & 0o777;
 

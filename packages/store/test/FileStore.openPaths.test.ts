@@ -1,23 +1,11 @@
-import { chmod, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileStore } from '@cohort/store';
 import { mountTmpfs } from './utils/tmpfs.ts';
+import { useTempDirs } from './utils/tempDirs.ts';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const d of dirs.splice(0)) {
-    await chmod(d, 0o755).catch(() => undefined);
-    await rm(d, { recursive: true, force: true });
-  }
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'cohort-paths-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = useTempDirs('paths');
 
 describe('FileStore.open paths', () => {
   it('open paths - an empty path, a path with a NUL byte, a directory or a name that is no file name are invalid_options, and nothing is written', async () => {
