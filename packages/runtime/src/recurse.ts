@@ -21,13 +21,16 @@ function recurseSchemas(l: Limits) {
   return { task, args, call: z.union([args, task]) };
 }
 
-const schemasOf = new WeakMap<Limits, ReturnType<typeof recurseSchemas>>();
+/** Built once per set of limit values (see `toolSchemas`: zod compiles a schema on its first use), the oldest dropped past 16. */
+const schemasOf = new Map<string, ReturnType<typeof recurseSchemas>>();
 
 function schemasFor(limits: Limits): ReturnType<typeof recurseSchemas> {
-  let schemas = schemasOf.get(limits);
+  const key = `${limits.maxTextLength} ${limits.maxIdLength} ${limits.maxChildren}`;
+  let schemas = schemasOf.get(key);
   if (!schemas) {
     schemas = recurseSchemas(limits);
-    schemasOf.set(limits, schemas);
+    if (schemasOf.size >= 16) schemasOf.delete(schemasOf.keys().next().value ?? '');
+    schemasOf.set(key, schemas);
   }
   return schemas;
 }

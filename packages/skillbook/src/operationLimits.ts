@@ -22,6 +22,7 @@ export interface OperationLimits {
   readonly maxIdLength: number;
 }
 
+const PROSE = ['issue', 'insight', 'reason'] as const;
 const SOURCE_TEXT = ['trace_uid', 'source_system', 'trace_id', 'display_name', 'relation', 'sample_question', 'operation_type', 'error_identification', 'learning_text'] as const;
 
 function tooLong(op: ParsedOperation, field: string, length: number, limit: number, name: keyof OperationLimits): SkillbookErrorInfo {
@@ -31,7 +32,8 @@ function tooLong(op: ParsedOperation, field: string, length: number, limit: numb
 
 function checkSources(op: ParsedOperation, sources: readonly InsightSource[], limits: OperationLimits): SkillbookErrorInfo | null {
   if (sources.length > limits.maxSources) return tooLong(op, 'insight_source', sources.length, limits.maxSources, 'maxSources');
-  for (const [i, source] of sources.entries()) {
+  for (let i = 0; i < sources.length; i += 1) {
+    const source = sources[i] as InsightSource;
     for (const key of SOURCE_TEXT) {
       const value = source[key];
       if (value !== undefined && value.length > limits.maxTextLength) return tooLong(op, `insight_source.${i}.${key}`, value.length, limits.maxTextLength, 'maxTextLength');
@@ -52,13 +54,15 @@ function checkSources(op: ParsedOperation, sources: readonly InsightSource[], li
 export function checkOperationLimits(op: ParsedOperation, limits: OperationLimits): SkillbookErrorInfo | null {
   if (op.skillId !== null && op.skillId.length > limits.maxIdLength) return tooLong(op, 'skill_id', op.skillId.length, limits.maxIdLength, 'maxIdLength');
   if (op.section.length > limits.maxIdLength) return tooLong(op, 'section', op.section.length, limits.maxIdLength, 'maxIdLength');
-  for (const field of ['issue', 'insight', 'reason'] as const) {
+  for (const field of PROSE) {
     const value = op[field];
     if (value !== null && value.length > limits.maxTextLength) return tooLong(op, field, value.length, limits.maxTextLength, 'maxTextLength');
   }
   if (op.keywords.length > limits.maxKeywords) return tooLong(op, 'keywords', op.keywords.length, limits.maxKeywords, 'maxKeywords');
-  for (const [i, keyword] of op.keywords.entries()) {
-    if (keyword.length > limits.maxKeywordLength) return tooLong(op, `keywords.${i}`, keyword.length, limits.maxKeywordLength, 'maxKeywordLength');
+  // indexed loops: this runs for every op of every batch, and `entries()` allocates per item
+  for (let i = 0; i < op.keywords.length; i += 1) {
+    const length = (op.keywords[i] as string).length;
+    if (length > limits.maxKeywordLength) return tooLong(op, `keywords.${i}`, length, limits.maxKeywordLength, 'maxKeywordLength');
   }
   return op.sources ? checkSources(op, op.sources, limits) : null;
 }

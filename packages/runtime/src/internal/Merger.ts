@@ -1,6 +1,7 @@
 import type { Actor } from 'xstate';
 import type { Clock } from '../Clock.ts';
 import type { Commit } from '../Commit.ts';
+import type { Draft } from '../Draft.ts';
 import type { ConflictPolicy } from '../ConflictPolicy.ts';
 import { defect, failureSeed } from '../FailureSeed.ts';
 import type { FailureSeed } from '../FailureSeed.ts';
@@ -123,12 +124,15 @@ export class Merger {
 }
 
 /** The commit limit a draft's commit breaks (ops, bytes of text), or `null`. */
-function commitLimitBroken(sessionId: SessionId, draft: { readonly opCount: number; readonly textBytes: number }, limits: Limits): FailureSeed | null {
+function commitLimitBroken(sessionId: SessionId, draft: Draft, limits: Limits): FailureSeed | null {
   if (draft.opCount > limits.maxOpsPerCommit) {
     return failureSeed('limit_exceeded', `commit of ${sessionId} has ${draft.opCount} ops; maxOpsPerCommit is ${limits.maxOpsPerCommit}`);
   }
-  if (draft.textBytes > limits.maxCommitBytes) {
-    return failureSeed('limit_exceeded', `commit of ${sessionId} carries ${draft.textBytes} bytes of text; maxCommitBytes is ${limits.maxCommitBytes}`);
+  // bytes ≤ 3 × characters: the exact count only when that bound does not settle it
+  if (draft.textLength * 3 <= limits.maxCommitBytes) return null;
+  const bytes = draft.textBytes();
+  if (bytes > limits.maxCommitBytes) {
+    return failureSeed('limit_exceeded', `commit of ${sessionId} carries ${bytes} bytes of text; maxCommitBytes is ${limits.maxCommitBytes}`);
   }
   return null;
 }
