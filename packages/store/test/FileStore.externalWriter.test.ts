@@ -9,6 +9,7 @@ import type { StoreNotice } from '@cohort/store';
 import { addOp, makeCommit } from '@cohort/store/testing';
 import { childCommand, spawnMergeChild } from './utils/spawnMergeChild.ts';
 import type { ChildCommand, MergeChild } from './utils/spawnMergeChild.ts';
+import type { AceSave } from './utils/aceWriter.ts';
 
 const WRITER = fileURLToPath(new URL('./utils/aceWriter.ts', import.meta.url));
 const RECONCILED = new Set(['store.adopted', 'store.rebased', 'store.forked', 'store.force_saved']);
@@ -20,7 +21,7 @@ async function issuesIn(path: string): Promise<Set<string>> {
 }
 
 /** Merges in this process while an ACE-like writer rewrites the document; returns what each side wrote and the notices. */
-async function race(dir: string, mode: 'cumulative' | 'reload', children: MergeChild[], bundles: ChildCommand[]) {
+async function race(dir: string, mode: 'long-running' | 'reload', children: MergeChild[], bundles: ChildCommand[]) {
   const document = join(dir, 'skillbook.json');
   const opened = await FileStore.open(document, { checkpointEvery: 4, idleCheckpointMs: 15 });
   if (!opened.ok) throw new Error(describeOpenError(opened.error));
@@ -37,7 +38,7 @@ async function race(dir: string, mode: 'cumulative' | 'reload', children: MergeC
   for (let i = 0; i < 6; i += 1) await mergeOnce();
   const command = await childCommand(WRITER);
   bundles.push(command);
-  const writer = spawnMergeChild({ document, mode, writes: 30, intervalMs: 12, prefix: `ace-${mode}` }, command);
+  const writer = spawnMergeChild({ document, mode, saves: 30, sleepMs: [8, 16], seed: 3, prefix: `ace-${mode}`, chances: { update: 0, tag: 0, remove: 0 } }, command);
   children.push(writer);
   let done = false;
   void writer.closed.then(() => (done = true));
@@ -47,7 +48,7 @@ async function race(dir: string, mode: 'cumulative' | 'reload', children: MergeC
   }
   for (let i = 0; i < 4; i += 1) await mergeOnce();
   await store.close();
-  const theirs = writer.lines.flatMap((l) => (l.kind === 'other' && l.text.startsWith('WROTE ') ? [(JSON.parse(l.text.slice(6)) as { issue: string }).issue] : []));
+  const theirs = writer.lines.flatMap((l) => (l.kind === 'other' && l.text.startsWith('SAVED ') ? (JSON.parse(l.text.slice(6)) as AceSave).ops.map((o) => o.issue) : []));
   return { document, ours, theirs, notices };
 }
 
@@ -80,7 +81,7 @@ describe('FileStore with an external writer', () => {
   it('external writer - ACE rewriting the whole document from its own copy while we merge: outcomes classified, no skill of either side lost', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cohort-ace-'));
     dirs.push(dir);
-    const reconciled = await check(dir, await race(dir, 'cumulative', children, bundles));
+    const reconciled = await check(dir, await race(dir, 'long-running', children, bundles));
     // its copy lacks what we merged after it loaded: that diverges, and our side goes to a recovery copy
     expect(reconciled.some((x) => x.type === 'store.forked' || x.type === 'store.force_saved')).toBe(true);
   }, 30_000);
