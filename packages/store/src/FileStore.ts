@@ -23,8 +23,9 @@ import { StoreWorker } from './internal/StoreWorker.ts';
  *   `checkpointJournalRatio` of the document's size,
  *   after `idleCheckpointMs` without appends, and on `close()`.
  * - Before every write it compares the ledger, the journal and the document with what it
- *   last saw, and classifies what other writers did by content (adopt, rebase, fork to a
- *   bounded recovery copy), with one typed notice per occurrence.
+ *   last saw: another Cohort writer's commits are replayed; a document another program (ACE)
+ *   saved is merged three ways against the version it started from, only real conflicts
+ *   leaving the other side in a bounded recovery copy; one typed notice per occurrence.
  *
  * @example
  * ```ts

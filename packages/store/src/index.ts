@@ -25,8 +25,8 @@ export type {
 export { commitOps } from './commitOps.ts';
 export { replayHistory } from './replayHistory.ts';
 export type { ReplayedHistory } from './replayHistory.ts';
-export { StoreNoticeSchema, ExternalChangesSchema, ForkConflictSchema, LockHolderSchema } from './StoreNotice.ts';
-export type { ExternalChanges, ForkConflict, LockHolder, StoreNotice, StoreNoticeType } from './StoreNotice.ts';
+export { StoreNoticeSchema, ExternalChangesSchema, ForkConflictSchema, LockHolderSchema, MergeBaseSchema, SkillSideSchema } from './StoreNotice.ts';
+export type { ExternalChanges, ForkConflict, LockHolder, MergeBase, SkillSide, StoreNotice, StoreNoticeType } from './StoreNotice.ts';
 export { MemoryStore } from './MemoryStore.ts';
 export type { MemoryStoreOptions } from './MemoryStore.ts';
 export { FileStore } from './FileStore.ts';

@@ -105,8 +105,9 @@ export async function writeCheckpoint(ctx: StoreContext, view: DiskView, request
     await fs.rename(tempPath(paths.base), paths.base);
     replacement = request.rewriteDocument ? await replaceDocument(ctx, view, request.expectFingerprint, request.absorbsLate) : null;
     await fs.syncDir(paths.dir);
+    const { docDigest: _was, ...rest } = base;
     after = {
-      ...base, ledger, baseBook: request.book, since: [], docFingerprint: await fingerprintIfHolds(ctx, digest),
+      ...rest, ledger, baseBook: request.book, since: [], docFingerprint: await fingerprintIfHolds(ctx, digest),
       replaced: watchAfter(view, replacement, request.expectDigest),
     };
   } catch (error) {
@@ -114,6 +115,10 @@ export async function writeCheckpoint(ctx: StoreContext, view: DiskView, request
     throw new CheckpointIncomplete(error);
   }
   await refreshSnapshot(ctx, request, digest);
+  // what another writer may load now, and later save on top of
+  if (typeof replacement === 'object' || replacement === 'created') {
+    ctx.versions.keep({ source: 'cohort', digest, book: request.book, revision: request.book.revision, at: ctx.options.clock.now() });
+  }
   await ctx.notices.emit({
     type: 'store.saved', ...noticeBase(ctx, 'saved', request.book.revision, digest, request.reason),
     revision: request.book.revision, digest, reason: request.reason, entries,

@@ -12,6 +12,8 @@ import { parseDocument, readDisk, readText } from './readDisk.ts';
 import type { DiskRead } from './readDisk.ts';
 import { reconcileExternal } from './reconcileExternal.ts';
 import { RecoveryCopies } from './RecoveryCopies.ts';
+import { BaseVersions } from './BaseVersions.ts';
+import { RenumberMemory } from './RenumberMemory.ts';
 import { ensureJournal, noticeBase } from './StoreContext.ts';
 import type { StoreContext } from './StoreContext.ts';
 import type { StorePaths } from './StorePaths.ts';
@@ -28,10 +30,16 @@ export type Opened = { ok: true; ctx: StoreContext; view: DiskView } | { ok: fal
 
 type Shared = Pick<StoreContext, 'lock' | 'notices'>;
 
-function contextFor(options: ResolvedFileStoreOptions, paths: StorePaths, shared: Shared, book: Skillbook, ledger: Ledger, leases: readonly IdLease[] = []): StoreContext {
+function contextFor(options: ResolvedFileStoreOptions, paths: StorePaths, shared: Shared, book: Skillbook, ledger: Ledger, leases: readonly IdLease[] = [], atLedger: Skillbook = book): StoreContext {
   const sequencer = new CommitSequencer(book, ledger.leases);
   if (leases.length > 0) sequencer.takeLeases(ledger.leases, leases);
-  return { fs: options.fs, paths, options, ...shared, failures: 0, sequencer, copies: new RecoveryCopies(options.fs, paths) };
+  const versions = new BaseVersions();
+  // the document as of the ledger is a version another writer may have loaded
+  versions.keep({ source: 'cohort', digest: ledger.contentDigest, book: atLedger, revision: atLedger.revision, at: options.clock.now() });
+  return {
+    fs: options.fs, paths, options, ...shared, failures: 0, sequencer, copies: new RecoveryCopies(options.fs, paths),
+    versions, renumbered: new RenumberMemory(ledger.renumbered),
+  };
 }
 
 /** A ledger placeholder for a document being created or first adopted (the checkpoint replaces it). */
@@ -128,7 +136,7 @@ export async function openFileStore(options: ResolvedFileStoreOptions, paths: St
       ctx = contextFor(options, paths, shared, value.book, ledger);
       view = initialView(ledger, value.book);
     } else {
-      ctx = contextFor(options, paths, shared, value.head, value.ledger, value.leases);
+      ctx = contextFor(options, paths, shared, value.head, value.ledger, value.leases, value.baseBook);
       view = initialView(value.ledger, value.baseBook);
     }
     if (attempt.takeover) {
