@@ -37,6 +37,7 @@ type CohortOp =
 interface Acked {
   readonly ops: readonly CohortOp[];
   readonly revision: number;
+  /** When its root session started: no document held its changes before. */
   readonly at: number;
 }
 
@@ -89,17 +90,16 @@ async function childBody(c: Session, random: () => number, next: () => number): 
   return ops;
 }
 
-async function runCohort(rt: ReturnType<typeof createRuntime>, done: () => boolean, random: () => number, roots: number): Promise<Acked[]> {
+async function runCohort(rt: ReturnType<typeof createRuntime>, done: () => boolean, random: () => number, roots: number, next: () => number): Promise<Acked[]> {
   const acked: Acked[] = [];
-  let n = 0;
-  const next = (): number => (n += 1);
   const loop = async (): Promise<void> => {
     while (!done()) {
+      const at = Date.now();
       const outcome = await rt.run(async (s) => {
         const kids = await Promise.all([0, 1].map(() => s.spawn((c: Session) => childBody(c, random, next))));
         return kids.flatMap((k) => (k.status === 'committed' ? k.output : []));
       });
-      if (outcome.status === 'committed') acked.push({ ops: outcome.output, revision: outcome.revision, at: Date.now() });
+      if (outcome.status === 'committed') acked.push({ ops: outcome.output, revision: outcome.revision, at });
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
   };
@@ -128,8 +128,10 @@ export async function measureSharing(options: SharingOptions): Promise<SharingRe
   const rt = createRuntime({ store: opened.store });
   await rt.ready;
   const random = prng(options.seed);
+  let n = 0;
+  const next = (): number => (n += 1);
   let stop = false;
-  const warmUp = await runCohort(rt, () => rt.book.size >= 8, random, 1);
+  const warmUp = await runCohort(rt, () => rt.book.size >= 8, random, 1, next);
   await opened.store.checkpoint();
   const command = await childCommand(WRITER);
   const writerOptions: AceWriterOptions = { document, mode: options.mode, durationMs: options.durationMs, seed: options.seed, prefix: `ace-${options.mode}` };
@@ -138,7 +140,7 @@ export async function measureSharing(options: SharingOptions): Promise<SharingRe
     stop = true;
     return r;
   });
-  const acked = [...warmUp, ...(await runCohort(rt, () => stop, random, options.roots ?? 2))];
+  const acked = [...warmUp, ...(await runCohort(rt, () => stop, random, options.roots ?? 2, next))];
   const exit = await closed;
   await command.dispose();
   if (exit.code !== 0) throw new Error(`the ACE writer failed (${exit.code}): ${exit.stderr}`);
@@ -176,7 +178,8 @@ async function judge(dir: string, document: string, acked: readonly Acked[], sav
     inLive += Math.min(have[0], c[0]) + Math.min(have[1], c[1]) + Math.min(have[2], c[2]);
     if (have.some((v, i) => v !== c[i])) wrong.push(`${issue}: expected ${c.join('/')}, live ${have.join('/')}`);
   }
-  // Cohort's updates: the last acknowledged one of each skill is live, or superseded by a later ACE update, or in a logged conflict
+  // Cohort's updates: the last acknowledged one of each skill is live, or superseded by an ACE update saved after
+  // its session started (one whose base held it: an ACE update that did not is a conflict, and loses), or in a logged conflict
   const lastUpdate = new Map<string, { insight: string; at: number }>();
   for (const op of cohortOps) if (op.op === 'UPDATE') lastUpdate.set(op.issue, { insight: op.insight, at: op.at });
   let updatesInLive = 0;
