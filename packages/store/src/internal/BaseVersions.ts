@@ -5,8 +5,8 @@ import type { BaseScore } from './scoreBase.ts';
 /** A version of the document that was on disk: one Cohort wrote (a checkpoint) or one another writer saved. */
 export interface DocumentVersion {
   readonly source: 'cohort' | 'external';
-  /** sha256 of the document's bytes. */
-  readonly digest: string;
+  /** sha256 of the document's bytes (`null` for a revision rebuilt from the journal, whose bytes were not kept). */
+  readonly digest: string | null;
   /** Its skills, as its writer wrote them (an external version keeps the writer's own ids). */
   readonly book: Skillbook;
   /** The store's revision when it was written or taken in. */
@@ -37,7 +37,18 @@ const CLOCK_SLACK_MS = 2;
  * that qualifies, or `null`.
  */
 export class BaseVersions {
-  private readonly versions: DocumentVersion[] = [];
+  private versions: DocumentVersion[] = [];
+  private rebuiltOnce = false;
+
+  /** Whether the journal was searched for versions already (it is, at most once per open). */
+  get rebuilt(): boolean {
+    return this.rebuiltOnce;
+  }
+
+  /** Notes that the journal was searched. */
+  markRebuilt(): void {
+    this.rebuiltOnce = true;
+  }
 
   /** Every version kept, oldest first. */
   get all(): readonly DocumentVersion[] {
@@ -46,11 +57,19 @@ export class BaseVersions {
 
   /** Records a version; one of the same digest moves to the newest place. Evicts the oldest of its source past the bound. */
   keep(version: DocumentVersion): void {
-    const at = this.versions.findIndex((v) => v.digest === version.digest);
+    const at = this.versions.findIndex((v) => (version.digest === null ? v.digest === null && v.revision === version.revision : v.digest === version.digest));
     if (at >= 0) this.versions.splice(at, 1);
     this.versions.push(version);
     const ofSource = this.versions.filter((v) => v.source === version.source);
     if (ofSource.length > VERSIONS_KEPT[version.source]) this.versions.splice(this.versions.indexOf(ofSource[0] as DocumentVersion), 1);
+  }
+
+  /** Records versions older than every kept one (rebuilt from the journal): the first to go past the bound. */
+  keepOlder(older: readonly DocumentVersion[]): void {
+    const known = new Set(this.versions.map((v) => v.digest));
+    const kept = this.versions;
+    this.versions = older.filter((v) => v.digest === null || !known.has(v.digest));
+    for (const v of kept) this.keep(v);
   }
 
   /** Whether a version with sha256 `digest` is kept. */
@@ -58,20 +77,29 @@ export class BaseVersions {
     return this.versions.some((v) => v.digest === digest);
   }
 
-  /** The version `disk` (saved by another writer, with sha256 `digest`) most likely started from, or `null` when none qualifies. */
+  /** The version `disk` (saved by another writer, with sha256 `digest`; in Cohort's ids as far as known) most likely started from, or `null` when none qualifies. */
   find(disk: Skillbook, digest: string): BaseMatch | null {
     const same = this.versions.find((v) => v.digest === digest);
     if (same) return { version: same, score: scoreBase(same.book, disk) };
+    return BaseVersions.best(this.versions, disk);
+  }
+
+  /**
+   * The best of `candidates` (oldest first) as the base of `disk`: the highest {@link rank}
+   * among those that qualify ({@link isBase}); on a tie the newest, unless it was written after
+   * the document's newest change (the writer cannot have loaded it).
+   */
+  static best(candidates: readonly DocumentVersion[], disk: Skillbook): BaseMatch | null {
     let best: { match: BaseMatch; rank: number; late: boolean } | null = null;
-    for (let i = this.versions.length - 1; i >= 0; i -= 1) {
-      const version = this.versions[i] as DocumentVersion;
+    for (let i = candidates.length - 1; i >= 0; i -= 1) {
+      const version = candidates[i] as DocumentVersion;
       const score = scoreBase(version.book, disk);
       if (!isBase(score, version.book.size)) continue;
       const r = rank(score);
-      // a version written after the document's newest change cannot be the one the writer loaded
       const late = score.newestChange !== '' && version.at > Date.parse(score.newestChange) + CLOCK_SLACK_MS;
       if (!best || r > best.rank || (r === best.rank && best.late && !late)) best = { match: { version, score }, rank: r, late };
     }
     return best?.match ?? null;
   }
 }
+

@@ -30,10 +30,26 @@ export class RenumberMemory {
       this.map.delete(k);
       this.map.set(k, r.to);
     }
+    this.trim();
+  }
+
+  private trim(): void {
     for (const k of this.map.keys()) {
       if (this.map.size <= RENUMBERINGS_IN_MEMORY) break;
       this.map.delete(k);
     }
+  }
+
+  /** Remembers renumberings older than every one remembered (read back from the journal): the first to go past the bound. */
+  addOlder(renumbered: readonly Renumbered[]): void {
+    const newer = [...this.map];
+    this.map.clear();
+    this.add(renumbered);
+    for (const [k, to] of newer) {
+      this.map.delete(k);
+      this.map.set(k, to);
+    }
+    this.trim();
   }
 
   /** How many are remembered. */

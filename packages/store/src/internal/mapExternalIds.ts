@@ -44,6 +44,15 @@ function renameRemembered(book: Skillbook, ids: IdKnowledge): { renamed: PlainSk
   return { renamed, purged, map };
 }
 
+/**
+ * `book` (the other writer's) with the renumberings remembered from its earlier saves applied:
+ * in Cohort's ids as far as they are known, for comparing it with versions the store keeps.
+ */
+export function applyRemembered(book: Skillbook, ids: IdKnowledge): Skillbook {
+  const { renamed, purged } = renameRemembered(book, ids);
+  return rebuilt(book, renamed, purged, book.nextId);
+}
+
 function rebuilt(book: Skillbook, renamed: readonly PlainSkill[], purged: readonly string[], nextId: number): Skillbook {
   if (renamed.length === 0 && purged.length === 0 && nextId <= book.nextId) return book;
   return book.adopt({ skills: renamed, purged, nextId }, { revision: book.revision });

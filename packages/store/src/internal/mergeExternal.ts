@@ -1,5 +1,6 @@
 import type { PlainSkill, Skill, Skillbook } from '@cohort/skillbook';
 import type { ExternalChanges } from '../StoreNotice.ts';
+import { sameSkillFields } from './bookChange.ts';
 import { sameContent, sameSkill } from './contentConflicts.ts';
 import { mapExternalIds } from './mapExternalIds.ts';
 import type { IdKnowledge } from './mapExternalIds.ts';
@@ -48,13 +49,28 @@ function same(book: Skillbook | null, of: Skill): Skill | undefined {
 }
 
 /**
+ * The newest `updated_at` among the skills the document holds exactly as `base` has them: the
+ * writer loaded a version at least that recent. A skill of `base` created after it may be one
+ * the writer never saw — `base` may be newer than what it loaded — so its absence is no deletion.
+ */
+function newestUnchanged(base: Skillbook, disk: Skillbook): string {
+  let newest = '';
+  for (const d of disk.skills()) {
+    const b = base.get(d.id);
+    if (b && sameSkillFields(b, d) && d.updated_at > newest) newest = d.updated_at;
+  }
+  return newest;
+}
+
+/**
  * Merges another writer's document (`disk`) into the live book three ways, against the version
  * the writer started from (`base`; `null` when none is known): its skills are put in Cohort's
  * ids first ({@link mapExternalIds}), then each skill is merged on its own
  * ({@link mergeSkill}): the writer's additions, changes, removals and counter increments
  * against `base` are rebased onto the live book with the conflict table, and what the live
  * book has that `base` lacks — Cohort's work the writer never saw — is left as it is. A skill
- * counts as deleted by the writer only when `base` had it. Merging the same document twice
+ * counts as deleted by the writer only when `base` had it, and was created before the newest
+ * skill the document shows unchanged (else the writer may never have seen it). Merging the same document twice
  * changes nothing the second time. Pure: no I/O.
  */
 export function mergeExternal(base: Skillbook | null, disk: Skillbook, live: Skillbook, ids: IdKnowledge): ExternalMerge {
@@ -84,8 +100,10 @@ export function mergeExternal(base: Skillbook | null, disk: Skillbook, live: Ski
     take(theirs.id, before, theirs);
   }
   if (b) {
+    const seenUpTo = newestUnchanged(b, d);
     for (const before of b.skills()) {
-      if (same(d, before)) continue;
+      // created after everything the writer shows it saw: maybe never seen, so not deleted by it
+      if (same(d, before) || before.created_at > seenUpTo) continue;
       lists.dropped.push(before.id);
       take(before.id, before, undefined);
     }

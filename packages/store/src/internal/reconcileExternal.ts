@@ -6,6 +6,11 @@ import type { CheckpointResult } from './checkpoint.ts';
 import { occurrenceId } from './digest.ts';
 import type { DiskView } from './DiskView.ts';
 import { opsOfLine } from './JournalLine.ts';
+import type { Theirs } from './JournalLine.ts';
+import { applyTheirs, rebuildVersions } from './rebuildVersions.ts';
+import { applyRemembered } from './mapExternalIds.ts';
+import type { IdKnowledge } from './mapExternalIds.ts';
+import { BaseVersions } from './BaseVersions.ts';
 import type { BaseMatch } from './BaseVersions.ts';
 import { mergeExternal } from './mergeExternal.ts';
 import type { ExternalMerge, MergeConflict } from './mergeExternal.ts';
@@ -106,7 +111,7 @@ export async function reconcileExternal(ctx: StoreContext, view: DiskView, doc: 
   const ours = ctx.sequencer.book;
   const leasedThrough = ctx.sequencer.leaseRecord.through;
   const ids = { leased: (n: number) => ctx.sequencer.leased(n), leasedThrough, remembered: (id: string, at: string) => ctx.renumbered.lookup(id, at) };
-  const found = ctx.versions.find(doc.book, doc.digest);
+  const found = await findBase(ctx, view, doc, ids);
   const merged = mergeExternal(found?.version.book ?? null, doc.book, ours, ids);
   const losing = losingSide(merged.conflicts);
   const outcome: Outcome = documentHoldsAll(merged, doc) ? 'adopt' : losing ? 'fork' : 'rebase';
@@ -125,6 +130,7 @@ export async function reconcileExternal(ctx: StoreContext, view: DiskView, doc: 
   const asIs = outcome === 'adopt' && main === doc.book;
   const change = bookChange(ours, main);
   ctx.renumbered.add(merged.fresh);
+  const theirs = theirsOf(found, doc.digest, merged.disk, ours);
   const result: CheckpointResult = await writeCheckpoint(ctx, view, {
     book: main,
     ...(asIs ? { text: doc.text } : {}),
@@ -137,12 +143,12 @@ export async function reconcileExternal(ctx: StoreContext, view: DiskView, doc: 
     lineage,
     external: {
       reason: notice.type === 'store.force_saved' ? 'force_saved' : reason, notice: id,
-      skills: change.skills, purged: change.purged, next: change.next, renumbered: [...merged.idMap],
+      skills: change.skills, purged: change.purged, next: change.next, renumbered: [...merged.idMap], theirs: theirs.record,
     },
     renumbered: merged.fresh,
   });
   if (!result.ok) return null;
-  ctx.versions.keep({ source: 'external', digest: doc.digest, book: versionOf(found, doc.book), revision: main.revision, at: ctx.options.clock.now() });
+  ctx.versions.keep({ source: 'external', digest: doc.digest, book: theirs.version, revision: main.revision, at: ctx.options.clock.now() });
   ctx.sequencer.absorb(main);
   await ctx.notices.emit(notice);
   if (merged.fresh.length > 0) {
@@ -154,10 +160,36 @@ export async function reconcileExternal(ctx: StoreContext, view: DiskView, doc: 
   return result.view;
 }
 
-/** The document as a version to keep: its base plus what it changed (sharing the base's structure), or the document itself. */
-function versionOf(found: BaseMatch | null, disk: Skillbook): Skillbook {
-  if (!found) return disk;
-  const base = found.version.book;
-  const change = bookChange(base, disk);
-  return change.skills.length === 0 && change.purged.length === 0 ? base : base.adopt({ skills: change.skills, purged: change.purged, nextId: disk.nextId }, { revision: base.revision });
+/**
+ * The other writer's document (in Cohort's ids) as its journal record keeps it — a change
+ * against the version it was merged against (or, without one, against the live book) — and as
+ * a version to keep: that book plus the change, sharing the base's structure.
+ */
+function theirsOf(found: BaseMatch | null, digest: string, disk: Skillbook, live: Skillbook): { record: Theirs; version: Skillbook } {
+  const from = found?.version.book ?? live;
+  const change = bookChange(from, disk);
+  const base = found ? { source: found.version.source, rev: found.version.revision, digest: found.version.digest } : null;
+  const record: Theirs = { digest, base, skills: change.skills, purged: change.purged, next: disk.nextId };
+  const same = change.skills.length === 0 && change.purged.length === 0;
+  return { record, version: same ? from : applyTheirs(from, record) };
+}
+
+/**
+ * The version `disk` started from: among the versions kept, or — once per open, when none
+ * qualifies — among those the journal rebuilds (the revisions before the document and the other
+ * writers' saves it recorded: after a restart, a long-running ACE's last save is one of them).
+ */
+async function findBase(ctx: StoreContext, view: DiskView, doc: ForeignDocument, ids: IdKnowledge): Promise<BaseMatch | null> {
+  const found = ctx.versions.find(applyRemembered(doc.book, ids), doc.digest);
+  // a base that explains the document without deleting anything needs no search
+  if ((found && found.score.missing === 0) || ctx.versions.rebuilt) return found;
+  const rebuilt = await rebuildVersions(ctx, view);
+  ctx.versions.markRebuilt();
+  if (!rebuilt) return found;
+  ctx.renumbered.addOlder(rebuilt.renumbered);
+  ctx.versions.keepOlder(rebuilt.externals);
+  // the journal may remember renumberings the ledger did not keep
+  const again = BaseVersions.best([...rebuilt.candidates, ...ctx.versions.all], applyRemembered(doc.book, ids));
+  if (again) ctx.versions.keep(again.version);
+  return again;
 }

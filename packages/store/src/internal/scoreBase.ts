@@ -66,7 +66,12 @@ export function isBase(score: BaseScore, versionSize: number): boolean {
   return score.inconsistent <= Math.floor(shared * 0.02) && score.missing <= Math.max(3, Math.floor(versionSize * 0.1));
 }
 
-/** How a score ranks (higher is a better base): skills explained as they are, less those it cannot explain. */
+/**
+ * How a score ranks (higher is a better base): minus the changes the writer must have made on
+ * top of the version to give the document — each skill it changed or added counts one, each it
+ * deleted two (deletions are rarer, and a version newer than the one the writer loaded shows
+ * Cohort's newer skills as deleted). The version the writer loaded needs the fewest.
+ */
 export function rank(score: BaseScore): number {
-  return score.identical - 2 * (score.missing + score.inconsistent) - score.added / 2;
+  return -(score.descended + score.added + 2 * (score.missing + score.inconsistent));
 }

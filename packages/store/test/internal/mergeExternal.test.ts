@@ -48,17 +48,27 @@ describe('mergeExternal', () => {
   });
 
   it('mergeExternal - UPDATE of a skill Cohort removed is a conflict; a skill missing from the document is deleted only when its base had it', () => {
-    const live = edit(base, day(2), remove('context-00001'), add('context-00003', 'never seen'));
-    const disk = edit(base, day(3), update('context-00001', 'theirs')).purge(['context-00002']);
-    const merged = mergeExternal(base, disk, live, noIds);
+    const three = edit(base, day(1), add('context-00003', 'three'));
+    const live = edit(three, day(2), remove('context-00001'), add('context-00004', 'never seen'));
+    const disk = edit(three, day(3), update('context-00001', 'theirs')).purge(['context-00002']);
+    const merged = mergeExternal(three, disk, live, noIds);
     expect(merged.conflicts.map((c) => [c.skillId, c.type, c.reason])).toEqual([['context-00001', 'UPDATE', 'removed']]);
-    expect(rows(merged.book).map((r) => [r[0], r[3]])).toEqual([['context-00001', false], ['context-00003', true]]);
+    expect(rows(merged.book).map((r) => [r[0], r[3]])).toEqual([['context-00001', false], ['context-00003', true], ['context-00004', true]]);
     expect(merged.changes.counts.dropped).toBe(1);
     // deleting a skill Cohort changed since is a conflict; the skill stays
-    const changed = edit(base, day(2), update('context-00002', 'cohort'));
-    const deleted = mergeExternal(base, base.purge(['context-00002']), changed, noIds);
+    const changed = edit(three, day(2), update('context-00002', 'cohort'));
+    const deleted = mergeExternal(three, three.purge(['context-00002']), changed, noIds);
     expect(deleted.conflicts.map((c) => [c.skillId, c.type, c.theirs])).toEqual([['context-00002', 'REMOVE', null]]);
     expect(deleted.book.get('context-00002')?.insight).toBe('cohort');
+  });
+
+  it('mergeExternal - a skill of the base newer than everything the document shows unchanged is not taken as deleted: the writer may never have seen it', () => {
+    // the base found is newer than what the writer loaded: it has a skill the document lacks
+    const newer = edit(base, day(5), add('context-00003', 'cohort, after the writer loaded'));
+    const disk = edit(base, day(6), update('context-00001', 'theirs'));
+    const merged = mergeExternal(newer, disk, newer, noIds);
+    expect(rows(merged.book).map((r) => [r[0], r[2]])).toEqual([['context-00001', 'theirs'], ['context-00002', 'insight of two'], ['context-00003', 'insight of cohort, after the writer loaded']]);
+    expect(merged.changes.counts.dropped).toBe(0);
   });
 
   it("mergeExternal - a newcomer under one of Cohort's ids is renumbered once; its next save lands on the same id", () => {
