@@ -149,4 +149,49 @@ describe('FileStore sharing its document with other writers', () => {
     for (const s of after) expect([s.id, s.helpful_count]).toEqual([placed.get(s.issue), 1]);
     await store.close();
   });
+
+  it("a long-running writer across a restart - its update of a skill Cohort updated after the writer's last save is a conflict: Cohort's stays, the writer's goes to a copy", async () => {
+    const sim = new SimFs({ seed: 6 });
+    const first = (await openSim(sim)).store;
+    await commit(first, addOp('shared'));
+    await first.checkpoint();
+    const ace = AceSkillbook.loads(sim.readText(DOC) ?? '');
+    ace.tagSkill('context-00001', 1);
+    sim.write(DOC, ace.dumps());
+    await first.load();
+    // Cohort changes the skill after the writer's save was merged, then restarts
+    await commit(first, update('context-00001', 'changed by Cohort'));
+    await first.close();
+    const { store } = await openSim(sim);
+    const seen = collect(store);
+    ace.updateSkill('context-00001', { insight: 'changed by ACE, from its old copy' });
+    sim.write(DOC, ace.dumps());
+    await store.load();
+    expect(store.book.get('context-00001')).toMatchObject({ insight: 'changed by Cohort', helpful_count: 1 });
+    const [merged] = merges(seen);
+    expect(merged).toMatchObject({ type: 'store.forked', base: { source: 'external' }, conflicts: [{ skillId: 'context-00001', type: 'UPDATE', reason: 'content_changed' }] });
+    const copy = merged && 'copy' in merged ? Skillbook.fromJSON(sim.readText(merged.copy) ?? '') : null;
+    expect(copy?.get('context-00001')?.insight).toBe('changed by ACE, from its old copy');
+    await store.close();
+  });
+
+  it('a removal is never undone - a writer saving its older copy, where the skill Cohort removed is still active, leaves it removed', async () => {
+    const sim = new SimFs({ seed: 7 });
+    const first = (await openSim(sim)).store;
+    await commit(first, addOp('keep'), addOp('retire me'));
+    await first.checkpoint();
+    const ace = AceSkillbook.loads(sim.readText(DOC) ?? '');
+    ace.tagSkill('context-00001', 1);
+    sim.write(DOC, ace.dumps());
+    await first.load();
+    await commit(first, { type: 'REMOVE', section: 'context', skill_id: 'context-00002' });
+    await first.close();
+    const { store } = await openSim(sim);
+    ace.addSkill('context', 'ace, after the restart', { insight: 'x' });
+    sim.write(DOC, ace.dumps());
+    await store.load();
+    expect(store.book.get('context-00002')?.active).toBe(false);
+    expect(issues(store.book)).toEqual(['keep', 'retire me', 'ace, after the restart']);
+    await store.close();
+  });
 });

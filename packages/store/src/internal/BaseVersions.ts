@@ -19,6 +19,13 @@ export interface DocumentVersion {
 export interface BaseMatch {
   readonly version: DocumentVersion;
   readonly score: BaseScore;
+  /**
+   * A version Cohort wrote that explains the document just as well (`version` is then the other
+   * writer's own last save): the writer loaded one of the two, and nothing tells which. Content
+   * is merged against `version` (what the writer may not have seen of Cohort's is kept, a
+   * conflict at worst), counters against the later of the two (no increment counted twice).
+   */
+  readonly tied?: DocumentVersion;
 }
 
 /** How many versions of each source the window keeps. */
@@ -86,20 +93,38 @@ export class BaseVersions {
 
   /**
    * The best of `candidates` (oldest first) as the base of `disk`: the highest {@link rank}
-   * among those that qualify ({@link isBase}); on a tie the newest, unless it was written after
-   * the document's newest change (the writer cannot have loaded it).
+   * among those that qualify ({@link isBase}). On a tie: not one written after the document's
+   * newest change (the writer cannot have loaded it); then the other writer's own save over a
+   * version Cohort wrote — they differ only in skills the writer changed too, and taking the
+   * writer's save keeps Cohort's changes of them (a conflict at worst), where taking Cohort's
+   * version would let a writer that never saw it overwrite them; then the newest.
    */
   static best(candidates: readonly DocumentVersion[], disk: Skillbook): BaseMatch | null {
+    const scored = candidates.map((version) => ({ version, score: scoreBase(version.book, disk) })).filter((c) => isBase(c.score, c.version.book.size));
     let best: { match: BaseMatch; rank: number; late: boolean } | null = null;
-    for (let i = candidates.length - 1; i >= 0; i -= 1) {
-      const version = candidates[i] as DocumentVersion;
-      const score = scoreBase(version.book, disk);
-      if (!isBase(score, version.book.size)) continue;
+    for (let i = scored.length - 1; i >= 0; i -= 1) {
+      const { version, score } = scored[i] as BaseMatch;
       const r = rank(score);
-      const late = score.newestChange !== '' && version.at > Date.parse(score.newestChange) + CLOCK_SLACK_MS;
-      if (!best || r > best.rank || (r === best.rank && best.late && !late)) best = { match: { version, score }, rank: r, late };
+      const late = isLate(version, score);
+      if (!best || r > best.rank || (r === best.rank && tieBreak(late, version, best))) best = { match: { version, score }, rank: r, late };
     }
-    return best?.match ?? null;
+    if (!best || best.match.version.source !== 'external') return best?.match ?? null;
+    const top = best.rank;
+    // the newest version Cohort wrote that explains the document as well
+    const tied = [...scored].reverse().find((c) => c.version.source === 'cohort' && rank(c.score) === top && !isLate(c.version, c.score));
+    return tied ? { ...best.match, tied: tied.version } : best.match;
   }
+
 }
 
+
+/** Whether `version` was written after the document's newest change on top of it (so the writer cannot have loaded it). */
+function isLate(version: DocumentVersion, score: BaseScore): boolean {
+  return score.newestChange !== '' && version.at > Date.parse(score.newestChange) + CLOCK_SLACK_MS;
+}
+
+/** Whether a candidate of equal rank beats the best so far (see {@link BaseVersions.best}). */
+function tieBreak(late: boolean, version: DocumentVersion, best: { readonly match: BaseMatch; readonly late: boolean }): boolean {
+  if (late !== best.late) return !late;
+  return version.source === 'external' && best.match.version.source === 'cohort';
+}

@@ -10,6 +10,7 @@ import type { NoticeLog } from './NoticeLog.ts';
 import type { RecoveryCopies } from './RecoveryCopies.ts';
 import type { BaseVersions } from './BaseVersions.ts';
 import type { RenumberMemory } from './RenumberMemory.ts';
+import type { StoreSeams } from './StoreSeams.ts';
 import type { StorePaths } from './StorePaths.ts';
 import type { WriterLock } from './WriterLock.ts';
 import type { DiskView } from './DiskView.ts';
@@ -31,6 +32,8 @@ export interface StoreContext {
   readonly versions: BaseVersions;
   /** The other writers' skills renumbered so far. */
   readonly renumbered: RenumberMemory;
+  /** What a broken variant replaces (the real functions otherwise). */
+  readonly seams: StoreSeams;
   /** I/O failures so far (each is its own occurrence). */
   failures: number;
 }

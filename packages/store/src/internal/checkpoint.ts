@@ -6,7 +6,7 @@ import type { DiskView } from './DiskView.ts';
 import { afterLines } from './DiskView.ts';
 import { lineBody } from './JournalLine.ts';
 import type { ExternalLine } from './JournalLine.ts';
-import { REMEMBERED_RENUMBERINGS, writeLedger } from './Ledger.ts';
+import { REMEMBERED_CHECKPOINTS, REMEMBERED_RENUMBERINGS, writeLedger } from './Ledger.ts';
 import type { Ledger, Renumbered } from './Ledger.ts';
 import { replaceDocument, watchAfter } from './replacedFile.ts';
 import type { Replacement } from './replacedFile.ts';
@@ -96,6 +96,9 @@ export async function writeCheckpoint(ctx: StoreContext, view: DiskView, request
     writerId: ctx.options.writerId, journalOffset: base.journalEnd,
     lineage: request.lineage === undefined ? view.ledger.lineage : request.lineage, at: ctx.options.clock.now(),
     leases: ctx.sequencer.leaseRecord, renumbered: remembered,
+    checkpoints: request.rewriteDocument || request.text !== undefined
+      ? [...view.ledger.checkpoints.filter((r) => r !== request.book.revision), request.book.revision].slice(-REMEMBERED_CHECKPOINTS)
+      : view.ledger.checkpoints,
   };
   await writeLedger(fs, paths.ledger, ledger);
   const entries = view.since.length;

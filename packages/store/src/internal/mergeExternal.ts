@@ -71,9 +71,10 @@ function newestUnchanged(base: Skillbook, disk: Skillbook): string {
  * book has that `base` lacks — Cohort's work the writer never saw — is left as it is. A skill
  * counts as deleted by the writer only when `base` had it, and was created before the newest
  * skill the document shows unchanged (else the writer may never have seen it). Merging the same document twice
- * changes nothing the second time. Pure: no I/O.
+ * changes nothing the second time. `at`: when (ACE's timestamp format); `counterBase`: a version
+ * as likely to be the base (counters count from the later of the two). Pure: no I/O.
  */
-export function mergeExternal(base: Skillbook | null, disk: Skillbook, live: Skillbook, ids: IdKnowledge): ExternalMerge {
+export function mergeExternal(base: Skillbook | null, disk: Skillbook, live: Skillbook, ids: IdKnowledge, at: string, counterBase: Skillbook | null = null): ExternalMerge {
   const mapped = mapExternalIds(base, disk, live, ids);
   const b = mapped.base;
   const d = mapped.disk;
@@ -86,7 +87,8 @@ export function mergeExternal(base: Skillbook | null, disk: Skillbook, live: Ski
     const mine = ours && (theirs ? sameSkill(ours, theirs) : before && sameSkill(ours, before)) ? ours : undefined;
     // the live book holds another skill under this id: the document's was renumbered, never this
     if (ours && !mine) return;
-    const merged = mergeSkill(before, theirs, mine);
+    const floor = counterBase && theirs ? same(counterBase, theirs) : undefined;
+    const merged = mergeSkill(before, theirs, mine, at, floor);
     if (merged.outcome === 'put' && merged.skill) puts.push(merged.skill);
     else if (merged.outcome === 'purge') purged.push(id);
     if (merged.conflict) conflicts.push({ skillId: id, ...merged.conflict, ours: mine ?? null });

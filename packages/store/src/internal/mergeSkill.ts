@@ -51,10 +51,16 @@ function withContent(skill: PlainSkill, of: Skill): PlainSkill {
   return { ...rest, issue: of.issue, keywords: of.keywords, ...(of.insight === undefined ? {} : { insight: of.insight }) };
 }
 
-/** `next` when it differs from `live` (its `updated_at` the later of the two sides'), else keep. */
-function settle(live: Skill, next: PlainSkill, theirs: Skill, conflict?: SkillConflict): SkillMerge {
+const latest = (...times: readonly string[]): string => times.reduce((a, b) => (b > a ? b : a));
+
+/**
+ * `next` when it differs from `live`, else keep. A merged version is changed now (`at`): it is
+ * newer than both sides', so a later save built from the writer's older copy cannot pass for
+ * one built on top of it.
+ */
+function settle(live: Skill, next: PlainSkill, theirs: Skill, at: string, conflict?: SkillConflict): SkillMerge {
   if (sameSkillFields(live, next as Skill)) return conflict ? { outcome: 'keep', conflict } : KEEP;
-  const skill = { ...next, updated_at: theirs.updated_at > live.updated_at ? theirs.updated_at : live.updated_at };
+  const skill = { ...next, updated_at: latest(at, live.updated_at, theirs.updated_at) };
   return conflict ? { outcome: 'put', skill, conflict } : { outcome: 'put', skill };
 }
 
@@ -64,10 +70,12 @@ function settle(live: Skill, next: PlainSkill, theirs: Skill, conflict?: SkillCo
  * same skill (id and `created_at`) or absent. The writer's change is rebased onto the live
  * book with the conflict table: its content change applies unless Cohort changed the content
  * too (differently) or removed the skill; its removal applies unless Cohort changed the
- * content; its counter increments always count, once (`live + theirs − base`); sources are
+ * content (a removal is never undone); its counter increments always count, once (`live + theirs − base`); sources are
  * united. A skill missing from the document was deleted by the writer only if `base` had it.
+ * `at` is when the merge happens (ACE's timestamp format). `counterBase`: another version the
+ * writer may have started from (see `BaseMatch.tied`): increments count from the later of the two.
  */
-export function mergeSkill(base: Skill | undefined, theirs: Skill | undefined, live: Skill | undefined): SkillMerge {
+export function mergeSkill(base: Skill | undefined, theirs: Skill | undefined, live: Skill | undefined, at: string, counterBase?: Skill): SkillMerge {
   if (!theirs) {
     if (!base || !live) return KEEP;
     return sameContent(base, live) ? { outcome: 'purge' } : { ...KEEP, conflict: { type: 'REMOVE', reason: 'content_changed', theirs: null } };
@@ -78,11 +86,11 @@ export function mergeSkill(base: Skill | undefined, theirs: Skill | undefined, l
     const changed = !sameContent(base, theirs) || base.active !== theirs.active;
     return changed ? { ...KEEP, conflict: { type: sameContent(base, theirs) ? 'REMOVE' : 'UPDATE', reason: 'removed', theirs } } : KEEP;
   }
-  if (!base) return mergeWithoutBase(theirs, live);
-  return mergeThreeWays(base, theirs, live);
+  if (!base) return mergeWithoutBase(theirs, live, at);
+  return mergeThreeWays(base, theirs, live, at, counterBase);
 }
 
-function mergeThreeWays(base: Skill, theirs: Skill, live: Skill): SkillMerge {
+function mergeThreeWays(base: Skill, theirs: Skill, live: Skill, at: string, counterBase?: Skill): SkillMerge {
   const theirContent = !sameContent(base, theirs);
   const ourContent = !sameContent(base, live);
   const ourRemoval = base.active && !live.active;
@@ -96,11 +104,12 @@ function mergeThreeWays(base: Skill, theirs: Skill, live: Skill): SkillMerge {
   if (base.active && !theirs.active && live.active) {
     if (ourContent) conflict ??= { type: 'REMOVE', reason: 'content_changed', theirs };
     else next = { ...next, active: false };
-  } else if (!base.active && theirs.active && !live.active && !ourContent) next = { ...next, active: true };
-  for (const k of COUNTERS) next = { ...next, [k]: live[k] + Math.max(0, theirs[k] - base[k]) };
+  }
+  // a removed skill stays removed: ACE cannot bring one back, and a copy that shows it active may just be older
+  for (const k of COUNTERS) next = { ...next, [k]: live[k] + Math.max(0, theirs[k] - Math.max(base[k], counterBase?.[k] ?? 0)) };
   const fresh = theirs.occurrences.filter((s) => !base.occurrences.some((b) => signature(b) === signature(s)));
   next = { ...next, occurrences: unionSources(live.occurrences, fresh) };
-  return settle(live, next, theirs, conflict);
+  return settle(live, next, theirs, at, conflict);
 }
 
 /**
@@ -108,7 +117,7 @@ function mergeThreeWays(base: Skill, theirs: Skill, live: Skill): SkillMerge {
  * Counters take the larger of the two; a version of theirs that differs and is newer than the
  * live one (by `updated_at`) is a conflict (kept for review), an older one is stale (ignored).
  */
-function mergeWithoutBase(theirs: Skill, live: Skill): SkillMerge {
+function mergeWithoutBase(theirs: Skill, live: Skill, at: string): SkillMerge {
   if (sameSkillFields(live, theirs)) return KEEP;
   let next: PlainSkill = { ...live };
   for (const k of COUNTERS) next = { ...next, [k]: Math.max(live[k], theirs[k]) };
@@ -117,5 +126,5 @@ function mergeWithoutBase(theirs: Skill, live: Skill): SkillMerge {
   let conflict: SkillConflict | undefined;
   if (newer && !sameContent(live, theirs)) conflict = { type: 'UPDATE', reason: 'no_base', theirs };
   else if (newer && live.active && !theirs.active) conflict = { type: 'REMOVE', reason: 'no_base', theirs };
-  return settle(live, next, theirs, conflict);
+  return settle(live, next, theirs, at, conflict);
 }

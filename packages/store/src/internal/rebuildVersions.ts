@@ -17,12 +17,16 @@ import { readOrigin } from './originFile.ts';
 import { scanJournal } from './scanJournal.ts';
 import type { StoreContext } from './StoreContext.ts';
 
-/** How many of the last revisions a rebuild offers as candidates (books that share structure). */
+/** How many of the last revisions a rebuild keeps (books that share structure): the bases of the changes taken in, and the candidates. */
 export const REVISIONS_REBUILT = 64;
 
 /** What a rebuild found. */
 export interface RebuiltVersions {
-  /** The books of the last {@link REVISIONS_REBUILT} revisions (any of them may have been a checkpoint), oldest first. */
+  /**
+   * The books of the revisions the document held among the last {@link REVISIONS_REBUILT} — the ones the
+   * ledger remembers Cohort writing, and those of the changes taken in (each wrote the
+   * document) — oldest first: only a document that was on disk can be what another writer loaded.
+   */
   readonly candidates: readonly DocumentVersion[];
   /** The other writers' last saves the journal recorded (at most {@link VERSIONS_KEPT}), oldest first. */
   readonly externals: readonly DocumentVersion[];
@@ -50,7 +54,8 @@ class Window<K, V> {
 
 /**
  * Replays the history from what the store was created with through the journal up to the view's
- * end, keeping the books of the last revisions and the other writers' saves, rebuilt. `null`
+ * end, keeping the books of the last revisions the document held and the other writers' saves,
+ * rebuilt. `null`
  * when the history cannot be replayed (a journal of the first format, which did not record
  * what it took in, or an unreadable origin). Reads the whole journal: O(history), at most once
  * per open. Memory: {@link REVISIONS_REBUILT} + {@link VERSIONS_KEPT} books that share structure.
@@ -63,6 +68,7 @@ export async function rebuildVersions(ctx: StoreContext, view: DiskView): Promis
   if (scan.corruption) return null;
   let book = origin.origin?.book ?? Skillbook.empty();
   const revisions = new Window<number, Skillbook>(REVISIONS_REBUILT);
+  const written = new Set([book.revision, ...view.ledger.checkpoints]);
   const externals = new Window<string, DocumentVersion>(VERSIONS_KEPT.external);
   const renumbered: Renumbered[] = [];
   revisions.set(book.revision, book);
@@ -81,6 +87,7 @@ export async function rebuildVersions(ctx: StoreContext, view: DiskView): Promis
       const from = !theirs ? undefined : theirs.base === null ? before
         : theirs.base.source === 'external' ? externals.map.get(theirs.base.digest ?? '')?.book : revisions.map.get(theirs.base.rev);
       if (theirs && from) externals.set(theirs.digest, { source: 'external', digest: theirs.digest, book: applyTheirs(from, theirs), revision: line.rev, at: line.at });
+      written.add(line.rev);
       for (const [was, to] of line.renumbered) {
         const skill = line.skills.find((s) => s.id === to);
         if (skill) renumbered.push({ from: was, createdAt: skill.created_at, to });
@@ -88,6 +95,6 @@ export async function rebuildVersions(ctx: StoreContext, view: DiskView): Promis
     }
     revisions.set(book.revision, book);
   }
-  const candidates = [...revisions.map].map(([revision, b]): DocumentVersion => ({ source: 'cohort', digest: null, book: b, revision, at: 0 }));
+  const candidates = [...revisions.map].filter(([revision]) => written.has(revision)).map(([revision, b]): DocumentVersion => ({ source: 'cohort', digest: null, book: b, revision, at: 0 }));
   return { candidates, externals: [...externals.map.values()], renumbered };
 }

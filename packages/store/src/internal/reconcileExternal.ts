@@ -1,4 +1,4 @@
-import { Skillbook } from '@cohort/skillbook';
+import { Skillbook, formatAceTimestamp } from '@cohort/skillbook';
 import type { Skill } from '@cohort/skillbook';
 import type { ForkConflict, MergeBase, SkillSide, StoreNotice } from '../StoreNotice.ts';
 import { writeCheckpoint } from './checkpoint.ts';
@@ -7,10 +7,7 @@ import { occurrenceId } from './digest.ts';
 import type { DiskView } from './DiskView.ts';
 import { opsOfLine } from './JournalLine.ts';
 import type { Theirs } from './JournalLine.ts';
-import { applyTheirs, rebuildVersions } from './rebuildVersions.ts';
-import { applyRemembered } from './mapExternalIds.ts';
-import type { IdKnowledge } from './mapExternalIds.ts';
-import { BaseVersions } from './BaseVersions.ts';
+import { applyTheirs } from './rebuildVersions.ts';
 import type { BaseMatch } from './BaseVersions.ts';
 import { mergeExternal } from './mergeExternal.ts';
 import type { ExternalMerge, MergeConflict } from './mergeExternal.ts';
@@ -111,8 +108,8 @@ export async function reconcileExternal(ctx: StoreContext, view: DiskView, doc: 
   const ours = ctx.sequencer.book;
   const leasedThrough = ctx.sequencer.leaseRecord.through;
   const ids = { leased: (n: number) => ctx.sequencer.leased(n), leasedThrough, remembered: (id: string, at: string) => ctx.renumbered.lookup(id, at) };
-  const found = await findBase(ctx, view, doc, ids);
-  const merged = mergeExternal(found?.version.book ?? null, doc.book, ours, ids);
+  const found = await ctx.seams.findBase(ctx, view, doc, ids);
+  const merged = mergeExternal(found?.version.book ?? null, doc.book, ours, ids, formatAceTimestamp(ctx.options.clock.now()), found?.tied?.book ?? null);
   const losing = losingSide(merged.conflicts);
   const outcome: Outcome = documentHoldsAll(merged, doc) ? 'adopt' : losing ? 'fork' : 'rebase';
   const reason = outcome === 'adopt' ? 'adopted' : outcome === 'rebase' ? 'rebased' : 'forked';
@@ -172,24 +169,4 @@ function theirsOf(found: BaseMatch | null, digest: string, disk: Skillbook, live
   const record: Theirs = { digest, base, skills: change.skills, purged: change.purged, next: disk.nextId };
   const same = change.skills.length === 0 && change.purged.length === 0;
   return { record, version: same ? from : applyTheirs(from, record) };
-}
-
-/**
- * The version `disk` started from: among the versions kept, or — once per open, when none
- * qualifies — among those the journal rebuilds (the revisions before the document and the other
- * writers' saves it recorded: after a restart, a long-running ACE's last save is one of them).
- */
-async function findBase(ctx: StoreContext, view: DiskView, doc: ForeignDocument, ids: IdKnowledge): Promise<BaseMatch | null> {
-  const found = ctx.versions.find(applyRemembered(doc.book, ids), doc.digest);
-  // a base that explains the document without deleting anything needs no search
-  if ((found && found.score.missing === 0) || ctx.versions.rebuilt) return found;
-  const rebuilt = await rebuildVersions(ctx, view);
-  ctx.versions.markRebuilt();
-  if (!rebuilt) return found;
-  ctx.renumbered.addOlder(rebuilt.renumbered);
-  ctx.versions.keepOlder(rebuilt.externals);
-  // the journal may remember renumberings the ledger did not keep
-  const again = BaseVersions.best([...rebuilt.candidates, ...ctx.versions.all], applyRemembered(doc.book, ids));
-  if (again) ctx.versions.keep(again.version);
-  return again;
 }

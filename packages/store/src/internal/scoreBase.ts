@@ -16,6 +16,12 @@ export interface BaseScore {
   readonly added: number;
   readonly missing: number;
   readonly inconsistent: number;
+  /**
+   * Of `descended`: skills that differ while their `updated_at` is the version's — edited by
+   * hand, or an older copy of a skill the version holds as changed since at the same moment:
+   * either way a weaker explanation.
+   */
+  readonly ambiguous: number;
   /** The newest `updated_at` among the skills the writer changed or added on top of the version (`''`: none). */
   readonly newestChange: string;
 }
@@ -32,6 +38,7 @@ export function scoreBase(version: Skillbook, disk: Skillbook): BaseScore {
   let descended = 0;
   let added = 0;
   let inconsistent = 0;
+  let ambiguous = 0;
   let newestChange = '';
   for (const d of disk.skills()) {
     const v = version.get(d.id);
@@ -40,7 +47,10 @@ export function scoreBase(version: Skillbook, disk: Skillbook): BaseScore {
       continue;
     }
     if (!v || !sameSkill(v, d)) added += 1;
-    else if (descends(v, d)) descended += 1;
+    else if (descends(v, d)) {
+      descended += 1;
+      if (d.updated_at === v.updated_at) ambiguous += 1;
+    }
     else {
       inconsistent += 1;
       continue;
@@ -52,7 +62,7 @@ export function scoreBase(version: Skillbook, disk: Skillbook): BaseScore {
     const d = disk.get(v.id);
     if (!d || !sameSkill(v, d)) missing += 1;
   }
-  return { identical, descended, added, missing, inconsistent, newestChange };
+  return { identical, descended, added, missing, inconsistent, ambiguous, newestChange };
 }
 
 /**
@@ -68,10 +78,11 @@ export function isBase(score: BaseScore, versionSize: number): boolean {
 
 /**
  * How a score ranks (higher is a better base): minus the changes the writer must have made on
- * top of the version to give the document — each skill it changed or added counts one, each it
- * deleted two (deletions are rarer, and a version newer than the one the writer loaded shows
- * Cohort's newer skills as deleted). The version the writer loaded needs the fewest.
+ * top of the version to give the document — each skill it changed or added counts one (two for
+ * an `ambiguous` change), each it deleted two (deletions are rarer, and a version newer than the
+ * one the writer loaded shows Cohort's newer skills as deleted). The version the writer loaded
+ * needs the fewest.
  */
 export function rank(score: BaseScore): number {
-  return -(score.descended + score.added + 2 * (score.missing + score.inconsistent));
+  return -(score.descended + score.ambiguous + score.added + 2 * (score.missing + score.inconsistent));
 }

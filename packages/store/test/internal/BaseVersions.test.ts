@@ -6,6 +6,7 @@ import { BaseVersions, VERSIONS_KEPT } from '../../src/internal/BaseVersions.ts'
 import type { DocumentVersion } from '../../src/internal/BaseVersions.ts';
 import { REVISIONS_REBUILT, rebuildVersions } from '../../src/internal/rebuildVersions.ts';
 import { RENUMBERINGS_IN_MEMORY, RenumberMemory } from '../../src/internal/RenumberMemory.ts';
+import { REMEMBERED_CHECKPOINTS } from '../../src/internal/Ledger.ts';
 import { AceSkillbook } from '../utils/aceSkillbook.ts';
 import { add, day, edit, tag, update } from '../utils/externalBooks.ts';
 import { DOC, openSim } from '../utils/simStore.ts';
@@ -61,9 +62,10 @@ describe('BaseVersions', () => {
     expect([memory.lookup('old', 't'), memory.lookup(`x${RENUMBERINGS_IN_MEMORY - 1}`, 't')]).toEqual([undefined, `y${RENUMBERINGS_IN_MEMORY - 1}`]);
   });
 
-  it('rebuildVersions - replays the journal into at most 64 revisions and the last 8 external saves, all rebuilt exactly', async () => {
+  it('rebuildVersions - replays the journal into the last 64 revisions the document held and the last 8 external saves, all rebuilt exactly', async () => {
     const sim = new SimFs({ seed: 8 });
-    const { store } = await openSim(sim, { checkpointEvery: 1000 });
+    // every commit is written to the document: each revision is one another program may have loaded
+    const { store } = await openSim(sim, { checkpointEvery: 1, checkpointJournalRatio: 0 });
     const saves: string[] = [];
     for (let i = 0; i < 100; i += 1) {
       const r = await store.append(makeCommit(store.book, [addOp(`c${i}`)], { basis: 'store' }).commit);
@@ -80,7 +82,12 @@ describe('BaseVersions', () => {
     await store.close();
     const { ctx: reopened, view } = await openContext(sim);
     const rebuilt = await rebuildVersions(reopened, view);
-    expect(rebuilt?.candidates).toHaveLength(REVISIONS_REBUILT);
+    const revisions = rebuilt?.candidates.map((c) => c.revision) ?? [];
+    // the last 16 documents the ledger remembers writing, and the changes taken in (each wrote the document)
+    expect(view.ledger.checkpoints).toHaveLength(REMEMBERED_CHECKPOINTS);
+    for (const r of view.ledger.checkpoints) expect(revisions).toContain(r);
+    expect(revisions.length).toBeGreaterThan(REMEMBERED_CHECKPOINTS);
+    expect(revisions.length).toBeLessThanOrEqual(REVISIONS_REBUILT);
     expect(rebuilt?.candidates.at(-1)?.book.toJSON()).toBe(reopened.sequencer.book.toJSON());
     expect(rebuilt?.externals).toHaveLength(VERSIONS_KEPT.external);
     // each rebuilt save holds the skills that document held, in Cohort's ids
@@ -88,5 +95,21 @@ describe('BaseVersions', () => {
     const saved = Skillbook.fromJSON(saves.at(-1) ?? '');
     expect([...(last?.book.skills() ?? [])].map((s) => s.issue).sort()).toEqual([...saved.skills()].map((s) => s.issue).sort());
     await reopened.lock.release();
+  });
+
+  it('rebuildVersions - a revision that never reached the document is no candidate: another program cannot have loaded it', async () => {
+    const sim = new SimFs({ seed: 9 });
+    const { store } = await openSim(sim, { checkpointEvery: 1000 });
+    for (let i = 0; i < 5; i += 1) {
+      const r = await store.append(makeCommit(store.book, [addOp(`c${i}`)], { basis: 'store' }).commit);
+      if (!r.ok) throw new Error(r.error.message);
+      if (i === 2) await store.checkpoint();
+    }
+    await store.close();
+    const { ctx, view } = await openContext(sim);
+    const rebuilt = await rebuildVersions(ctx, view);
+    // created (0), the checkpoint at 3, the close at 5
+    expect(rebuilt?.candidates.map((c) => c.revision)).toEqual([0, 3, 5]);
+    await ctx.lock.release();
   });
 });
