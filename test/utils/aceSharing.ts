@@ -157,8 +157,8 @@ async function judge(dir: string, document: string, acked: readonly Acked[], sav
   const aceOps = saves.flatMap((s) => s.ops.map((op) => ({ ...op, at: s.at })));
   const cohortOps = [...acked].sort((a, b) => a.revision - b.revision).flatMap((a) => a.ops.map((op) => ({ ...op, at: a.at })));
   const conflictLog = (await readFile(`${document}.conflicts`, 'utf8').catch(() => '')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as StoreNotice);
-  const conflicted = new Set(conflictLog.flatMap((r) => ('conflicts' in r ? r.conflicts.map((c) => c.skillId) : [])));
-  const conflicts = conflictLog.reduce((n, r) => n + ('conflicts' in r ? r.conflicts.length : 0), 0);
+  const conflicted = new Set(conflictLog.flatMap((r) => ('conflicts' in r ? (r.conflicts ?? []).map((c) => c.skillId) : [])));
+  const conflicts = conflictLog.reduce((n, r) => n + ('conflicts' in r ? (r.conflicts ?? []).length : 0), 0);
   // counters: every increment of either side, once
   const expected = new Map<string, Counts>();
   for (const op of [...cohortOps, ...aceOps]) {

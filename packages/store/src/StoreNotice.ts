@@ -97,10 +97,10 @@ const reconciled = {
   /** The other writer's skills that were given new ids (their id → the id in the book). */
   idMap,
   external: ExternalChangesSchema,
-  /** For another program's document: the version it was merged against (`null` for another Cohort writer's work). */
-  base: MergeBaseSchema.nullable(),
-  /** Real conflicts: the skills both sides changed (the live side stays). */
-  conflicts: z.array(ForkConflictSchema),
+  /** For another program's document: the version it was merged against (`null` or absent for another Cohort writer's work). */
+  base: MergeBaseSchema.nullable().optional(),
+  /** Real conflicts: the skills both sides changed (the live side stays); absent where none can be (another Cohort writer's work). */
+  conflicts: z.array(ForkConflictSchema).optional(),
 };
 
 const forkFields = {
@@ -110,6 +110,7 @@ const forkFields = {
   depth: z.number().int(),
   /** The copy this one descends from, if any. */
   parent: z.string().nullable(),
+  conflicts: z.array(ForkConflictSchema),
 };
 
 /**

@@ -74,8 +74,8 @@ export interface BookInspection {
   readonly journal: { readonly bytes: number; readonly commits: number; readonly marks: number; readonly pastDocument: number };
   readonly entries: readonly InspectedCommit[];
   readonly recoveryCopies: readonly string[];
-  /** The recovery copies compared with the book: the skills that live only in them (`null` when the book cannot be read). */
-  readonly copies: CopiesInspection | null;
+  /** The recovery copies compared with the book: the skills that live only in them (`null` when the book cannot be read; absent for a store without copies). */
+  readonly copies?: CopiesInspection | null;
   readonly conflictLog: readonly StoreNotice[];
   readonly lock: LockHolder | null;
   readonly findings: readonly InspectionFinding[];
