@@ -16,6 +16,7 @@ import { FileStore, describeOpenError } from '@cohort/store';
 import type { StoreNotice } from '@cohort/store';
 import { childCommand, spawnMergeChild } from '../../packages/store/test/utils/spawnMergeChild.ts';
 import type { AceOp, AceSave, AceWriterOptions } from '../../packages/store/test/utils/aceWriter.ts';
+import { prng } from '../../packages/store/test/utils/prng.ts';
 
 const WRITER = fileURLToPath(new URL('../../packages/store/test/utils/aceWriter.ts', import.meta.url));
 
@@ -54,16 +55,6 @@ export interface SharingResult {
   readonly notices: Readonly<Record<string, number>>;
 }
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** One child session: adds a skill, sometimes updates, tags or removes one it sees. */
 async function childBody(c: Session, random: () => number, next: () => number): Promise<CohortOp[]> {

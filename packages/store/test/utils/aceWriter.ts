@@ -13,6 +13,7 @@
 import { writeSync } from 'node:fs';
 import { AceSkillbook } from './aceSkillbook.ts';
 import type { AceSkill } from './aceSkillbook.ts';
+import { prng } from './prng.ts';
 
 /** The writer's options (argv[2], JSON). */
 export interface AceWriterOptions {
@@ -44,16 +45,6 @@ export interface AceSave {
   readonly ops: readonly AceOp[];
 }
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function load(path: string): AceSkillbook {
   for (;;) {
