@@ -86,6 +86,8 @@ describe('cohort book recover', () => {
     await writeFile(copy, '{"schema_version": "2", "skills": ');
     const torn = await runCohort(['book', 'recover', document, copy]);
     expect([torn.code, torn.err]).toEqual([1, expect.stringContaining('it is not a Skillbook document')]);
+    const asJson = await runCohort(['book', 'recover', document, copy, '--json']);
+    expect([asJson.code, JSON.parse(asJson.out)]).toEqual([1, { ok: false, error: expect.objectContaining({ code: 'unreadable_copy', file: copy }) }]);
     const itself = await runCohort(['book', 'recover', document, document]);
     expect([itself.code, itself.err]).toEqual([1, expect.stringContaining('that is the document itself')]);
     const noStore = await runCohort(['book', 'recover', join(document, '..', 'other.json'), copy]);

@@ -59,7 +59,8 @@ export const registerRecoverBook: RegisterCommand = (book, { io, exit }) => {
       }
       const r = await recoverCopy(path, copy, { lockWaitMs: 10_000 });
       if (!r.ok) {
-        io.err.write(`cohort book recover: ${r.error.message} (${r.error.code})\n`);
+        if (flags.json) io.out.write(json(r));
+        else io.err.write(`cohort book recover: ${r.error.message} (${r.error.code})\n`);
         exit(1);
         return;
       }
