@@ -52,22 +52,27 @@ export type RunResult =
 /** Runs `ops` against `base` in order; stops at the first failing op. */
 export function runOperations(base: BookReader, ops: readonly ParsedOperation[], options: RunOptions): RunResult {
   const scope = new RunScope(base, options);
-  const applied: AppliedOp[] = [];
+  // sized to the ops, not grown by push: the first push into `[]` reserves 17 slots, and most
+  // batches are one tool call's single op (bench row 2)
+  const applied: AppliedOp[] = new Array<AppliedOp>(ops.length);
+  let count = 0;
   const skipped: SkippedOp[] = [];
   for (const op of ops) {
     const outcome = scope.run(op);
     if ('error' in outcome) return { ok: false, error: outcome.error };
     if ('skipped' in outcome) {
       skipped.push(Object.freeze({ opIndex: op.opIndex, type: op.type, skillId: op.skillId, code: outcome.code, reason: outcome.skipped }));
-    } else applied.push(outcome.applied);
+    } else applied[count++] = outcome.applied;
   }
-  return { ok: true, changes: applied.length === 0 ? null : scope.changes(), applied, skipped };
+  applied.length = count;
+  return { ok: true, changes: count === 0 ? null : scope.changes(), applied, skipped };
 }
 
 /** One run's overlay over the book: the entries it wrote, the ids it added, the id counter and the active counts. */
 class RunScope implements RuleScope {
   private readonly entries = new Map<string, SkillEntry>();
-  private readonly added: string[] = [];
+  /** Null until the first ADD: a list of one then, rather than 17 slots reserved by a first push. */
+  private added: string[] | null = null;
   /** Ids added in this run by an ADD that named them (made on the first such ADD). */
   private named: Set<string> | null = null;
   /** The book's own id counter (`next_id`), as `createIdAllocator` counts. */
@@ -86,7 +91,7 @@ class RunScope implements RuleScope {
 
   changes(): Changes {
     const active: ActiveCounts = { ...this.active };
-    return { revision: this.options.revision, nextId: this.counter, active, entries: this.entries, added: this.added };
+    return { revision: this.options.revision, nextId: this.counter, active, entries: this.entries, added: this.added ?? [] };
   }
 
   run(op: ParsedOperation): Outcome {
@@ -171,7 +176,8 @@ class RunScope implements RuleScope {
   putAdded(id: string, skill: Skill): void {
     const r = this.options.revision;
     this.put(id, { skill, contentRev: r, activeRev: r, countersRev: r });
-    this.added.push(id);
+    if (this.added) this.added.push(id);
+    else this.added = [id];
     this.active[skill.section as Section] += 1;
   }
 
