@@ -6,11 +6,12 @@ import { conflictCheck } from './scenarios/conflictCheck.ts';
 import { durableMerges } from './scenarios/durableMerges.ts';
 import { fanOut } from './scenarios/fanOut.ts';
 import { mergeThroughput } from './scenarios/mergeThroughput.ts';
+import { pgDurableMerges } from './scenarios/pgDurableMerges.ts';
 import { reopen } from './scenarios/reopen.ts';
 import { spawnIsolation } from './scenarios/spawnIsolation.ts';
 
 /** Every scenario, in the order they run. */
-export const scenarios: readonly Scenario[] = [fanOut, spawnIsolation, mergeThroughput, durableMerges, reopen, conflictCheck];
+export const scenarios: readonly Scenario[] = [fanOut, spawnIsolation, mergeThroughput, durableMerges, reopen, conflictCheck, pgDurableMerges];
 
 /** Where and how a run happened. */
 export interface BenchMachine {

@@ -46,6 +46,7 @@ class CohortRuntime implements Runtime {
   private readonly ledger: RootLedger;
   private readonly tree: SessionTree;
   private readonly noticeSub: Subscription;
+  private externalSub: Subscription | undefined;
   private closed: Promise<void> | null = null;
 
   constructor(options: RuntimeOptions, seams: Seams) {
@@ -66,7 +67,14 @@ class CohortRuntime implements Runtime {
       inspect: options.inspect,
     });
     this.noticeSub = this.store.notices$.subscribe((n) => this.events.next(n));
-    this.ready = this.ledger.load().then((snapshot) => this.tree.resetSkillIds(snapshot.book.nextId));
+    this.ready = this.ledger.load().then((snapshot) => {
+      this.tree.resetSkillIds(snapshot.book.nextId);
+      // other runtimes' merges (another process on the same database): the root moves on to them
+      this.externalSub = this.store.external$?.subscribe((external) => {
+        this.ledger.takeIn(external);
+        this.tree.resetSkillIds(external.book.nextId);
+      });
+    });
     // a failed load is reported to each `run` as a failure value; never an unhandled rejection
     this.ready.catch(() => undefined);
   }
@@ -108,6 +116,7 @@ class CohortRuntime implements Runtime {
     this.tree.root.send({ type: 'CLOSE' });
     await this.ledger.drain();
     this.tree.root.stop();
+    this.externalSub?.unsubscribe();
     await this.store.close();
     this.noticeSub.unsubscribe();
     this.events.complete();
