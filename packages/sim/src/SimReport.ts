@@ -11,6 +11,7 @@ export const INVARIANTS = {
   5: 'unique-ids',
   6: 'no-unhandled-errors',
   7: 'crash-recovery',
+  8: 'external-merge',
 } as const;
 
 /** An invariant's number. */
@@ -33,6 +34,8 @@ export type HarnessEvent =
   | { readonly type: 'sim.fault'; readonly fault: string }
   | { readonly type: 'sim.write'; readonly path: readonly string[]; readonly ops: readonly string[] }
   | { readonly type: 'sim.reopen'; readonly ok: boolean; readonly revision: number; readonly skills: number; readonly message?: string }
+  /** Another program saved the document: what it changed, and whether it loaded it first or saved from memory. */
+  | { readonly type: 'sim.external'; readonly mode: 'reload' | 'long-running'; readonly ops: readonly string[] }
   | { readonly type: 'sim.unhandled'; readonly kind: 'rejection' | 'exception'; readonly message: string };
 
 /** A timeline event: the runtime's (stack traces removed) or the harness's. */

@@ -2,6 +2,7 @@ import { defaultLimits } from '@cohort/runtime';
 import { createPrng } from './createPrng.ts';
 import type { Prng } from './createPrng.ts';
 import { generateSession } from './generateSession.ts';
+import { generateExternal } from './external/generateExternal.ts';
 import type { EpochPlan, PolicyName, Scenario, ScenarioLimits, StorePlan } from './Scenario.ts';
 import type { ResolvedSimOptions } from './SimOptions.ts';
 
@@ -9,9 +10,9 @@ import type { ResolvedSimOptions } from './SimOptions.ts';
 const SESSIONS_PER_EPOCH = 24;
 
 /**
- * Generates a scenario from the seed: policy, limits, budget, the store and its faults, and
- * one to three epochs of session trees (a process crash ends an epoch; the next reopens the
- * store). Pure: the same options give the same scenario. Part of the scenario depends on the
+ * Generates a scenario from the seed: policy, limits, budget, the store and its faults, one
+ * to three epochs of session trees (a process crash ends an epoch; the next reopens the store),
+ * and maybe another program saving the file store's document meanwhile. Pure: the same options give the same scenario. Part of the scenario depends on the
  * mutation only in that a mutated run uses the very scenario of the unmutated one.
  *
  * @example
@@ -41,7 +42,8 @@ export function generateScenario(options: ResolvedSimOptions): Scenario {
     }));
     epochs.push({ roots, crash: crashes[e] ?? null });
   }
-  return { seedSkills, policy, limits, budgetTokens, store, epochs };
+  const external = store.kind === 'file' && faults ? generateExternal(root.fork('external'), epochs.length) : null;
+  return { seedSkills, policy, limits, budgetTokens, store, epochs, external };
 }
 
 function generateLimits(prng: Prng, faults: boolean): ScenarioLimits {

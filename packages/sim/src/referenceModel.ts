@@ -1,5 +1,7 @@
 import type { AppliedOp, Conflict, Skillbook } from '@cohort/skillbook';
 import type { EpochRecord } from './EpochRecord.ts';
+import { remapOps, remapsOf, takeIn } from './external/externalChanges.ts';
+import type { TakenIn } from './external/externalChanges.ts';
 
 /** A run of one session's own ops, as it should appear in an audit. */
 export interface Segment {
@@ -27,18 +29,36 @@ export interface Reference {
  * Builds the reference model of an epoch from the observations alone, with nothing but the
  * Skillbook: each committed session's draft history is its own applied ops and, where a
  * child merged, that child's history (less the ops the merge reported dropped); the book is
- * the initial book with every root commit's history replayed serially, in merge order.
+ * the initial book with every root commit's history replayed serially, in merge order — and,
+ * in a run where another program saved the document, the changes the store took in from it
+ * (see {@link buildReferenceTakingIn}).
  *
  * @example
  * const ref = buildReference(record);
  * ref.book.toJSON() === record.final?.book.toJSON(); // invariant 1
  */
 export function buildReference(record: EpochRecord): Reference {
+  return buildReferenceTakingIn(record, []);
+}
+
+/**
+ * {@link buildReference} for a run where another program saved the document: the changes the
+ * store took in from it (`takenIn`) are applied too, each at the revision it produced, and a
+ * root commit's ADD ids are the ones the store gave them.
+ *
+ * @example
+ * const ref = buildReferenceTakingIn(record, takenInDuring(observations, 0));
+ */
+export function buildReferenceTakingIn(record: EpochRecord, takenIn: readonly TakenIn[]): Reference {
   let book = record.initial;
   const blocks: ExpectedBlock[] = [];
   const errors: string[] = [];
+  const remaps = takenIn.length > 0 ? remapsOf(record) : new Map<string, ReadonlyMap<string, string>>();
+  const external = [...takenIn];
   for (const merge of record.rootMerges) {
-    const segments = withoutDropped(segmentsOf(record, merge.sessionId, new Set()), merge.dropped);
+    while (external[0] && external[0].revision < merge.revision) book = takeIn(book, (external.shift() as TakenIn).commit);
+    const idMap = remaps.get(`${merge.sessionId}\u0000${merge.revision}`);
+    const segments = withoutDropped(segmentsOf(record, merge.sessionId, new Set()), merge.dropped).map((seg) => ({ ...seg, ops: remapOps(seg.ops, idMap) }));
     blocks.push({ rootId: merge.sessionId, revision: merge.revision, segments });
     const ops = segments.flatMap((s) => s.ops);
     if (ops.length === 0) continue;
@@ -46,6 +66,7 @@ export function buildReference(record: EpochRecord): Reference {
     if (replayed.ok) book = replayed.book;
     else errors.push(`the committed ops of root ${merge.sessionId} do not replay serially: ${replayed.error.message}`);
   }
+  for (const rest of external) book = takeIn(book, rest.commit);
   return { book, blocks, errors };
 }
 

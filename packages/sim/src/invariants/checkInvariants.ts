@@ -7,10 +7,11 @@ import { checkRecovery } from './checkRecovery.ts';
 import { checkSerialisable } from './checkSerialisable.ts';
 import { checkSettlement } from './checkSettlement.ts';
 import { checkUniqueIds } from './checkUniqueIds.ts';
+import { checkExternalMerges } from './checkExternalMerges.ts';
 import type { CheckInput } from './verdict.ts';
 
 /**
- * Checks all seven invariants of a run, in order. A check that itself throws (a bug in the
+ * Checks all eight invariants of a run, in order. A check that itself throws (a bug in the
  * checker, or observations too broken to read) fails its invariant with the error, rather
  * than hiding the others.
  *
@@ -20,7 +21,7 @@ import type { CheckInput } from './verdict.ts';
  */
 export function checkInvariants(input: CheckInput): InvariantResult[] {
   const checks = [
-    checkSerialisable, checkFailedWorkDiscarded, checkAuditBlocks, checkSettlement, checkUniqueIds, checkNoUnhandledErrors, checkRecovery,
+    checkSerialisable, checkFailedWorkDiscarded, checkAuditBlocks, checkSettlement, checkUniqueIds, checkNoUnhandledErrors, checkRecovery, checkExternalMerges,
   ] as const;
   return checks.map((check, i) => {
     try {

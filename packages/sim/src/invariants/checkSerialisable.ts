@@ -1,12 +1,14 @@
 import type { Skillbook } from '@cohort/skillbook';
 import { replayAll } from '../referenceModel.ts';
+import { replayWithTakenIn, takenInDuring } from '../external/externalChanges.ts';
 import type { InvariantResult } from '../SimReport.ts';
 import type { CheckInput } from './verdict.ts';
 import { epochsOf, inEpoch, verdict } from './verdict.ts';
 
 /**
  * Invariant 1 — serialisability: the runtime's final book equals the reference model's, the
- * serial application in merge order of exactly the committed sessions' ops; and replaying the
+ * serial application in merge order of exactly the committed sessions' ops (and of what the
+ * store took in from another program, where one saved the document); and replaying the
  * runtime's own audit on the initial book gives that same book.
  *
  * @example
@@ -27,7 +29,8 @@ export function checkSerialisable(input: CheckInput): InvariantResult {
     for (const error of ref.errors) violations.push(inEpoch(input, record, error));
     const difference = describeDifference(ref.book, final.book);
     if (difference) violations.push(inEpoch(input, record, `the book differs from the serial replay of the committed sessions' ops: ${difference}`));
-    const audit = replayAll(record.initial, final.audit.map((e) => e.ops));
+    const takenIn = takenInDuring(input.observations, input.observations.epochs.indexOf(record));
+    const audit = takenIn.length === 0 ? replayAll(record.initial, final.audit.map((e) => e.ops)) : replayWithTakenIn(record.initial, final.audit, takenIn);
     if (!audit.ok) violations.push(inEpoch(input, record, `the audit does not replay on the initial book: ${audit.message}`));
     else if (audit.book.toJSON() !== final.book.toJSON()) {
       violations.push(inEpoch(input, record, `replaying the audit does not give the book: ${describeDifference(audit.book, final.book) ?? 'the documents differ'}`));

@@ -13,6 +13,10 @@ import { parseDocument, readDisk, readText } from './readDisk.ts';
 import type { DiskRead } from './readDisk.ts';
 import { reconcileExternal } from './reconcileExternal.ts';
 import { RecoveryCopies } from './RecoveryCopies.ts';
+import { BaseVersions } from './BaseVersions.ts';
+import { RenumberMemory } from './RenumberMemory.ts';
+import { faithfulSeams } from './StoreSeams.ts';
+import type { StoreSeams } from './StoreSeams.ts';
 import { ensureJournal, noticeBase } from './StoreContext.ts';
 import type { StoreContext } from './StoreContext.ts';
 import type { StorePaths } from './StorePaths.ts';
@@ -35,20 +39,26 @@ import type { IdLease } from '../Store.ts';
 /** An opened store: its context and the view of its files after the open. */
 export type Opened = { ok: true; ctx: StoreContext; view: DiskView } | { ok: false; error: StoreOpenError };
 
-type Shared = Pick<StoreContext, 'lock' | 'notices'>;
+type Shared = Pick<StoreContext, 'lock' | 'notices'> & { readonly seams: StoreSeams };
 type LockTakeover = NonNullable<Extract<LockAttempt, { ok: true }>['takeover']>;
 
-function contextFor(options: ResolvedFileStoreOptions, paths: StorePaths, shared: Shared, book: Skillbook, ledger: Ledger, leases: readonly IdLease[] = []): StoreContext {
+function contextFor(options: ResolvedFileStoreOptions, paths: StorePaths, shared: Shared, book: Skillbook, ledger: Ledger, leases: readonly IdLease[] = [], atLedger: Skillbook = book): StoreContext {
   const sequencer = new CommitSequencer(book, ledger.leases);
   if (leases.length > 0) sequencer.takeLeases(ledger.leases, leases);
-  return { fs: options.fs, paths, options, ...shared, failures: 0, sequencer, copies: new RecoveryCopies(options.fs, paths) };
+  const versions = new BaseVersions();
+  // the document as of the ledger is a version another writer may have loaded
+  versions.keep({ source: 'cohort', digest: ledger.contentDigest, book: atLedger, revision: atLedger.revision, at: ledger.at });
+  return {
+    fs: options.fs, paths, options, ...shared, failures: 0, sequencer, copies: new RecoveryCopies(options.fs, paths),
+    versions, renumbered: new RenumberMemory(ledger.renumbered),
+  };
 }
 
 /** A ledger placeholder for a document being created or first adopted (the checkpoint replaces it). */
 function initialLedger(writerId: string, revision: number, digest: string): Ledger {
   return {
     format: 'cohort-ledger/2', revision, contentDigest: digest, chain: digest, writerId, journalOffset: 0, lineage: null, at: 0,
-    leases: { through: 0, ranges: [] }, renumbered: [],
+    leases: { through: 0, ranges: [] }, renumbered: [], checkpoints: [],
   };
 }
 
@@ -105,7 +115,7 @@ async function foreignDocument(read: Extract<DiskRead, { kind: 'tracked' }>, fs:
  * crash leaves (an unfinished checkpoint, a torn journal tail) and reconciles a document
  * another writer changed while no Cohort process ran.
  */
-export async function openFileStore(options: ResolvedFileStoreOptions, path: string): Promise<Opened> {
+export async function openFileStore(options: ResolvedFileStoreOptions, path: string, seams: StoreSeams = faithfulSeams): Promise<Opened> {
   const { clock, writerId } = options;
   let file = path;
   try {
@@ -118,6 +128,7 @@ export async function openFileStore(options: ResolvedFileStoreOptions, path: str
     const fs = withFileMode(options.fs, mode);
     const opening: ResolvedFileStoreOptions = { ...options, fs };
     const shared: Shared = {
+      seams,
       lock: new WriterLock(fs, paths.lock, writerId, options.process, clock, { leaseMs: options.lockLeaseMs, waitMs: options.lockWaitMs }),
       notices: new NoticeLog(fs, paths.conflicts),
     };
@@ -146,7 +157,7 @@ function startContext(options: ResolvedFileStoreOptions, paths: StorePaths, shar
     const ledger = initialLedger(options.writerId, 0, value.document.digest);
     return { ctx: contextFor(options, paths, shared, value.book, ledger), view: initialView(ledger, value.book) };
   }
-  return { ctx: contextFor(options, paths, shared, value.head, value.ledger, value.leases), view: initialView(value.ledger, value.baseBook) };
+  return { ctx: contextFor(options, paths, shared, value.head, value.ledger, value.leases, value.baseBook), view: initialView(value.ledger, value.baseBook) };
 }
 
 /** The open, under the writer lock: read and check, stop on a hard error, then repair, reconcile or create. */
