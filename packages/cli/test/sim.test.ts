@@ -36,7 +36,7 @@ describe('cohort sim', () => {
     expect(code).toBe(0);
     expect(text).toMatch(/^seed 17$/m);
     expect(text).toMatch(/^epoch 1$/m);
-    expect(text).toMatch(/^ +\+\d+ ms {2}s1 +spawned "e1r1"$/m);
+    expect(text).toMatch(/^ +\+\d+ ms {2}e1\.1 +spawned "e1r1"$/m);
     expect(text).toMatch(/merged into the book at revision \d+/);
     expect(text).toMatch(/^ {2}ok {3}\(1\) serialisable$/m);
     expect(text).toMatch(/^ {2}ok {3}\(7\) crash-recovery$/m);

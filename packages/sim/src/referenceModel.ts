@@ -38,7 +38,7 @@ export function buildReference(record: EpochRecord): Reference {
   const blocks: ExpectedBlock[] = [];
   const errors: string[] = [];
   for (const merge of record.rootMerges) {
-    const segments = withoutDropped(segmentsOf(record, merge.sessionId, new Set()), merge.dropped);
+    const segments = withoutNoOps(book, withoutDropped(segmentsOf(record, merge.sessionId, new Set()), merge.dropped));
     blocks.push({ rootId: merge.sessionId, revision: merge.revision, segments });
     const ops = segments.flatMap((s) => s.ops);
     if (ops.length === 0) continue;
@@ -75,6 +75,26 @@ export function withoutDropped(segments: readonly Segment[], dropped: readonly C
 }
 
 /**
+ * Removes the REMOVEs that change nothing when the segments are replayed serially on `book`
+ * (the skill is removed already, in the book or by an earlier op): a merge leaves them out,
+ * so no audit holds them.
+ */
+export function withoutNoOps(book: Skillbook, segments: readonly Segment[]): Segment[] {
+  const removed = new Set<string>();
+  const out: Segment[] = [];
+  for (const s of segments) {
+    const ops = s.ops.filter((op) => {
+      if (op.type !== 'REMOVE') return true;
+      if (removed.has(op.skill_id) || book.get(op.skill_id)?.active === false) return false;
+      removed.add(op.skill_id);
+      return true;
+    });
+    if (ops.length > 0) out.push({ sessionId: s.sessionId, ops });
+  }
+  return out;
+}
+
+/**
  * Joins adjacent segments of the same session and drops empty ones: an audit may split one
  * session's writes where a child's empty commit merged in between, and that is no violation.
  */
@@ -87,6 +107,15 @@ export function coalesce(segments: readonly Segment[]): Segment[] {
     else out.push({ sessionId: s.sessionId, ops: [...s.ops] });
   }
   return out;
+}
+
+/**
+ * `expected` with its `next_id` raised to `actual`'s: a store keeps the book's `next_id` past
+ * every id lease it granted, and a lease is no change of the book, so a replay equals the book
+ * up to that counter (and never past it).
+ */
+export function upToLeases(expected: Skillbook, actual: Skillbook): Skillbook {
+  return expected.reserveIds(actual.nextId);
 }
 
 /** Replays ops on a book, naming the first failure. */

@@ -39,6 +39,8 @@ export async function runEpoch(plan: EpochPlan, ctx: EpochContext): Promise<void
     book: ctx.store.book,
     store: ctx.store.recording,
     clock,
+    // session ids from the seed: a run replays byte for byte
+    runtimeId: `e${record.epoch}`,
     limits: scenario.limits,
     conflicts: conflictPolicy(scenario.policy),
     ...(scenario.budgetTokens !== null ? { budget: { tokens: scenario.budgetTokens } } : {}),

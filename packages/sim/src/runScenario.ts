@@ -65,7 +65,6 @@ export async function runScenario(scenario: Scenario, options: ResolvedSimOption
       ackBeforeSync: options.mutation === 'ack-before-sync' && plan !== undefined, onFault,
     });
     const opened = await clock.settle(opening).catch((thrown: unknown) => ({ ok: false as const, message: `opening hung: ${String(thrown)}` }));
-    if (opened.ok) for (const notice of opened.store.openNotices) timeline.push(notice);
     if (previous) {
       const reopened = opened.ok ? opened.store.book : null;
       reopens.push(reopenRecord(previous, reopened, opened.ok ? null : opened.message, sim));

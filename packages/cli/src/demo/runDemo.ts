@@ -44,7 +44,7 @@ export async function runDemo(out: CliOutput): Promise<number> {
 async function runScenario(clock: SimulatedClock, out: CliOutput, scenario: DemoScenario): Promise<boolean> {
   const seeded = Skillbook.empty().applyBatch({ operations: [SEED] }, { clock });
   if (!seeded.ok) throw new Error(seeded.error.message);
-  const rt = createRuntime({ book: seeded.book, clock });
+  const rt = createRuntime({ book: seeded.book, clock, runtimeId: 'demo' });
   const view = new SessionTreeView();
   rt.events$.subscribe((e) => view.observe(e));
   const outcome = await clock.settle(rt.run(scenario.body, { name: 'root' }));

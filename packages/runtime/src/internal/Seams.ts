@@ -3,7 +3,7 @@ import type { Clock } from '../Clock.ts';
 import type { Commit } from '../Commit.ts';
 import type { ConflictPolicy } from '../ConflictPolicy.ts';
 import { Draft } from '../Draft.ts';
-import type { SessionId } from '../SessionId.ts';
+import type { DraftOwner } from '../Draft.ts';
 import type { SessionNode } from './SessionNode.ts';
 import type { Verdict } from './Verdict.ts';
 import { refusalVerdict } from './Verdict.ts';
@@ -16,7 +16,7 @@ import { refusalVerdict } from './Verdict.ts';
  */
 export interface Seams {
   /** The draft a new session writes to, on `start` (its parent's draft's book, or the root book). */
-  draftFor(parent: SessionNode | null, start: Skillbook, owner: { readonly sessionId: SessionId; readonly path: readonly SessionId[] }): Draft;
+  draftFor(parent: SessionNode | null, start: Skillbook, owner: DraftOwner): Draft;
   /** Merges a child's commit into its parent session's draft; calls `done` once with the verdict. */
   mergeIntoSession(owner: SessionNode, commit: Commit, policy: ConflictPolicy, clock: Clock, done: (verdict: Verdict) => void): void;
   /** A failed session's draft is about to be dropped, with everything in it. */

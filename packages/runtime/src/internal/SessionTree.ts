@@ -26,7 +26,7 @@ import type { Seams } from './Seams.ts';
 import { SessionNode } from './SessionNode.ts';
 import type { Deliver, SessionHost } from './SessionNode.ts';
 import { SessionRegistry, liveDescendants } from './SessionRegistry.ts';
-import { SkillIds } from './SkillIds.ts';
+import type { SkillIds } from './SkillIds.ts';
 
 /** What a session tree is built from. */
 export interface TreeDeps {
@@ -36,7 +36,10 @@ export interface TreeDeps {
   readonly budget: BudgetAccount;
   readonly emit: (event: RuntimeEvent) => void;
   readonly ledger: RootLedger;
-  readonly nextSkillId: number;
+  /** The runtime's id allocator (id leases from the store). */
+  readonly skillIds: SkillIds;
+  /** Names the runtime in its session ids. */
+  readonly runtimeId: string;
   readonly seams: Seams;
   readonly inspect: Observer<InspectionEvent> | ((event: InspectionEvent) => void) | undefined;
 }
@@ -54,16 +57,17 @@ export class SessionTree implements SessionHost {
   readonly clock: Clock;
   /** The runtime's root supervisor: it merges root sessions' commits into the store. */
   readonly root: Supervisor;
-  private readonly registry = new SessionRegistry();
+  private readonly registry: SessionRegistry;
   private readonly skillIds: SkillIds;
   private readonly merger: Merger;
 
   constructor(private readonly deps: TreeDeps) {
     this.clock = deps.clock;
-    this.skillIds = new SkillIds(deps.nextSkillId, deps.clock);
-    const { registry, skillIds } = this;
+    this.skillIds = deps.skillIds;
+    this.registry = new SessionRegistry(deps.runtimeId);
+    const { registry } = this;
     const reportDefect = (thrown: unknown) => this.reportDefect(thrown);
-    this.merger = new Merger({ ...deps, registry, skillIds, reportDefect });
+    this.merger = new Merger({ ...deps, registry, reportDefect });
     this.root = createActor(supervisorMachine, {
       id: ROOT_SUPERVISOR_ID,
       systemId: ROOT_SUPERVISOR_ID,
@@ -80,11 +84,6 @@ export class SessionTree implements SessionHost {
 
   get liveCount(): number {
     return this.registry.size;
-  }
-
-  /** Keeps id allocation at or above the store's counter (after a load). */
-  resetSkillIds(nextId: number): void {
-    this.skillIds.reset(nextId);
   }
 
   /** Spawns a session under `parent` (null: a root session); resolves with its outcome. */
@@ -113,9 +112,11 @@ export class SessionTree implements SessionHost {
   write(node: SessionNode, raw: unknown): SessionBatchResult {
     const ended = node.endedReason();
     if (ended) return { ok: false, error: { code: 'session_ended', message: ended } };
-    const result = this.skillIds.write(node.draft, raw);
-    if (!result.ok) return { ok: false, error: result.error };
-    return { ok: true, applied: result.applied, skipped: result.skipped };
+    return this.skillIds.write(node.draft, raw);
+  }
+
+  whenIds(count: number): Promise<string | null> | null {
+    return this.skillIds.whenAvailable(count);
   }
 
   sessionEmitted(node: SessionNode, emitted: SessionEmitted): void {
@@ -151,7 +152,7 @@ export class SessionTree implements SessionHost {
       return id;
     }
     const start = parent ? parent.draft.book : this.deps.ledger.book;
-    const draft = this.deps.seams.draftFor(parent, start, { sessionId: id, path });
+    const draft = this.deps.seams.draftFor(parent, start, { sessionId: id, path, name: options.name });
     const supervisor = this.supervisorOf(parent);
     const node = new SessionNode({ id, path, parent, body, options, attempt, deliver, draft, budget: account, supervisor }, this);
     this.registry.add(node);
