@@ -49,6 +49,13 @@ describe('RunRecorder', () => {
     expect(landed).toHaveLength(rt.audit.flatMap((e) => e.ops).length);
   });
 
+  it("recordRun - what each session was charged, its descendants' charges included, whether it committed or failed", async () => {
+    const { recording } = await demoRun();
+    const run = recording.runs[0]!;
+    for (const [name, charged] of Object.entries(DEMO.charged)) expect(byName(run, name).charged, name).toEqual(charged);
+    expect(byName(run, DEMO.conflicted).charged).toEqual({ tokens: 0, requests: 0 });
+  });
+
   it('recordRun - an inspection tap adds the machine states (draining) and the root supervisor', async () => {
     const { recording } = await demoRun();
     const run = recording.runs[0]!;

@@ -63,6 +63,7 @@ describeInBrowser('run report in headless Chromium', () => {
       expect.stringContaining('out of memory'),
     ]);
     expect(text).toMatch(/1 op, 0 descendants/);
+    expect(text).toMatch(/budget charged\s+50 tokens, 2 requests/);
     await page.screenshot({ path: join(artifacts(), 'run-report-demo.png'), fullPage: true });
   });
 

@@ -10,6 +10,13 @@ const base = {
   at: z.number(),
 };
 
+/**
+ * What a session and its descendants were charged against their budgets (`s.charge`), final
+ * when it settles. Carried by `session.merged` and `session.failed`; optional only so that
+ * logs written before it was recorded still parse.
+ */
+const charged = z.object({ tokens: z.number(), requests: z.number() }).optional();
+
 /** The typed events of sessions and merges, as emitted on `rt.events$`. */
 export const SessionEventSchema = z.discriminatedUnion('type', [
   z.object({
@@ -28,9 +35,10 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
     revision: z.number().int(),
     ops: z.number().int(),
     dropped: z.array(ConflictSchema),
+    charged,
   }),
   z.object({ type: z.literal('session.rejected'), ...base, into: z.string(), conflicts: z.array(ConflictSchema) }),
-  z.object({ type: z.literal('session.failed'), ...base, failure: SessionFailureSchema }),
+  z.object({ type: z.literal('session.failed'), ...base, failure: SessionFailureSchema, charged }),
   z.object({ type: z.literal('session.cancelled'), ...base, reason: z.string() }),
   z.object({ type: z.literal('merge.backpressure'), ...base, queued: z.number().int() }),
   z.object({ type: z.literal('runtime.defect'), at: z.number(), error: ErrorInfoSchema }),

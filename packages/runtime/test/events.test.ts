@@ -35,6 +35,29 @@ describe('events$ and the inspector', () => {
     expect(events.find((e) => e.type === 'session.merged' && e.sessionId === 'rt.1')).toMatchObject({ into: 'root', revision: 1, ops: 1 });
   });
 
+  it("session.merged and session.failed - carry what the session and its descendants were charged, whatever the outcome", async () => {
+    const rt = createRuntime({ runtimeId: 'rt' });
+    const settled = new Map<string, unknown>();
+    rt.events$.subscribe((e) => {
+      if ((e.type === 'session.merged' || e.type === 'session.failed') && e.charged) settled.set(`${e.type} ${e.sessionId}`, e.charged);
+    });
+    await rt.run(async (s) => {
+      s.charge({ tokens: 10, requests: 1 });
+      await s.spawn(async (c: Session) => {
+        c.charge({ tokens: 100, requests: 1 });
+      }, { budget: { tokens: 500 } });
+      await s.spawn(async (c: Session) => {
+        c.charge({ tokens: 7, requests: 2 });
+        throw new Error('boom');
+      });
+    });
+    expect(Object.fromEntries(settled)).toEqual({
+      'session.merged rt.2': { tokens: 100, requests: 1 },
+      'session.failed rt.3': { tokens: 7, requests: 2 },
+      'session.merged rt.1': { tokens: 117, requests: 4 },
+    });
+  });
+
   it('passes xstate inspection through, so the live actor tree is visible', async () => {
     const seen: InspectionEvent[] = [];
     const rt = createRuntime({ runtimeId: 'rt', inspect: (e) => seen.push(e) });
@@ -44,6 +67,14 @@ describe('events$ and the inspector', () => {
     const child = actors.find((a) => a.id === 'rt.2');
     expect(child?._parent?.id).toBe('rt.1.supervisor');
     expect(child?._parent?._parent?.id).toBe('rt.1');
+  });
+
+  it('inspector - a named session is shown by its name and id', async () => {
+    const seen: InspectionEvent[] = [];
+    const rt = createRuntime({ runtimeId: 'rt', inspect: (e) => seen.push(e) });
+    await rt.run(async (s) => s.spawn(async () => 'child', { name: 'researcher' }), { name: 'planner' });
+    const ids = seen.filter((e) => e.type === '@xstate.actor').map((e) => (e.actorRef as AnyActorRef).id);
+    expect(ids).toEqual(expect.arrayContaining(['planner (rt.1)', 'researcher (rt.2)', 'rt.1.supervisor']));
   });
 
   it('inspector - shows every step of a session, and the failure kind in its final state', async () => {
@@ -59,11 +90,11 @@ describe('events$ and the inspector', () => {
       const snapshot = e.snapshot as unknown as { value: string; context: { name?: string; failure: { kind: string; category: string } | null } };
       return [{ value: snapshot.value, name: snapshot.context.name, failure: snapshot.context.failure }];
     });
-    expect(steps('rt.2').map((x) => x.value)).toEqual(['running', 'committing', 'committed']);
-    const slow = steps('rt.3');
+    expect(steps('quick (rt.2)').map((x) => x.value)).toEqual(['running', 'committing', 'committed']);
+    const slow = steps('slow (rt.3)');
     expect(slow.map((x) => x.value)).toEqual(['running', 'failed']);
     expect(slow.at(-1)).toMatchObject({ name: 'slow', failure: { kind: 'timeout', category: 'interruption' } });
-    const events = seen.flatMap((e) => (e.type === '@xstate.event' && idOf(e) === 'rt.3' ? [e.event.type] : []));
+    const events = seen.flatMap((e) => (e.type === '@xstate.event' && idOf(e) === 'slow (rt.3)' ? [e.event.type] : []));
     expect(events).toContain('TIMEOUT');
     await rt.close();
   });

@@ -1,4 +1,5 @@
 import { Option } from 'commander';
+import type { Command } from 'commander';
 import { z } from 'zod';
 import { SimMutationSchema, SimTally, formatTrace, simulate } from '@cohort/sim';
 import type { SimMutation, SimOptions, SimReport, SimSummary } from '@cohort/sim';
@@ -16,6 +17,7 @@ interface SimArgs {
   readonly json: boolean;
   readonly store: 'auto' | 'memory' | 'file';
   readonly mutation: SimMutation | undefined;
+  readonly html: string | undefined;
 }
 
 /** The options as commander hands them over. */
@@ -26,6 +28,7 @@ interface SimFlags {
   readonly json?: true;
   readonly store: 'auto' | 'memory' | 'file';
   readonly mutation?: SimMutation;
+  readonly html?: string;
 }
 
 const MAX_SEED = 2 ** 32 - 1;
@@ -56,18 +59,33 @@ export const registerSim: RegisterCommand = (program, { io, exit }) => {
     .option('--json', 'machine-readable output (the whole report for --seed N)')
     .addOption(new Option('--store <kind>', 'the store under the simulated runtime (auto: the seed chooses)').choices(['auto', 'memory', 'file']).default('auto'))
     .addOption(new Option('--mutation <name>', 'run a deliberately broken variant, to watch the checker fail').choices(SimMutationSchema.options))
-    .addHelpText('after', '\nExamples:\n  cohort sim --seeds 1..300\n  cohort sim --seed 17 --trace\n')
-    .action(async (flags: SimFlags) => exit(await runSim(toArgs(flags), io)));
+    .addOption(new Option('--html <file>', 'write the run report of the seed to <file> (with --seed): every epoch, session, merge and failure').conflicts('seeds'))
+    .addHelpText('after', '\nExamples:\n  cohort sim --seeds 1..300\n  cohort sim --seed 17 --trace\n  cohort sim --seed 17 --html seed-17.html\n')
+    .action(async (flags: SimFlags, command: Command) => {
+      if (flags.html !== undefined && flags.seed === undefined) command.error("error: option '--html <file>' needs '--seed <n>' (one seed, one report)", { exitCode: 2 });
+      exit(await runSim(toArgs(flags), io));
+    });
 };
 
 function toArgs(flags: SimFlags): SimArgs {
   const range = flags.seed !== undefined ? { from: flags.seed, to: flags.seed } : (flags.seeds ?? { from: 1, to: 100 });
-  return { ...range, single: flags.seed !== undefined, trace: flags.trace === true, json: flags.json === true, store: flags.store, mutation: flags.mutation };
+  return {
+    ...range, single: flags.seed !== undefined, trace: flags.trace === true, json: flags.json === true,
+    store: flags.store, mutation: flags.mutation, html: flags.html,
+  };
 }
 
 async function runSim(args: SimArgs, io: CliIo): Promise<number> {
   const options = (seed: number): SimOptions => ({ seed, store: args.store, ...(args.mutation ? { mutation: args.mutation } : {}) });
-  if (args.single) return runOne(await simulate(options(args.from)), args, io.out);
+  if (args.single) {
+    const report = await simulate(options(args.from));
+    const code = runOne(report, args, io.out);
+    if (args.html === undefined) return code;
+    const { recordEvents } = await import('@cohort/report');
+    const { writeHtmlReport } = await import('../report/writeHtmlReport.ts');
+    const written = await writeHtmlReport(recordEvents(report.timeline, { title: `cohort sim, seed ${report.seed}` }), args.html, io);
+    return Math.max(code, written);
+  }
   const tally = new SimTally();
   const started = performance.now();
   // on stderr, so `--json > file` on a terminal still shows it and the file stays clean

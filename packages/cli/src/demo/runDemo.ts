@@ -1,3 +1,5 @@
+import { createInspectionTap, RunRecorder } from '@cohort/report';
+import type { Recording } from '@cohort/report';
 import { createRuntime, SimulatedClock } from '@cohort/runtime';
 import type { AuditEntry, Runtime } from '@cohort/runtime';
 import { Skillbook } from '@cohort/skillbook';
@@ -28,23 +30,32 @@ const INTRO = `Cohort runs AI-agent sessions in parallel over one shared Skillbo
   and the final book.
 `;
 
-/** `cohort demo`: what Cohort does, in three scenarios, with the code of each. Exit 1 if one goes wrong. */
-export async function runDemo(out: CliOutput): Promise<number> {
+/** What {@link runDemo} did: its exit code (1 if a scenario went wrong) and the recording of its runs (one per scenario). */
+export interface DemoResult {
+  readonly code: number;
+  readonly recording: Recording;
+}
+
+/** `cohort demo`: what Cohort does, in three scenarios, with the code of each, each recorded as a run for a report. */
+export async function runDemo(out: CliOutput): Promise<DemoResult> {
   const clock = new SimulatedClock(Date.UTC(2026, 10, 29, 12));
+  const recorder = new RunRecorder({ title: 'cohort demo', clock });
   out.write(INTRO);
   for (const [i, scenario] of SCENARIOS.entries()) {
     out.write(heading(`${i + 1}. ${scenario.title}`));
     out.write(`${indent(scenario.explanation)}\n\n`);
     out.write(`The code (the root session's body; s.tools are the Skillbook tools)\n${indent(scenarioSource(scenario))}\n\n`);
-    if (!(await runScenario(clock, out, scenario))) return 1;
+    if (!(await runScenario(clock, out, scenario, recorder))) return { code: 1, recording: recorder.stop() };
   }
-  return 0;
+  return { code: 0, recording: recorder.stop() };
 }
 
-async function runScenario(clock: SimulatedClock, out: CliOutput, scenario: DemoScenario): Promise<boolean> {
+async function runScenario(clock: SimulatedClock, out: CliOutput, scenario: DemoScenario, recorder: RunRecorder): Promise<boolean> {
   const seeded = Skillbook.empty().applyBatch({ operations: [SEED] }, { clock });
   if (!seeded.ok) throw new Error(seeded.error.message);
-  const rt = createRuntime({ book: seeded.book, clock, runtimeId: 'demo' });
+  const tap = createInspectionTap();
+  const rt = createRuntime({ book: seeded.book, clock, inspect: tap.inspect, runtimeId: 'demo' });
+  recorder.attach(rt, { label: scenario.title, inspection: tap });
   const view = new SessionTreeView();
   rt.events$.subscribe((e) => view.observe(e));
   const outcome = await clock.settle(rt.run(scenario.body, { name: 'root' }));

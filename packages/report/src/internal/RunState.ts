@@ -205,18 +205,12 @@ export class RunState {
     if (RANK[status] > RANK[record.status]) record.status = status;
   }
 
-  private settle(id: string, status: 'committed' | 'failed', at: number, event: object): void {
+  private settle(id: string, status: 'committed' | 'failed', at: number, event: { readonly charged?: { readonly tokens: number; readonly requests: number } | undefined }): void {
     this.advance(id, status, at);
     const record = this.sessions.get(id);
     if (!record) return;
     record.endedAt ??= at;
-    record.charged ??= chargedOf(event);
+    // a log written before the runtime reported charges has none: the report says so
+    if (event.charged) record.charged ??= { tokens: event.charged.tokens, requests: event.charged.requests };
   }
-}
-
-/** What a settling event says the session was charged, when the runtime reports it. */
-function chargedOf(event: object): LiveRecord['charged'] {
-  const charged = (event as { charged?: { tokens?: unknown; requests?: unknown } }).charged;
-  if (!charged || typeof charged.tokens !== 'number' || typeof charged.requests !== 'number') return null;
-  return { tokens: charged.tokens, requests: charged.requests };
 }

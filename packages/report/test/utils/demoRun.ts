@@ -7,8 +7,9 @@ import type { Recording } from '../../src/index.ts';
 /** The seed skill every demo run starts from. */
 export const SEED_ID = 'context-00001';
 
-/** The names of the demo's sessions, by what happens to them. */
+/** The names of the demo's sessions, by what happens to them, and what some were charged. */
 export const DEMO = {
+  charged: { writer: { tokens: 1_500, requests: 2 }, helper: { tokens: 300, requests: 1 }, crasher: { tokens: 50, requests: 2 }, planner: { tokens: 1_550, requests: 4 } },
   sessions: 6,
   committed: ['planner', 'writer', 'helper', 'pruner'],
   crashed: 'crasher',
@@ -61,10 +62,12 @@ async function planner(p: Session): Promise<unknown> {
 }
 
 async function writer(s: Session): Promise<string> {
+  s.charge({ tokens: 1_200, requests: 1 }); // a model call's usage
   await s.tools.add_skill({ section: 'context', issue: 'paginate large result sets', insight: 'use cursors', keywords: ['api', 'paging'] });
   // not awaited: the writer drains until its helper has merged
   void s.spawn(async (g: Session) => {
     await g.sleep(12);
+    g.charge({ tokens: 300, requests: 1 });
     await g.tools.add_skill({ section: 'context', issue: 'cache schema lookups', insight: 'memoise per run' });
   }, { name: 'helper' });
   await s.sleep(3);
@@ -72,6 +75,7 @@ async function writer(s: Session): Promise<string> {
 }
 
 async function crasher(s: Session): Promise<never> {
+  s.charge({ tokens: 50, requests: 2 });
   await s.tools.add_skill({ section: 'context', issue: 'must never reach the book', insight: 'leaked' });
   await s.sleep(8);
   const oom = new Error('out of memory');

@@ -86,7 +86,8 @@ export class SessionNode {
     this.deliver = spec.deliver;
     this.handle = new SessionHandle(this, host);
     this.actor = createActor(sessionMachine, {
-      id: spec.id,
+      // what an inspector shows: the session's name when it has one, and always its id
+      id: spec.options.name === undefined ? spec.id : `${spec.options.name} (${spec.id})`,
       parent: spec.supervisor,
       input: {
         sessionId: spec.id, path: spec.path, name: spec.options.name, attempt: spec.attempt,

@@ -165,7 +165,7 @@ export class SessionTree implements SessionHost {
   private refused(id: SessionId, path: readonly SessionId[], seed: FailureSeed, attempt: number, options: SpawnOptions<unknown>): SessionOutcome {
     const failure = refusalFailure(id, path, seed, attempt, this.clock.now());
     this.deps.emit(spawnedEvent(id, path, failure.at, attempt, options.name));
-    for (const event of failureEvents(failure)) this.deps.emit(event);
+    for (const event of failureEvents(failure, { tokens: 0, requests: 0 })) this.deps.emit(event);
     return failedOutcome(failure);
   }
 
@@ -216,7 +216,7 @@ export class SessionTree implements SessionHost {
     this.deps.seams.dropFailed(node);
     this.finish(node, new Error(seed.message));
     const failure = sessionFailure(node, seed, cancelled, this.clock.now());
-    for (const event of failureEvents(failure)) this.deps.emit(event);
+    for (const event of failureEvents(failure, node.budget.spent())) this.deps.emit(event);
     if (node.state === 'retrying') {
       const next = this.start(node.parent, node.body, node.options, node.attempt + 1, node.deliver, true);
       node.tell({ type: 'RETRIED', next });

@@ -1,5 +1,11 @@
 import type { FailureSeed } from '../FailureSeed.ts';
 import type { RuntimeEvent } from '../RuntimeEvent.ts';
+
+/** What a session was charged (see `charged` on `session.merged` and `session.failed`). */
+export interface Charged {
+  readonly tokens: number;
+  readonly requests: number;
+}
 import type { SessionFailure } from '../SessionFailure.ts';
 import type { SessionId } from '../SessionId.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
@@ -51,10 +57,10 @@ export function spawnedEvent(sessionId: SessionId, path: readonly SessionId[], a
   };
 }
 
-/** What a failure emits: `session.cancelled` for a cancellation, then `session.failed`. */
-export function failureEvents(failure: SessionFailure): RuntimeEvent[] {
+/** What a failure emits: `session.cancelled` for a cancellation, then `session.failed` with what the session was charged. */
+export function failureEvents(failure: SessionFailure, charged: Charged): RuntimeEvent[] {
   const base = { sessionId: failure.sessionId, path: failure.path, at: failure.at };
-  const failed: RuntimeEvent = { type: 'session.failed', ...base, failure };
+  const failed: RuntimeEvent = { type: 'session.failed', ...base, failure, charged };
   return failure.kind === 'cancelled' ? [{ type: 'session.cancelled', ...base, reason: failure.message }, failed] : [failed];
 }
 
@@ -66,7 +72,7 @@ export function committedEvent(node: SessionNode, at: number, baseRevision: numb
 /** `session.merged` or, for a conflict, `session.rejected`: what the supervisor of `into` answered; nothing otherwise. */
 export function verdictEvent(node: SessionNode, into: string, at: number, merged: MergedInfo | null, failure: FailureSeed | null): RuntimeEvent | null {
   const base = { sessionId: node.id, path: [...node.path], at, into };
-  if (merged) return { type: 'session.merged', ...base, revision: merged.revision, ops: merged.ops, dropped: [...merged.dropped] };
+  if (merged) return { type: 'session.merged', ...base, revision: merged.revision, ops: merged.ops, dropped: [...merged.dropped], charged: node.budget.spent() };
   if (failure?.kind === 'conflict') return { type: 'session.rejected', ...base, conflicts: [...(failure.conflicts ?? [])] };
   return null;
 }
