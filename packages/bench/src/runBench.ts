@@ -7,10 +7,11 @@ import { durableMerges } from './scenarios/durableMerges.ts';
 import { fanOut } from './scenarios/fanOut.ts';
 import { mergeThroughput } from './scenarios/mergeThroughput.ts';
 import { reopen } from './scenarios/reopen.ts';
+import { soakScenario } from './scenarios/soak.ts';
 import { spawnIsolation } from './scenarios/spawnIsolation.ts';
 
 /** Every scenario, in the order they run. */
-export const scenarios: readonly Scenario[] = [fanOut, spawnIsolation, mergeThroughput, durableMerges, reopen, conflictCheck];
+export const scenarios: readonly Scenario[] = [fanOut, spawnIsolation, mergeThroughput, durableMerges, reopen, conflictCheck, soakScenario];
 
 /** Where and how a run happened. */
 export interface BenchMachine {

@@ -16,6 +16,8 @@ import { DEADLINE_WATCHER_ID, deadlineWatcher } from '../deadlineWatcher.ts';
 import { supervisorIdOf, supervisorMachine } from '../supervisorMachine.ts';
 import type { SupervisorEmitted } from '../supervisorMachine.ts';
 import { admitSession, openAccount } from './admitSession.ts';
+import { dropChildDoneEvents } from './dropChildDoneEvents.ts';
+import { stopChildActor } from './stopChildActor.ts';
 import { Merger } from './Merger.ts';
 import type { Supervisor } from './Merger.ts';
 import { committedEvent, committedOutcome, failedOutcome, failureEvents, refusalFailure, sessionFailure, spawnedEvent } from './outcomes.ts';
@@ -76,6 +78,7 @@ export class SessionTree implements SessionHost {
       input: { ownerId: 'root', durable: true, maxQueue: deps.limits.maxMergeQueue },
     });
     this.root.on('*', (emitted) => this.supervisorEmitted(null, this.root, emitted));
+    dropChildDoneEvents(this.root);
     // xstate re-throws an unobserved root error in a timer: observe it, report it, never crash the host
     this.root.subscribe({ error: reportDefect });
     this.root.start();
@@ -181,6 +184,7 @@ export class SessionTree implements SessionHost {
       input: { ownerId: parent.id, durable: false, maxQueue: this.deps.limits.maxMergeQueue },
     });
     supervisor.on('*', (emitted) => this.supervisorEmitted(parent, supervisor, emitted));
+    dropChildDoneEvents(supervisor);
     parent.supervisor = supervisor;
     supervisor.start();
     return supervisor;
@@ -234,6 +238,8 @@ export class SessionTree implements SessionHost {
     node.stopBody?.();
     node.budget.close();
     node.supervisor?.send({ type: 'CLOSE' });
+    // a session's supervisor answers each merge at once: nothing is left for it to do
+    if (node.supervisor) stopChildActor(node.supervisor);
     this.registry.remove(node);
   }
 
