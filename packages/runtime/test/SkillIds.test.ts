@@ -57,7 +57,7 @@ describe('SkillIds - final ids from the store\'s id leases', () => {
     expect(new Set(ids).size).toBe(n);
     for (const [i, id] of ids.entries()) expect(rt.book.get(id)?.issue).toBe(`burst ${i}`);
     // leases grew with the pace: a handful of requests, not one per add
-    expect(store.leases.length).toBeLessThan(12);
+    expect(store.leases.length).toBeLessThanOrEqual(5);
     await rt.close();
   });
 

@@ -40,6 +40,9 @@ export class SkillIds {
   /** Leases granted and not begun yet, oldest first. */
   private readonly spares: IdLease[] = [];
   private asking: Promise<string | null> | null = null;
+  /** What the ADDs waiting for a lease wait on, and how many ids they need. */
+  private waiting: Promise<string | null> | null = null;
+  private demand = 0;
   private size: number = LEASE_SIZE.first;
   /** The draft being written: an id it already holds (a session chose it) is skipped. */
   private writing: Draft | null = null;
@@ -71,9 +74,22 @@ export class SkillIds {
    */
   whenAvailable(count: number): Promise<string | null> | null {
     if (this.available >= count) return null;
-    if (this.asking) return this.asking;
-    this.grow();
-    return this.ask(Math.max(this.size, count));
+    this.demand += count;
+    this.waiting ??= this.nextLease();
+    return this.waiting;
+  }
+
+  /**
+   * The lease the waiting ADDs get: asked for once the current synchronous stretch is over, so
+   * that one lease covers every ADD that found none in it (a fan-out's children all add at once).
+   */
+  private async nextLease(): Promise<string | null> {
+    await undefined;
+    if (!this.asking) this.grow();
+    const error = await (this.asking ?? this.ask(Math.max(this.size, this.demand - this.available)));
+    this.waiting = null;
+    this.demand = 0;
+    return error;
   }
 
   /** Applies a raw ACE batch to `draft`, allocating the ids of its ADDs from the lease. */
