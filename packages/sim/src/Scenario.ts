@@ -14,6 +14,17 @@ export interface Scenario {
   readonly store: StorePlan;
   /** One runtime per epoch; a process crash ends an epoch and the next one reopens the store. */
   readonly epochs: readonly EpochPlan[];
+  /** After the epochs, several runtimes on the store at once (null: this seed has none). */
+  readonly writers: WritersPlan | null;
+}
+
+/**
+ * Many writers: runtimes of one service (processes, for a file store: one mount of the disk
+ * each) on one store at the same time, each running wide session trees — hundreds of sessions.
+ */
+export interface WritersPlan {
+  /** What each runtime runs. */
+  readonly runtimes: readonly { readonly roots: readonly RootPlan[] }[];
 }
 
 /** A conflict policy by name. */

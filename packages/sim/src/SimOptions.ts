@@ -2,10 +2,10 @@ import { z } from 'zod';
 
 /**
  * The deliberately broken variants the simulation can run against, to prove its checker can
- * fail: the runtime's three (from `@cohort/runtime/testing`), and `ack-before-sync`, a store
+ * fail: the runtime's five (from `@cohort/runtime/testing`), and `ack-before-sync`, a store
  * that acknowledges a merge before it is durable.
  */
-export const SimMutationSchema = z.enum(['shared-draft', 'interleaved-merge', 'keep-failed-writes', 'ack-before-sync']);
+export const SimMutationSchema = z.enum(['shared-draft', 'interleaved-merge', 'keep-failed-writes', 'unleased-ids', 'flat-audit', 'ack-before-sync']);
 /** See {@link SimMutationSchema}. */
 export type SimMutation = z.infer<typeof SimMutationSchema>;
 

@@ -11,6 +11,8 @@ export const INVARIANTS = {
   5: 'unique-ids',
   6: 'no-unhandled-errors',
   7: 'crash-recovery',
+  8: 'ids-as-told',
+  9: 'persisted-audit',
 } as const;
 
 /** An invariant's number. */
@@ -33,6 +35,7 @@ export type HarnessEvent =
   | { readonly type: 'sim.fault'; readonly fault: string }
   | { readonly type: 'sim.write'; readonly path: readonly string[]; readonly ops: readonly string[] }
   | { readonly type: 'sim.reopen'; readonly ok: boolean; readonly revision: number; readonly skills: number; readonly message?: string }
+  | { readonly type: 'sim.writers'; readonly runtimes: number; readonly store: string; readonly revision: number; readonly skills: number }
   | { readonly type: 'sim.unhandled'; readonly kind: 'rejection' | 'exception'; readonly message: string };
 
 /** A timeline event: the runtime's (stack traces removed) or the harness's. */

@@ -1,5 +1,6 @@
 import type { AppliedOp, Conflict, Skillbook } from '@cohort/skillbook';
 import type { EpochRecord } from './EpochRecord.ts';
+import type { RunObservations } from './runScenario.ts';
 
 /** A run of one session's own ops, as it should appear in an audit. */
 export interface Segment {
@@ -47,6 +48,51 @@ export function buildReference(record: EpochRecord): Reference {
     else errors.push(`the committed ops of root ${merge.sessionId} do not replay serially: ${replayed.error.message}`);
   }
   return { book, blocks, errors };
+}
+
+/**
+ * The reference models of a run: each epoch's own ({@link buildReference}); for the many
+ * writers, one serial history of them all, in the store's revision order (see
+ * {@link buildWritersReference}).
+ *
+ * @example
+ * const references = buildReferences(observations);
+ */
+export function buildReferences(observations: RunObservations): Reference[] {
+  const w = observations.writers;
+  const inPhase = (i: number) => w !== null && i >= w.first && i < w.first + w.count;
+  const phase = w ? buildWritersReference(observations.epochs.slice(w.first, w.first + w.count), w.initial) : [];
+  return observations.epochs.map((record, i) => (inPhase(i) && w ? (phase[i - w.first] ?? buildReference(record)) : buildReference(record)));
+}
+
+/**
+ * The reference model of several runtimes on one store: every writer's root merges in the
+ * store's revision order, each one's history replayed serially on the book they all started
+ * from. Each writer's reference holds its own blocks and the one book; where a commit that
+ * changed nothing was acknowledged at the revision of another (a store gives it the current
+ * one), the one that changed the book comes first.
+ */
+export function buildWritersReference(records: readonly EpochRecord[], initial: Skillbook): Reference[] {
+  let book = initial;
+  const blocks: ExpectedBlock[][] = records.map(() => []);
+  const errors: string[] = [];
+  const merges = records.flatMap((record, w) => record.rootMerges.map((merge) => ({ w, merge, segments: withoutDropped(segmentsOf(record, merge.sessionId, new Set()), merge.dropped) })));
+  const revisions = [...new Set(merges.map((m) => m.merge.revision))].sort((a, b) => a - b);
+  for (const revision of revisions) {
+    // of the merges at one revision, the one that changes the book goes first
+    const group = merges.filter((m) => m.merge.revision === revision);
+    const changes = (m: (typeof group)[number]) => (withoutNoOps(book, m.segments).length > 0 ? 0 : 1);
+    for (const m of group.sort((a, b) => changes(a) - changes(b))) {
+      const segments = withoutNoOps(book, m.segments);
+      blocks[m.w]?.push({ rootId: m.merge.sessionId, revision, segments });
+      const ops = segments.flatMap((seg) => seg.ops);
+      if (ops.length === 0) continue;
+      const replayed = book.replay(ops);
+      if (replayed.ok) book = replayed.book;
+      else errors.push(`the committed ops of root ${m.merge.sessionId} (writer ${m.w + 1}) do not replay serially: ${replayed.error.message}`);
+    }
+  }
+  return records.map((_, w) => ({ book, blocks: blocks[w] ?? [], errors: w === 0 ? errors : [] }));
 }
 
 /** A session's draft history as segments: its own writes, and its merged children's, in order. */

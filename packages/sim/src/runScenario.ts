@@ -7,6 +7,8 @@ import type { ResolvedSimOptions } from './SimOptions.ts';
 import { openEpochStore, SIM_DOCUMENT } from './stores/openEpochStore.ts';
 import type { AppendRecord } from './stores/RecordingStore.ts';
 import type { Timeline } from './Timeline.ts';
+import { runWriters } from './runWriters.ts';
+import type { WritersObservation } from './runWriters.ts';
 
 /** A recovery copy found beside the document, with what its sidecar says. */
 export interface CopyInfo {
@@ -34,8 +36,10 @@ export interface ReopenRecord {
 
 /** Everything a run observed. */
 export interface RunObservations {
+  /** Each epoch's runtime, then each of the many writers' (when the scenario has them). */
   readonly epochs: readonly EpochRecord[];
   readonly reopens: readonly ReopenRecord[];
+  readonly writers: WritersObservation | null;
 }
 
 /**
@@ -55,6 +59,7 @@ export async function runScenario(scenario: Scenario, options: ResolvedSimOption
   const epochs: EpochRecord[] = [];
   const reopens: ReopenRecord[] = [];
   let previous: EpochRecord | null = null;
+  let opens = true;
   for (let i = 0; i <= scenario.epochs.length; i++) {
     const plan = scenario.epochs[i];
     if (!plan && !sim) break;
@@ -65,6 +70,7 @@ export async function runScenario(scenario: Scenario, options: ResolvedSimOption
       ackBeforeSync: options.mutation === 'ack-before-sync' && plan !== undefined, onFault,
     });
     const opened = await clock.settle(opening).catch((thrown: unknown) => ({ ok: false as const, message: `opening hung: ${String(thrown)}` }));
+    opens = opened.ok;
     if (previous) {
       const reopened = opened.ok ? opened.store.book : null;
       reopens.push(reopenRecord(previous, reopened, opened.ok ? null : opened.message, sim));
@@ -83,7 +89,21 @@ export async function runScenario(scenario: Scenario, options: ResolvedSimOption
     epochs.push(record);
     previous = record;
   }
-  return { epochs, reopens };
+  const writers = scenario.writers && opens ? await manyWriters(scenario, options, timeline, { sim, initial, seedIds }, epochs) : null;
+  return { epochs, reopens, writers };
+}
+
+/** Runs the scenario's many writers after its epochs; their records join `epochs`. */
+async function manyWriters(
+  scenario: Scenario, options: ResolvedSimOptions, timeline: Timeline, on: { sim: SimFs | null; initial: Skillbook; seedIds: readonly string[] }, epochs: EpochRecord[],
+): Promise<WritersObservation | null> {
+  if (!scenario.writers) return null;
+  timeline.epoch = scenario.epochs.length + 1;
+  const ran = await runWriters(scenario.writers, { scenario, options, clock: timeline.clock, ...on, epoch: timeline.epoch, push: (e) => timeline.push(e) });
+  if (!ran) return null;
+  const first = epochs.length;
+  epochs.push(...ran.records);
+  return { first, ...ran.observation };
 }
 
 function reopenRecord(previous: EpochRecord, reopened: Skillbook | null, message: string | null, sim: SimFs | null): ReopenRecord {

@@ -67,8 +67,10 @@ class CohortRuntime implements Runtime {
     const initial = options.store ? (options.store.current()?.book ?? Skillbook.empty()) : (options.book ?? Skillbook.empty());
     this.store = options.store ?? new MemoryStore(initial);
     this.runtimeId = options.runtimeId ?? newRuntimeId();
-    this.ledger = new RootLedger(initial, this.store, clock, options.auditWindow ?? DEFAULT_AUDIT_WINDOW);
-    const skillIds = new SkillIds(this.store, clock);
+    const ids = seams.ids(this.store, initial);
+    const auditWindow = options.auditWindow ?? DEFAULT_AUDIT_WINDOW;
+    this.ledger = new RootLedger(initial, { store: this.store, clock, auditWindow, ids, persistedBlocks: seams.persistedBlocks });
+    const skillIds = new SkillIds(ids.source, clock);
     this.tree = new SessionTree({
       clock,
       limits,

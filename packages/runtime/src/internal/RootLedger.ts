@@ -10,8 +10,20 @@ import { defect, failureSeed } from '../FailureSeed.ts';
 import { decideMerge } from '../mergeCommit.ts';
 import type { MergeDecision } from '../mergeCommit.ts';
 import type { SessionId } from '../SessionId.ts';
+import type { IdsSeam, Seams } from './Seams.ts';
 import type { Verdict } from './Verdict.ts';
 import { refusalVerdict, refused } from './Verdict.ts';
+
+/** What a root ledger works with. */
+export interface LedgerDeps {
+  readonly store: Store;
+  readonly clock: Clock;
+  /** How many recent entries `audit` keeps. */
+  readonly auditWindow: number;
+  /** What root commits say of their ADD ids. */
+  readonly ids: IdsSeam;
+  readonly persistedBlocks: Seams['persistedBlocks'];
+}
 
 /**
  * The runtime's root book. Merges are decided one at a time against the *speculative* book
@@ -37,12 +49,15 @@ export class RootLedger {
   private entries: AuditEntry[] = [];
   private readonly inFlight = new Set<Promise<unknown>>();
 
-  constructor(
-    initial: Skillbook,
-    private readonly store: Store,
-    private readonly clock: Clock,
-    private readonly auditWindow: number,
-  ) {
+  private readonly store: Store;
+  private readonly clock: Clock;
+  private readonly auditWindow: number;
+  private readonly ids: IdsSeam;
+  private readonly blocksOf: Seams['persistedBlocks'];
+
+  constructor(initial: Skillbook, deps: LedgerDeps) {
+    ({ store: this.store, clock: this.clock, auditWindow: this.auditWindow, ids: this.ids } = deps);
+    this.blocksOf = deps.persistedBlocks;
     this.durable = initial;
     this.speculative = initial.edit();
     this.rev = initial.revision;
@@ -97,9 +112,9 @@ export class RootLedger {
         basis: this.inFlight.size === 0 ? 'store' : 'speculative',
         sessionId: commit.sessionId,
         path: commit.path,
-        entries: result.entries.map((e) => auditBlock(e, at)),
+        entries: this.blocksOf(commit, result.entries, at),
         // ids chosen by a session are final too: with every other one leased, none is renumbered
-        allocation: 'leased',
+        allocation: this.ids.allocation,
         at,
       })
       .then(
@@ -171,9 +186,4 @@ function persistedEntries(result: MergeDecision, blocks: readonly AuditBlock[] |
   for (const b of blocks) ops += b.ops.length;
   if (ops === result.ops.length) return result.entries;
   return blocks.map((b) => ({ revision: 0, sessionId: b.sessionId as SessionId, path: b.path as readonly SessionId[], name: b.name, ops: b.ops }));
-}
-
-/** An entry as the store persists it: one session's block (its name when it has one). */
-function auditBlock(e: AuditEntry, at: number): AuditBlock {
-  return e.name === undefined ? { sessionId: e.sessionId, path: e.path, ops: e.ops, at } : { sessionId: e.sessionId, path: e.path, name: e.name, ops: e.ops, at };
 }

@@ -2,7 +2,9 @@ import { INVARIANTS } from '../SimReport.ts';
 import type { InvariantId, InvariantResult } from '../SimReport.ts';
 import { checkAuditBlocks } from './checkAuditBlocks.ts';
 import { checkFailedWorkDiscarded } from './checkFailedWorkDiscarded.ts';
+import { checkIdsAsTold } from './checkIdsAsTold.ts';
 import { checkNoUnhandledErrors } from './checkNoUnhandledErrors.ts';
+import { checkPersistedAudit } from './checkPersistedAudit.ts';
 import { checkRecovery } from './checkRecovery.ts';
 import { checkSerialisable } from './checkSerialisable.ts';
 import { checkSettlement } from './checkSettlement.ts';
@@ -10,7 +12,7 @@ import { checkUniqueIds } from './checkUniqueIds.ts';
 import type { CheckInput } from './verdict.ts';
 
 /**
- * Checks all seven invariants of a run, in order. A check that itself throws (a bug in the
+ * Checks all nine invariants of a run, in order. A check that itself throws (a bug in the
  * checker, or observations too broken to read) fails its invariant with the error, rather
  * than hiding the others.
  *
@@ -21,6 +23,7 @@ import type { CheckInput } from './verdict.ts';
 export function checkInvariants(input: CheckInput): InvariantResult[] {
   const checks = [
     checkSerialisable, checkFailedWorkDiscarded, checkAuditBlocks, checkSettlement, checkUniqueIds, checkNoUnhandledErrors, checkRecovery,
+    checkIdsAsTold, checkPersistedAudit,
   ] as const;
   return checks.map((check, i) => {
     try {
