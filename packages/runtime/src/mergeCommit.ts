@@ -84,14 +84,18 @@ interface Decision {
   readonly dropped: readonly Conflict[];
 }
 
+/** The decisions that drop nothing, shared (every merge of a fan-out makes one; nothing writes to them). */
+const KEEP_ALL: Decision = Object.freeze({ reject: false, drop: new Set<number>(), dropped: Object.freeze([]) });
+const REJECT: Decision = Object.freeze({ reject: true, drop: KEEP_ALL.drop, dropped: KEEP_ALL.dropped });
+
 function decide(book: Pick<Skillbook, 'get'>, ops: readonly AppliedOp[], conflicts: readonly Conflict[], policy: ConflictPolicy): Decision {
-  if (conflicts.length === 0) return { reject: false, drop: new Set(), dropped: [] };
-  if (policy === 'reject') return { reject: true, drop: new Set(), dropped: [] };
+  if (conflicts.length === 0) return KEEP_ALL;
+  if (policy === 'reject') return REJECT;
   const drop = new Set<number>();
   const dropped: Conflict[] = [];
   for (const c of conflicts) {
     const verdict = verdictFor(book, ops, c, policy);
-    if (verdict === 'reject') return { reject: true, drop: new Set(), dropped: [] };
+    if (verdict === 'reject') return REJECT;
     // an ADD whose id now exists can never be kept: the book would hold two skills with one id
     if (verdict === 'drop' || c.reason === 'id_exists') {
       drop.add(c.opIndex);

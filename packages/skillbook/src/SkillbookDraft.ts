@@ -58,14 +58,14 @@ export class SkillbookDraft implements BookReader {
   applyBatch(raw: unknown, options: ApplyOptions = {}): DraftBatchResult {
     const parsed = parseBatch(raw);
     if (!parsed.ok) return { ok: false, book: this, error: parsed.error };
-    return this.absorb(runOperations(this, parsed.ops, batchOptions(this.rev + 1, options)));
+    return this.absorb(runOperations(this, parsed.ops, batchOptions(this.rev + 1, options), this.entries));
   }
 
   /** Like {@link Skillbook.replay}, on the draft. */
   replay(ops: readonly AppliedOp[]): DraftBatchResult {
     const parsed = parseAppliedOps(ops);
     if (!parsed.ok) return { ok: false, book: this, error: parsed.error };
-    return this.absorb(runOperations(this, parsed.ops, replayOptions(this.rev + 1, parsed.at, ops)));
+    return this.absorb(runOperations(this, parsed.ops, replayOptions(this.rev + 1, parsed.at, ops), this.entries));
   }
 
   private absorb(run: RunResult): DraftBatchResult {
@@ -77,7 +77,8 @@ export class SkillbookDraft implements BookReader {
         this.entries = changes.entries;
         this.added = changes.added;
       } else {
-        for (const [id, entry] of changes.entries) this.entries.set(id, entry);
+        // a run over a draft with a journal wrote into it in place (see `runOperations`)
+        if (changes.entries !== this.entries) for (const [id, entry] of changes.entries) this.entries.set(id, entry);
         for (const added of changes.added) this.added.push(added);
       }
       this.rev = changes.revision;

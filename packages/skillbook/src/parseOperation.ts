@@ -186,14 +186,17 @@ function parseBatchValue(raw: unknown): ParseBatchResult {
     return { ok: false, error: errorInfo('invalid_batch', 'a batch must be a JSON object with an "operations" list') };
   }
   const items = dictGet(payload, 'operations');
-  const ops: ParsedOperation[] = [];
-  if (!Array.isArray(items)) return { ok: true, ops };
+  if (!Array.isArray(items)) return { ok: true, ops: [] };
+  // sized to the items rather than grown by push (a first push reserves 17 slots; a tool call is a batch of one)
+  const ops = new Array<ParsedOperation>(items.length);
+  let count = 0;
   for (let i = 0; i < items.length; i++) {
     const item: unknown = items[i];
     if (!isDict(item)) continue;
     const result = parseOperation(item, i);
     if (!result.ok) return result;
-    ops.push(result.op);
+    ops[count++] = result.op;
   }
+  ops.length = count;
   return { ok: true, ops };
 }

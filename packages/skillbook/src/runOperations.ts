@@ -49,25 +49,53 @@ export type RunResult =
   | { readonly ok: true; readonly changes: Changes | null; readonly applied: AppliedOp[]; readonly skipped: SkippedOp[] }
   | { readonly ok: false; readonly error: SkillbookErrorInfo };
 
-/** Runs `ops` against `base` in order; stops at the first failing op. */
-export function runOperations(base: BookReader, ops: readonly ParsedOperation[], options: RunOptions): RunResult {
-  const scope = new RunScope(base, options);
-  const applied: AppliedOp[] = [];
+/**
+ * Runs `ops` against `base` in order; stops at the first failing op. `journal`, when given, is
+ * the map of entries a `SkillbookDraft` over `base` holds: the run then writes into it in place,
+ * and undoes its writes if it fails, instead of writing an overlay the draft copies in
+ * afterwards — a map and a copy per batch, and a batch is one tool call or one merge (bench
+ * rows 2 and 3).
+ */
+export function runOperations(base: BookReader, ops: readonly ParsedOperation[], options: RunOptions, journal: Map<string, SkillEntry> | null = null): RunResult {
+  const scope = new RunScope(base, options, journal);
+  try {
+    return runAll(scope, ops);
+  } catch (e) {
+    scope.undo();
+    throw e;
+  }
+}
+
+function runAll(scope: RunScope, ops: readonly ParsedOperation[]): RunResult {
+  // sized to the ops, not grown by push: the first push into `[]` reserves 17 slots, and most
+  // batches are one tool call's single op (bench row 2)
+  const applied: AppliedOp[] = new Array<AppliedOp>(ops.length);
+  let count = 0;
   const skipped: SkippedOp[] = [];
   for (const op of ops) {
     const outcome = scope.run(op);
-    if ('error' in outcome) return { ok: false, error: outcome.error };
+    if ('error' in outcome) {
+      scope.undo();
+      return { ok: false, error: outcome.error };
+    }
     if ('skipped' in outcome) {
       skipped.push(Object.freeze({ opIndex: op.opIndex, type: op.type, skillId: op.skillId, code: outcome.code, reason: outcome.skipped }));
-    } else applied.push(outcome.applied);
+    } else applied[count++] = outcome.applied;
   }
-  return { ok: true, changes: applied.length === 0 ? null : scope.changes(), applied, skipped };
+  applied.length = count;
+  return { ok: true, changes: count === 0 ? null : scope.changes(), applied, skipped };
 }
 
 /** One run's overlay over the book: the entries it wrote, the ids it added, the id counter and the active counts. */
 class RunScope implements RuleScope {
-  private readonly entries = new Map<string, SkillEntry>();
-  private readonly added: string[] = [];
+  /** The entries the run wrote: its own overlay, or a draft's journal written in place. */
+  private readonly entries: Map<string, SkillEntry>;
+  /** Written in place: the base reads the journal itself. */
+  private readonly inPlace: boolean;
+  /** In place: each written id and the entry it replaced, to undo a run that fails (null until the first write). */
+  private replaced: (string | SkillEntry | undefined)[] | null = null;
+  /** Null until the first ADD: a list of one then, rather than 17 slots reserved by a first push. */
+  private added: string[] | null = null;
   /** Ids added in this run by an ADD that named them (made on the first such ADD). */
   private named: Set<string> | null = null;
   /** The book's own id counter (`next_id`), as `createIdAllocator` counts. */
@@ -77,7 +105,10 @@ class RunScope implements RuleScope {
   constructor(
     private readonly base: BookReader,
     private readonly options: RunOptions,
+    journal: Map<string, SkillEntry> | null,
   ) {
+    this.entries = journal ?? new Map();
+    this.inPlace = journal !== null;
     // as createIdAllocator would (a counter past 2^53 cannot count on)
     if (!Number.isSafeInteger(base.nextId)) throw new RangeError(`createIdAllocator: next must be a safe integer, got ${base.nextId}`);
     this.counter = base.nextId;
@@ -86,7 +117,7 @@ class RunScope implements RuleScope {
 
   changes(): Changes {
     const active: ActiveCounts = { ...this.active };
-    return { revision: this.options.revision, nextId: this.counter, active, entries: this.entries, added: this.added };
+    return { revision: this.options.revision, nextId: this.counter, active, entries: this.entries, added: this.added ?? [] };
   }
 
   run(op: ParsedOperation): Outcome {
@@ -131,7 +162,20 @@ class RunScope implements RuleScope {
   }
 
   private entry(id: string): SkillEntry | undefined {
-    return this.entries.get(id) ?? this.base.entry(id);
+    return this.inPlace ? this.base.entry(id) : (this.entries.get(id) ?? this.base.entry(id));
+  }
+
+  /** Takes back what the run wrote in place (a failed run changes nothing). */
+  undo(): void {
+    const replaced = this.replaced;
+    if (!replaced) return;
+    for (let i = replaced.length - 2; i >= 0; i -= 2) {
+      const id = replaced[i] as string;
+      const before = replaced[i + 1] as SkillEntry | undefined;
+      if (before === undefined) this.entries.delete(id);
+      else this.entries.set(id, before);
+    }
+    this.replaced = null;
   }
 
   putEffect(entry: SkillEntry, effect: Effect): void {
@@ -159,19 +203,25 @@ class RunScope implements RuleScope {
   }
 
   private exists(id: string): boolean {
-    return this.entries.has(id) || this.base.entry(id) !== undefined;
+    return this.entry(id) !== undefined;
   }
 
   /** Keeps a new entry, deep-frozen at once: a draft hands it out before any commit. */
   private put(id: string, entry: SkillEntry): void {
     freezeSkill(entry.skill);
+    if (this.inPlace) {
+      const before = this.entries.get(id);
+      if (this.replaced) this.replaced.push(id, before);
+      else this.replaced = [id, before];
+    }
     this.entries.set(id, Object.freeze(entry));
   }
 
   putAdded(id: string, skill: Skill): void {
     const r = this.options.revision;
     this.put(id, { skill, contentRev: r, activeRev: r, countersRev: r });
-    this.added.push(id);
+    if (this.added) this.added.push(id);
+    else this.added = [id];
     this.active[skill.section as Section] += 1;
   }
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Skillbook } from '../src/index.ts';
-import type { Skill } from '../src/index.ts';
+import type { AppliedOp, Skill, SkillbookDraft } from '../src/index.ts';
 import { book, history, rawBatch, tickingClock } from './utils/arbitraries.ts';
 
 function everySkillRevisions(b: Skillbook): unknown[] {
@@ -106,6 +106,32 @@ describe('Skillbook laws (fast-check)', () => {
         expect(old.toJSON()).toBe(before);
         expect(result.error.opIndex).toBeTypeOf('number');
       }),
+    );
+  });
+
+  it('rejection - a batch or a replay a draft rejects leaves the draft as it was, its earlier writes included', () => {
+    const state = (d: SkillbookDraft) => [...d.skills()].map((s) => [s, d.revisionsOf(s.id)]);
+    fc.assert(
+      fc.property(book, rawBatch, rawBatch, (old, first, batch) => {
+        const clock = tickingClock(Date.UTC(2027, 0, 1));
+        const draft = old.edit();
+        // a first batch gives the draft a journal of its own, which later runs write into in place
+        draft.applyBatch(first, { clock });
+        let before = state(draft);
+        if (draft.applyBatch(batch, { clock }).ok) before = state(draft);
+        else expect(state(draft)).toEqual(before);
+        // a replay whose last op fails after the others wrote: TAGs of the draft's skills, then a duplicate ADD
+        const at = '2027-01-01T00:00:00.000000+00:00';
+        const skills = before.map(([skill]) => skill as Skill);
+        const last = skills.at(-1);
+        if (!last) return;
+        const tags = skills.map((s) => ({ type: 'TAG', section: s.section, skill_id: s.id, metadata: { delta: 1 }, at }));
+        const dup = { type: 'ADD', section: last.section, skill_id: last.id, issue: 'again', at };
+        const failed = draft.replay([...tags, dup] as AppliedOp[]);
+        expect(failed.ok).toBe(false);
+        expect(state(draft)).toEqual(before);
+      }),
+      { numRuns: 300 },
     );
   });
 

@@ -182,5 +182,12 @@ export interface Store {
   /** The notices the store raised while it opened (replayed to `notices$` subscribers too). */
   readonly openNotices: readonly StoreNotice[];
   readonly notices$: Observable<StoreNotice>;
+  /**
+   * The books other writers' commits produced (other processes or machines on the same
+   * database), as the store takes them in without an append of its own; the newest is replayed
+   * to a new subscriber. A runtime's root follows it, so sessions spawned afterwards start from
+   * those skills. Optional: a store only this process writes has none.
+   */
+  readonly external$?: Observable<StoreSnapshot>;
   close(): Promise<void>;
 }

@@ -27,8 +27,8 @@ function change(size: number, rand: () => number, tag: string): { operations: ob
   };
 }
 
-/** `COMMITTERS` root sessions in parallel, `perCommitter` merges each; returns the ms until all are durable. */
-function cohortRun(book: Skillbook, size: number, perCommitter: number, rand: () => number): Promise<number> {
+/** `COMMITTERS` root sessions in parallel, `perCommitter` merges each; returns the ms until all are durable (scenario 7 runs it beside PostgreSQL). */
+export function fileStoreRun(book: Skillbook, size: number, perCommitter: number, rand: () => number): Promise<number> {
   return withTempDir('durable', async (dir) => {
     const store = await openFileStore(join(dir, 'skillbook.json'), { initialBook: book, idleCheckpointMs: 0 }, 'durable merges');
     const rt = createRuntime({ store });
@@ -85,7 +85,7 @@ export const durableMerges: Scenario = {
     const book = buildBook(size);
     const rand = random(40);
     const [cohort = [], naive = []] = await interleave(
-      [() => cohortRun(book, size, perCommitter, rand), () => naiveRun(book, size, naiveMerges, rand)],
+      [() => fileStoreRun(book, size, perCommitter, rand), () => naiveRun(book, size, naiveMerges, rand)],
       { warmup: options.mode === 'smoke' ? 0 : 1, reps },
     );
     const c = rateFigure(cohort, COMMITTERS * perCommitter, 'merges/s', `file store, ${COMMITTERS} committers`);

@@ -3,10 +3,11 @@
  * each makes 10 inserts into its own isolated view, its writes are merged, one child in ten
  * throws and its writes must not appear — at two sizes and on a depth-3 tree, run by Cohort,
  * LangGraph.js, Effect and the async floor (`Promise.all` with a local buffer per child), side
- * by side (see `peers/`). For information too, the session protocol alone (xstate actors and
- * their events, nothing else) against the same floor: how much of the fan-out's budget a
- * session per xstate actor takes before doing anything.
+ * by side (see `peers/`). For information too, two parts of Cohort's cost against the same
+ * floor: the session protocol alone (xstate actors and their events, nothing else) and the
+ * data path alone (drafts, validated writes and merges, no actors).
  */
+import { dataPathAlone } from '../baselines/dataPath.ts';
 import { sessionProtocol } from '../baselines/sessionProtocol.ts';
 import { interleave, timeIt } from '../measure.ts';
 import { measurePeers } from '../peers/measurePeers.ts';
@@ -51,16 +52,27 @@ function versus(id: string, scenario: string, table: PeerTable, peer: PeerLine['
   return reason === null ? ratioRow(id, scenario, c, p, ratio(c.value, p.value), target) : unrankedRow(id, scenario, c, p, target, reason);
 }
 
-/** Row 2f: the session protocol alone against the floor, at `n` children. */
-async function protocolRow(n: number, warmup: number, reps: number): Promise<BenchRow> {
-  const w = flatWorkload('protocol', n);
-  const [protocol = [], floor = []] = await interleave(
-    [() => timeIt(() => sessionProtocol(n)), async () => (await asyncFloor.run(w)).ms],
+/**
+ * Rows 2f and 2g: the session protocol alone and Cohort's data path alone (drafts, validated
+ * writes, merges: no actors) against the floor, at `n` children, alternated run by run. What
+ * each costs on its own bounds what a fan-out of xstate sessions that validate every write can
+ * cost: about their sum, before any runtime bookkeeping.
+ */
+async function partRows(n: number, warmup: number, reps: number): Promise<BenchRow[]> {
+  const w = flatWorkload('parts', n);
+  const [protocol = [], data = [], floor = []] = await interleave(
+    [() => timeIt(() => sessionProtocol(n)), () => dataPathAlone(w), async () => (await asyncFloor.run(w)).ms],
     { warmup, reps },
   );
-  const p = medianFigure(protocol, 'ms', 'xstate session protocol');
   const f = medianFigure(floor, 'ms', 'async floor');
-  return ratioRow('2f', `fan-out ${n.toLocaleString('en-US')}: the session protocol alone, vs the async floor`, p, f, p.value / f.value, { kind: 'info', text: 'info' });
+  const p = medianFigure(protocol, 'ms', 'xstate session protocol');
+  const d = medianFigure(data, 'ms', 'drafts, writes, merges');
+  const size = n.toLocaleString('en-US');
+  const info = { kind: 'info', text: 'info' } as const;
+  return [
+    ratioRow('2f', `fan-out ${size}: the session protocol alone, vs the async floor`, p, f, p.value / f.value, info),
+    ratioRow('2g', `fan-out ${size} × 10: the data path alone (no actors), vs the async floor`, d, f, d.value / f.value, info),
+  ];
 }
 
 /** Scenario 2. */
@@ -93,7 +105,7 @@ export const fanOut: Scenario = {
           { floorMb: floor.memory.increaseMb }),
         versus('2d', `fan-out ${size.small.toLocaleString('en-US')} × 10, vs LangGraph.js`, table, 'langgraph', small, FASTER_2X, (x, y) => y / x),
         versus('2e', `${tree.label}, vs LangGraph.js`, table, 'langgraph', tree, FASTER_2X, (x, y) => y / x),
-        await protocolRow(size.large, size.warmup, size.reps),
+        ...(await partRows(size.large, size.warmup, size.reps)),
       ],
       peers: table,
     };

@@ -1,5 +1,5 @@
 /**
- * Scenario 7, soak: a long-running service's memory. One runtime runs root sessions one after
+ * Scenario 8, soak: a long-running service's memory. One runtime runs root sessions one after
  * another, each TAGging one skill (the book does not grow), for as long as a service runs a busy
  * day; the heap is measured after a full garbage collection every `every` sessions, and the row
  * is the slope of those samples (least squares), per 10,000 sessions. What a runtime keeps per
@@ -77,7 +77,7 @@ async function row(spec: SoakRow, store: Store, log: (line: string) => void): Pr
   const rt = createRuntime({ store });
   let defects = 0;
   rt.events$.subscribe((e) => (defects += e.type === 'runtime.defect' ? 1 : 0));
-  log(`7 soak: ${sessions} sequential sessions, ${what}`);
+  log(`8 soak: ${sessions} sequential sessions, ${what}`);
   const { at, heapMb } = await soak(rt, shape, sessions, every);
   await rt.close();
   if (defects > 0) throw new Error(`soak: ${defects} runtime defects`);
@@ -89,9 +89,9 @@ async function row(spec: SoakRow, store: Store, log: (line: string) => void): Pr
     { sessions, every, samples: heapMb.length, firstHeapMb: Number(first.toFixed(1)), lastHeapMb: Number(last.toFixed(1)), heapMb: heapMb.map((h) => Number(h.toFixed(2))) });
 }
 
-/** Scenario 7. */
+/** Scenario 8. */
 export const soakScenario: Scenario = {
-  id: '7',
+  id: '8',
   name: 'soak',
   async run(options: BenchOptions): Promise<ScenarioReport> {
     const sessions = byMode(options.mode, { full: 200_000, quick: 30_000, smoke: 300 });
@@ -100,12 +100,12 @@ export const soakScenario: Scenario = {
     const book = buildBook(BOOK);
     const bounded = () => new MemoryStore(book, { historyLimit: 1_000 });
     const rows = [
-      await row({ id: '7a', what: 'memory store (historyLimit 1,000)', shape: 'root', sessions, every }, bounded(), options.log),
-      await row({ id: '7b', what: 'each spawning the child that tags, memory store', shape: 'nested', sessions, every }, bounded(), options.log),
+      await row({ id: '8a', what: 'memory store (historyLimit 1,000)', shape: 'root', sessions, every }, bounded(), options.log),
+      await row({ id: '8b', what: 'each spawning the child that tags, memory store', shape: 'nested', sessions, every }, bounded(), options.log),
     ];
     rows.push(await withTempDir('soak', async (dir) => {
       const store = await openFileStore(join(dir, 'skillbook.json'), { initialBook: book, idleCheckpointMs: 0 }, 'soak');
-      return row({ id: '7c', what: 'file store', shape: 'root', sessions: onDisk, every: every / 2 }, store, options.log);
+      return row({ id: '8c', what: 'file store', shape: 'root', sessions: onDisk, every: every / 2 }, store, options.log);
     }));
     return { rows };
   },

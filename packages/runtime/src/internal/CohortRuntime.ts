@@ -58,6 +58,7 @@ class CohortRuntime implements Runtime {
   private readonly ledger: RootLedger;
   private readonly tree: SessionTree;
   private readonly noticeSub: Subscription;
+  private externalSub: Subscription | undefined;
   private closed: Promise<void> | null = null;
 
   constructor(options: RuntimeOptions, seams: Seams) {
@@ -86,7 +87,10 @@ class CohortRuntime implements Runtime {
     this.noticeSub = this.store.notices$.subscribe((n) => this.events.next(n));
     // catching up with the store and the first id lease, side by side; a refused lease is no
     // failure of `ready` (an ADD asks again, and says why when it cannot be had)
-    this.ready = Promise.all([this.ledger.load(), skillIds.start()]).then(() => undefined);
+    this.ready = Promise.all([this.ledger.load(), skillIds.start()]).then(() => {
+      // other runtimes' merges (another process on the same database): the root moves on to them
+      this.externalSub = this.store.external$?.subscribe((external) => this.ledger.takeIn(external));
+    });
     // a failed load is reported to each `run` as a failure value; never an unhandled rejection
     this.ready.catch(() => undefined);
   }
@@ -132,6 +136,7 @@ class CohortRuntime implements Runtime {
     this.tree.root.send({ type: 'CLOSE' });
     await this.ledger.drain();
     this.tree.root.stop();
+    this.externalSub?.unsubscribe();
     await this.store.close();
     this.noticeSub.unsubscribe();
     this.events.complete();

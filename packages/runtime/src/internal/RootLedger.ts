@@ -48,6 +48,8 @@ export class RootLedger {
   /** The newest durable entries, at most twice the window (trimmed in batches: O(1) per entry). */
   private entries: AuditEntry[] = [];
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** The newest book other writers produced that arrived while merges were on their way (taken in once none is). */
+  private external: StoreSnapshot | null = null;
 
   private readonly store: Store;
   private readonly clock: Clock;
@@ -128,12 +130,33 @@ export class RootLedger {
         if (this.inFlight.size === 0) {
           this.speculative = this.durable.edit();
           this.pending = [];
+          if (this.external) this.takeIn(this.external);
         }
         done(verdict);
       });
     // only now: a store whose `append` threw took nothing, and the speculative book must not either
     this.pending.push(result.ops);
     this.inFlight.add(append);
+  }
+
+  /**
+   * A newer book the store took in from other writers (`Store.external$`): it becomes the
+   * durable book at once when no merge is on its way (sessions spawned from now on start from
+   * it), or once none is. An older one changes nothing.
+   */
+  takeIn(snapshot: StoreSnapshot): void {
+    if (snapshot.revision <= this.rev) {
+      this.external = null;
+      return;
+    }
+    if (this.inFlight.size > 0) {
+      this.external = snapshot;
+      return;
+    }
+    this.external = null;
+    this.durable = snapshot.book;
+    this.speculative = snapshot.book.edit();
+    this.rev = snapshot.revision;
   }
 
   /** A merge the store made durable: the durable book, revision and audit move on. */

@@ -9,7 +9,7 @@ const CHILD_DONE = 'xstate.done.actor.';
  * event may take (`memo(stateNode, 'candidates-' + type)` in its `StateNode.next`), and a
  * child's done event is typed by the child's id — so every session that ever settled left a key
  * in the supervisor machine's state nodes for the life of the process: 270 bytes per session,
- * linear heap growth in a long-running service (the soak benchmark, row 7). A supervisor never
+ * linear heap growth in a long-running service (the soak benchmark, row 8). A supervisor never
  * acts on them (a session's outcome reaches its parent through the runtime), so they are dropped
  * before its machine sees them; the inspector still sees each one arrive. Every other event — a
  * child's error event included — goes through.

@@ -7,7 +7,7 @@ import type { AnyActorRef } from 'xstate';
  * actor. Why it must stop: an actor stays registered in its actor system until it stops, and
  * with it everything its listeners hold — a settled session's supervisor kept its session's
  * whole tree alive for the life of the process, 9.5 KB per root session that spawned (the soak
- * benchmark, row 7).
+ * benchmark, row 8).
  *
  * `_stop` is the actor's internal stop (xstate 5.33, pinned), the one `stopChild` calls.
  */

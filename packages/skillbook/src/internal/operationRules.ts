@@ -50,7 +50,14 @@ export function addSkill(scope: RuleScope, op: ParsedOperation): Outcome {
   // the reference does; an allocated id an explicit one collides with is caught at `idFor`
   if (op.skillId && scope.namedBefore(op.skillId)) return scope.duplicate(op, op.skillId);
   const rawSection = normalizeRequiredText(op.section, 'section').toLowerCase();
-  const [section, coerced] = coerceSectionAndKeywords(op.section, op.keywords);
+  // a real section keeps the op's keywords, normalised already (a parsed op's are); a legacy
+  // one folds into `context` with its name first, as ACE's coercion does
+  let section: Section = 'context';
+  let coerced: readonly string[];
+  if (isSection(rawSection)) {
+    section = rawSection;
+    coerced = op.keywords;
+  } else [section, coerced] = coerceSectionAndKeywords(op.section, op.keywords);
   if (op.issue === null) throw new PyError('ValueError', 'issue is required and must be non-empty');
   let keywords = coerced.length > 0 ? coerced : defaultKeywords(rawSection);
   // a replayed op's frozen list that says the same is shared rather than copied

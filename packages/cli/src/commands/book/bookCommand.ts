@@ -30,7 +30,7 @@ export function bookCommand<F extends { readonly json?: true }>(spec: BookView<F
     const command = book
       .command(spec.name)
       .description(spec.description)
-      .argument('<path>', "the store's document, e.g. data/skillbook.json")
+      .argument('<path>', "the store's document, e.g. data/skillbook.json, or a postgres:// URL (?schema=…)")
       .option('--json', spec.json);
     spec.options?.(command);
     command.action(async (path: string, flags: F) => {

@@ -4,6 +4,7 @@ import { fsErrorCode, inspectBook, nodeFs } from '@cohort/store';
 import type { BookInspection } from '@cohort/store';
 import type { CliIo } from '../../CliIo.ts';
 import { startProgress } from '../../progressBar.ts';
+import { isPostgresUrl, readPostgresInspection } from './postgresTarget.ts';
 import { readProgressFs, storeBytes } from './readProgressFs.ts';
 
 /** Why `path` cannot be a store's document, in words for the user, or `null` when it is a file. */
@@ -21,11 +22,13 @@ async function pathProblem(path: string): Promise<string | null> {
 }
 
 /**
- * Inspects the store of `document` for `cohort book <command>`, or prints why it cannot
+ * Inspects the store of `document` (or the PostgreSQL store of a `postgres://` URL) for
+ * `cohort book <command>`, or prints why it cannot
  * (missing path, a directory, an unreadable file) on stderr and resolves with `null`.
  * With `progress`, a bar on a terminal follows the bytes read (large stores take seconds).
  */
 export async function readInspection(command: string, document: string, io: CliIo, progress: boolean): Promise<BookInspection | null> {
+  if (isPostgresUrl(document)) return readPostgresInspection(command, document, io);
   const problem = await pathProblem(document);
   if (problem) {
     io.err.write(`cohort book ${command}: ${problem}\n`);

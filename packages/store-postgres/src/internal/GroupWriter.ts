@@ -1,0 +1,165 @@
+import type { PoolClient } from 'pg';
+import type { StoreError } from '@cohort/store';
+import { sleepOn } from '@cohort/store';
+import { catchUp } from './catchUp.ts';
+import type { CaughtUp } from './catchUp.ts';
+import { messageOf } from './Database.ts';
+import { decideGroup, refusal } from './decideGroup.ts';
+import type { DecidedGroup, GroupItem, ItemResult } from './decideGroup.ts';
+import { grantLease, writeGroupRows } from './groupSql.ts';
+import { inSchema } from './migrations.ts';
+import { readBookRow } from './readBook.ts';
+import type { StoreState } from './StoreState.ts';
+
+interface Pending {
+  readonly item: GroupItem;
+  readonly resolve: (result: ItemResult) => void;
+}
+
+/** Where a group's transaction failed: before `COMMIT` was sent (nothing was kept), or at it (unknown until looked up). */
+type Failure = { readonly phase: 'before' | 'commit'; readonly error: unknown };
+
+/** The outcome of a group whose COMMIT got no answer, once looked up. */
+type Resolved = 'committed' | 'absent' | 'unknown';
+
+/**
+ * The store's one writer: appends and leases queue up while a group's transaction runs and
+ * go together in the next (group commit: one transaction, one WAL flush for all of them).
+ * A group's transaction locks the book's row (the compare-and-set point for every writer
+ * on every machine), takes in what other writers committed since this writer last looked,
+ * decides each item, writes, and commits; each item is answered only after COMMIT returned.
+ *
+ * When the transaction fails before COMMIT, nothing of it is in the database: the
+ * sequencer goes back and every item is refused with code `io`. When the connection breaks
+ * during COMMIT, the group may or may not have been committed: the writer looks its token
+ * up on a new connection, under the book's lock (so a transaction still running on the
+ * server has finished first), and answers by what it finds.
+ */
+export class GroupWriter {
+  private queue: Pending[] = [];
+  private scheduled = false;
+  private work: Promise<void> = Promise.resolve();
+  private groups = 0;
+
+  constructor(private readonly s: StoreState) {}
+
+  /** Queues an item for the next group. */
+  submit(item: GroupItem): Promise<ItemResult> {
+    return new Promise((resolve) => {
+      this.queue.push({ item, resolve });
+      if (this.scheduled) return;
+      this.scheduled = true;
+      void this.run(() => {
+        this.scheduled = false;
+        return this.flush(this.queue.splice(0));
+      });
+    });
+  }
+
+  /** Runs `task` after everything queued before it (catch-ups share the writer's order). */
+  run<T>(task: () => Promise<T>): Promise<T> {
+    const next = this.work.then(task);
+    this.work = next.then(() => undefined, () => undefined);
+    return next;
+  }
+
+  /** Resolves once every task queued so far has finished. */
+  idle(): Promise<void> {
+    return this.run(async () => undefined);
+  }
+
+  private async flush(group: Pending[]): Promise<void> {
+    const results = await this.write(group.map((p) => p.item));
+    group.forEach((p, i) => p.resolve(results[i] ?? refusal(p.item.kind, { code: 'io', message: 'internal: no result' })));
+  }
+
+  private async write(items: readonly GroupItem[]): Promise<readonly ItemResult[]> {
+    const s = this.s;
+    if (s.poisoned) return items.map((i) => refusal(i.kind, s.poisoned as StoreError));
+    const before = s.sequencer.state;
+    const leaseNumber = s.position.leaseNumber;
+    const token = `${s.options.writerId}:${s.openedAt}:${(this.groups += 1)}`;
+    let decided: DecidedGroup | null = null;
+    let caught: CaughtUp | null = null;
+    let failure: Failure | null = null;
+    try {
+      await s.db.with(async (client) => {
+        const phase = { now: 'before' as Failure['phase'] };
+        try {
+          await client.query('BEGIN');
+          const row = await readBookRow(client, s.options.schema, true);
+          if (!row) throw new Error('the store\'s book row is gone: another program dropped its tables');
+          caught = await catchUp(client, s.options.schema, s.sequencer, s.position, row);
+          decided = await this.decide(client, items, token);
+          phase.now = 'commit';
+          await client.query('COMMIT');
+        } catch (error) {
+          failure = { phase: phase.now, error };
+          if (phase.now === 'before') await client.query('ROLLBACK').catch(() => undefined);
+          throw error;
+        }
+      });
+    } catch (thrown) {
+      failure ??= { phase: 'before', error: thrown };
+    }
+    if (failure === null && decided !== null) return this.acknowledged(decided, caught);
+    return this.failed(items, failure ?? { phase: 'before', error: new Error('no decision') }, decided, { before, leaseNumber });
+  }
+
+  private async decide(client: PoolClient, items: readonly GroupItem[], token: string): Promise<DecidedGroup> {
+    const s = this.s;
+    const grant = (count: number, floor: number, revision: number) => grantLease(client, s.options.schema, count, floor, revision, s.options.writerId);
+    const decided = await decideGroup(s.sequencer, items, { writerId: s.options.writerId, token, at: s.options.clock.now(), document: s.options.display }, grant);
+    const book = s.sequencer.book;
+    if (decided.changed || decided.rows.log.length > 0) {
+      await writeGroupRows(client, s.options.schema, decided.rows, book.revision, book.nextId, decided.rows.commits.length > 0);
+    } else if (decided.results.some((r) => r.kind === 'lease' && r.result.ok)) {
+      await client.query(inSchema('UPDATE {schema}.book SET next_id = greatest(next_id, $1)', s.options.schema), [book.nextId]);
+    }
+    return decided;
+  }
+
+  private acknowledged(decided: DecidedGroup, caught: CaughtUp | null): readonly ItemResult[] {
+    if (caught) this.s.tookIn(caught);
+    this.s.acknowledged(decided);
+    return decided.results;
+  }
+
+  private async failed(items: readonly GroupItem[], failure: Failure, decided: DecidedGroup | null, restore: { before: StoreState['sequencer']['state']; leaseNumber: number }): Promise<readonly ItemResult[]> {
+    const s = this.s;
+    const token = decided?.token ?? null;
+    const outcome: Resolved = failure.phase === 'commit' && token !== null ? await this.resolve(token) : 'absent';
+    if (outcome === 'committed' && decided) return this.acknowledged(decided, null);
+    s.sequencer.restore(restore.before);
+    s.position.leaseNumber = restore.leaseNumber;
+    const message = messageOf(failure.error);
+    if (outcome === 'unknown') {
+      s.poison({ code: 'io', message: `the connection broke while a group was committing and the database could not be asked whether it was: reopen the store (${message})`, cause: failure.error });
+    }
+    const error: StoreError = s.poisoned ?? { code: 'io', message: `the database could not be written: ${message}; nothing of this append was kept`, cause: failure.error };
+    s.reportIo('append', message, items.length, s.poisoned !== null);
+    return items.map((i) => refusal(i.kind, error));
+  }
+
+  /**
+   * Whether the group with `token` was committed, asked on new connections until
+   * `inDoubtTimeoutMs` has passed. The book's row lock is taken first: a transaction still
+   * running on the server (its client gone) holds it, so the answer is final once we have it.
+   */
+  private async resolve(token: string): Promise<Resolved> {
+    const s = this.s;
+    const deadline = s.options.clock.now() + s.options.inDoubtTimeoutMs;
+    for (let wait = 50; ; wait = Math.min(wait * 2, 2_000)) {
+      try {
+        return await s.db.transaction(async (client) => {
+          await readBookRow(client, s.options.schema, true);
+          const found = await client.query(inSchema('SELECT 1 FROM {schema}.commits WHERE token = $1', s.options.schema), [token]);
+          return found.rows.length > 0 ? 'committed' : 'absent';
+        });
+      } catch {
+        if (s.options.clock.now() + wait > deadline) return 'unknown';
+        await sleepOn(s.options.clock, wait);
+      }
+    }
+  }
+}

@@ -1,0 +1,100 @@
+import { createConnection, createServer } from 'node:net';
+import type { AddressInfo, Server, Socket } from 'node:net';
+
+/** The bytes of a simple-protocol `COMMIT` query message: 'Q', its length, the text and a NUL. */
+const COMMIT_MESSAGE = Buffer.concat([Buffer.from('Q'), Buffer.from([0, 0, 0, 11]), Buffer.from('COMMIT\0')]);
+
+/**
+ * A TCP proxy in front of a PostgreSQL server, for fault tests: it can refuse and drop every
+ * connection (an outage), or let the next `COMMIT` reach the server and then cut the client
+ * off before the answer comes back (the connection breaks with the outcome unknown to the
+ * client; the server commits).
+ */
+export class PgProxy {
+  private readonly server: Server;
+  private readonly pairs = new Set<{ client: Socket; upstream: Socket }>();
+  private down = false;
+  private cutAtCommit = 0;
+  /** How many COMMITs were let through and then cut. */
+  cutCommits = 0;
+
+  private constructor(private readonly target: { host: string; port: number }) {
+    this.server = createServer((client) => this.accept(client));
+  }
+
+  /** Starts a proxy to `host:port` on a free port of 127.0.0.1. */
+  static async start(target: { host: string; port: number }): Promise<PgProxy> {
+    const proxy = new PgProxy(target);
+    await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
+    return proxy;
+  }
+
+  /** The proxy's port. */
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  /** `url` pointed at the proxy. */
+  urlFor(url: string): string {
+    const u = new URL(url);
+    u.hostname = '127.0.0.1';
+    u.port = String(this.port);
+    return u.toString();
+  }
+
+  private accept(client: Socket): void {
+    if (this.down) {
+      client.destroy();
+      return;
+    }
+    const upstream = createConnection(this.target);
+    const pair = { client, upstream };
+    this.pairs.add(pair);
+    const drop = (): void => {
+      this.pairs.delete(pair);
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+    upstream.on('data', (chunk: Buffer) => client.write(chunk));
+    client.on('data', (chunk: Buffer) => {
+      if (this.cutAtCommit > 0 && chunk.includes(COMMIT_MESSAGE)) {
+        this.cutAtCommit -= 1;
+        this.cutCommits += 1;
+        upstream.write(chunk);
+        // the server gets the COMMIT; the client never hears back
+        upstream.removeAllListeners('data');
+        client.destroy();
+        return;
+      }
+      upstream.write(chunk);
+    });
+  }
+
+  /** Cuts the next `n` connections that send a COMMIT, right after the server got it. */
+  cutAfterCommit(n = 1): void {
+    this.cutAtCommit = n;
+  }
+
+  /** An outage: every connection is dropped and new ones are refused, until {@link PgProxy.restore}. */
+  outage(): void {
+    this.down = true;
+    for (const { client, upstream } of this.pairs) {
+      client.destroy();
+      upstream.destroy();
+    }
+    this.pairs.clear();
+  }
+
+  /** Ends the outage. */
+  restore(): void {
+    this.down = false;
+  }
+
+  /** Stops the proxy and drops every connection. */
+  async close(): Promise<void> {
+    this.outage();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * `@cohort/store/adapter`: the parts every store shares, for a store kept elsewhere (a
+ * database): the {@link CommitSequencer} that decides appends exactly as the memory and file
+ * stores decide them (the base of a commit, the conflict table since it, final and renumbered
+ * ids, leases), the {@link ResyncWindow} that ends a speculative client's divergence, and the
+ * history record of what a store was created with.
+ *
+ * @example
+ * ```ts
+ * import { Skillbook } from '@cohort/skillbook';
+ * import { CommitSequencer } from '@cohort/store/adapter';
+ *
+ * const sequencer = new CommitSequencer(Skillbook.empty());
+ * const before = sequencer.state;
+ * // decide a group of appends with sequencer.apply(commit); when they cannot be made durable:
+ * sequencer.restore(before);
+ * ```
+ */
+export { CommitSequencer } from '../internal/CommitSequencer.ts';
+export type { SequencedCommit, SequencerState } from '../internal/CommitSequencer.ts';
+export { ResyncWindow } from '../internal/ResyncWindow.ts';
+export type { LeaseRecord } from '../internal/IdLeases.ts';
+export { validLeaseCount } from '../internal/IdLeases.ts';
+export { EXTERNAL_SESSION, createdCommit } from '../internal/persistedCommit.ts';
+export { occurrenceId } from '../internal/digest.ts';
+export { DEFAULT_HISTORY_LIMIT } from '../internal/HistoryReader.ts';
