@@ -69,6 +69,8 @@ export interface ScenarioReport {
 export interface Scenario {
   readonly id: string;
   readonly name: string;
+  /** Runs only when asked for by id (`--only`): it takes too long for every run. */
+  readonly onlyWhenAsked?: boolean;
   run(options: BenchOptions): Promise<ScenarioReport>;
 }
 

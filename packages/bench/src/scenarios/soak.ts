@@ -93,6 +93,8 @@ async function row(spec: SoakRow, store: Store, log: (line: string) => void): Pr
 export const soakScenario: Scenario = {
   id: '8',
   name: 'soak',
+  // about ten minutes at full size
+  onlyWhenAsked: true,
   async run(options: BenchOptions): Promise<ScenarioReport> {
     const sessions = byMode(options.mode, { full: 200_000, quick: 30_000, smoke: 300 });
     const every = byMode(options.mode, { full: 10_000, quick: 3_000, smoke: 100 });
