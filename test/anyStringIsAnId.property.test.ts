@@ -4,7 +4,8 @@ import { createRuntime } from '@cohort/runtime';
 import type { Clock, Runtime, Session, SessionOutcome } from '@cohort/runtime';
 import { Skillbook } from '@cohort/skillbook';
 import { FileStore, MemoryStore, SimFs, describeOpenError, replayHistory } from '@cohort/store';
-import type { PersistedCommit, SimMount, Store } from '@cohort/store';
+import type { SimMount } from '@cohort/store';
+import { readHistory } from '@cohort/store/testing';
 
 /** Names a plain object answers for without holding them. */
 const PROTO = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', 'propertyIsEnumerable', '__defineGetter__'] as const;
@@ -78,17 +79,6 @@ function skills(book: Skillbook, names: readonly string[]): string {
   return JSON.stringify([...book.skills()].map((k) => ({ ...k, id: index.get(k.id) ?? k.id })).sort((a, b) => String(a.id).localeCompare(String(b.id))));
 }
 
-async function history(store: Store): Promise<PersistedCommit[]> {
-  const out: PersistedCommit[] = [];
-  for (let after = -1; ;) {
-    const page = await store.history({ after, limit: 7 });
-    if (!page.ok) throw new Error(page.error.message);
-    out.push(...page.commits);
-    if (page.next === null) return out;
-    after = page.next;
-  }
-}
-
 async function openFile(mount: SimMount): Promise<FileStore> {
   const opened = await FileStore.open(DOC, { fs: mount, process: mount.process, clock, idleCheckpointMs: 0, checkpointEvery: 3, checkpointJournalRatio: 0 });
   if (!opened.ok) throw new Error(describeOpenError(opened.error));
@@ -113,7 +103,7 @@ async function scenario(roots: readonly RootPlan[], names: readonly string[], ac
   const onMemory = createRuntime({ store: memory, clock, runtimeId: 'mem', conflicts: 'rebase' });
   const seenMemory = await runRoots(onMemory, roots, names);
   const memoryBook = skills(onMemory.book, names);
-  const memoryReplay = replayHistory(await history(memory));
+  const memoryReplay = replayHistory(await readHistory(memory));
   await onMemory.close();
 
   const sim = new SimFs({ seed: 1 });
@@ -127,7 +117,7 @@ async function scenario(roots: readonly RootPlan[], names: readonly string[], ac
   await again.close();
   const last = await openFile(sim.mount());
   const fileBook = skills(last.book, names);
-  const fileReplay = replayHistory(await history(last));
+  const fileReplay = replayHistory(await readHistory(last));
   await last.close();
   return {
     seen: { seenMemory, seenFile, seenAgain },

@@ -8,7 +8,7 @@ import type { AuditEntry } from '@cohort/runtime';
 import { Skillbook } from '@cohort/skillbook';
 import type { AppliedOp } from '@cohort/skillbook';
 import { FileStore, describeOpenError, replayHistory } from '@cohort/store';
-import type { PersistedCommit, Store } from '@cohort/store';
+import { readHistory } from '@cohort/store/testing';
 import { childCommand } from '../packages/store/test/utils/spawnMergeChild.ts';
 import type { ChildCommand } from '../packages/store/test/utils/spawnMergeChild.ts';
 
@@ -39,17 +39,6 @@ function runWriter(command: ChildCommand, options: Record<string, unknown>, go: 
   return new Promise((resolve, reject) => {
     proc.on('close', (code) => (code === 0 && lines.at(-1)?.kind === 'done' ? resolve(lines) : reject(new Error(`writer exited ${code}: ${stderr}`))));
   });
-}
-
-async function history(store: Store): Promise<PersistedCommit[]> {
-  const out: PersistedCommit[] = [];
-  for (let after = -1; ;) {
-    const page = await store.history({ after, limit: 50 });
-    if (!page.ok) throw new Error(page.error.message);
-    out.push(...page.commits);
-    if (page.next === null) return out;
-    after = page.next;
-  }
 }
 
 const opKey = (e: { revision: number; sessionId: string; path: readonly string[]; ops: readonly AppliedOp[] }): string =>
@@ -112,7 +101,7 @@ describe('many writers on one file store, real processes', () => {
       for (const t of told.filter((x) => x.tool !== 'add_skill' && landed(x.path))) expect(book.has(t.skillId)).toBe(true);
 
       // the persisted log: each session's block under its full path, holding exactly its own ops
-      const persisted = await history(opened.store);
+      const persisted = await readHistory(opened.store);
       const blocks = persisted.filter((c) => c.kind === 'commit').flatMap((c) => c.entries);
       const bySession = new Map<string, AppliedOp[]>();
       for (const b of blocks) {
