@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRuntime } from '@cohort/runtime';
+import { createRuntime, isRuntimeError } from '@cohort/runtime';
 import type { Runtime, Session } from '@cohort/runtime';
 import { FileStore, MemoryStore, describeOpenError, replayHistory } from '@cohort/store';
 import type { PersistedCommit } from '@cohort/store';
@@ -77,6 +77,19 @@ describe('the durable audit - one block per session, read back from the store', 
     expect(rt.audit.map((e) => e.revision)).toEqual([8, 9, 10]);
     expect((await wholeHistory(rt, 100)).filter((c) => c.kind === 'commit')).toHaveLength(10);
     await rt.close();
+  });
+
+  it('audit window - a window that is not a positive whole number (or Infinity) is a programmer error', () => {
+    for (const auditWindow of [0, -1, 1.5, Number.NaN]) {
+      let thrown: unknown;
+      try {
+        createRuntime({ auditWindow });
+      } catch (e) {
+        thrown = e;
+      }
+      expect(isRuntimeError(thrown, 'RUNTIME_INVALID_OPTIONS'), String(auditWindow)).toBe(true);
+    }
+    expect(createRuntime({ auditWindow: Number.POSITIVE_INFINITY }).audit).toEqual([]);
   });
 
   it('no-op REMOVE - removing a skill that is removed already is journaled nowhere: not in the store, not in rt.audit', async () => {
