@@ -37,7 +37,7 @@ async function liveRun(url: string): Promise<RunRecord | null> {
 
 describe('cohort watch', () => {
   it('serves the live view of its sample workload on 127.0.0.1 while it runs, keeps serving after it, and stops cleanly on SIGINT', async () => {
-    const { child, output } = watch(['--port', '0', '--workers', '8', '--pace', '40']);
+    const { child, output } = watch(['--port', '0', '--workers', '8', '--pace', '250']); // a run of about 2 s: seen while it runs, even on a loaded machine
     try {
       const url = await until(() => /live view: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output())?.[1] ?? null, output);
       const page = await fetch(url);

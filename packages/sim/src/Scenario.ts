@@ -1,3 +1,5 @@
+import type { ExternalPlan } from './external/ExternalPlan.ts';
+
 /**
  * A scenario: everything one simulated run will do, as plain data generated from the seed
  * before anything runs. The executor only interprets it, so the report can show it whole and
@@ -14,6 +16,8 @@ export interface Scenario {
   readonly store: StorePlan;
   /** One runtime per epoch; a process crash ends an epoch and the next one reopens the store. */
   readonly epochs: readonly EpochPlan[];
+  /** Another program (ACE) saving the file store's document during the run, or `null`. */
+  readonly external: ExternalPlan | null;
   /** After the epochs, several runtimes on the store at once (null: this seed has none). */
   readonly writers: WritersPlan | null;
 }

@@ -11,8 +11,9 @@ export const INVARIANTS = {
   5: 'unique-ids',
   6: 'no-unhandled-errors',
   7: 'crash-recovery',
-  8: 'ids-as-told',
-  9: 'persisted-audit',
+  8: 'external-merge',
+  9: 'ids-as-told',
+  10: 'persisted-audit',
 } as const;
 
 /** An invariant's number. */
@@ -35,6 +36,8 @@ export type HarnessEvent =
   | { readonly type: 'sim.fault'; readonly fault: string }
   | { readonly type: 'sim.write'; readonly path: readonly string[]; readonly ops: readonly string[] }
   | { readonly type: 'sim.reopen'; readonly ok: boolean; readonly revision: number; readonly skills: number; readonly message?: string }
+  /** Another program saved the document: what it changed, and whether it loaded it first or saved from memory. */
+  | { readonly type: 'sim.external'; readonly mode: 'reload' | 'long-running'; readonly ops: readonly string[] }
   | { readonly type: 'sim.writers'; readonly runtimes: number; readonly store: string; readonly revision: number; readonly skills: number }
   | { readonly type: 'sim.unhandled'; readonly kind: 'rejection' | 'exception'; readonly message: string };
 

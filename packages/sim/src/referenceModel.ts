@@ -1,6 +1,7 @@
 import type { AppliedOp, Conflict, Skillbook } from '@cohort/skillbook';
 import type { EpochRecord } from './EpochRecord.ts';
-import type { RunObservations } from './runScenario.ts';
+import { remapOps, remapsOf, takeIn } from './external/externalChanges.ts';
+import type { TakenIn } from './external/externalChanges.ts';
 
 /** A run of one session's own ops, as it should appear in an audit. */
 export interface Segment {
@@ -28,18 +29,38 @@ export interface Reference {
  * Builds the reference model of an epoch from the observations alone, with nothing but the
  * Skillbook: each committed session's draft history is its own applied ops and, where a
  * child merged, that child's history (less the ops the merge reported dropped); the book is
- * the initial book with every root commit's history replayed serially, in merge order.
+ * the initial book with every root commit's history replayed serially, in merge order (a
+ * REMOVE of a skill removed already changes nothing, and no audit holds it) — and, in a run
+ * where another program saved the document, the changes the store took in from it (see
+ * {@link buildReferenceTakingIn}).
  *
  * @example
  * const ref = buildReference(record);
  * ref.book.toJSON() === record.final?.book.toJSON(); // invariant 1
  */
 export function buildReference(record: EpochRecord): Reference {
+  return buildReferenceTakingIn(record, []);
+}
+
+/**
+ * {@link buildReference} for a run where another program saved the document: the changes the
+ * store took in from it (`takenIn`) are applied too, each at the revision it produced, and a
+ * root commit's ADD ids are the ones the store gave them.
+ *
+ * @example
+ * const ref = buildReferenceTakingIn(record, takenInDuring(observations, 0));
+ */
+export function buildReferenceTakingIn(record: EpochRecord, takenIn: readonly TakenIn[]): Reference {
   let book = record.initial;
   const blocks: ExpectedBlock[] = [];
   const errors: string[] = [];
+  const remaps = takenIn.length > 0 ? remapsOf(record) : new Map<string, ReadonlyMap<string, string>>();
+  const external = [...takenIn];
   for (const merge of record.rootMerges) {
-    const segments = withoutNoOps(book, withoutDropped(segmentsOf(record, merge.sessionId, new Set()), merge.dropped));
+    while (external[0] && external[0].revision < merge.revision) book = takeIn(book, (external.shift() as TakenIn).commit);
+    const idMap = remaps.get(`${merge.sessionId}\u0000${merge.revision}`);
+    const remapped = withoutDropped(segmentsOf(record, merge.sessionId, new Set()), merge.dropped).map((seg) => ({ ...seg, ops: remapOps(seg.ops, idMap) }));
+    const segments = withoutNoOps(book, remapped);
     blocks.push({ rootId: merge.sessionId, revision: merge.revision, segments });
     const ops = segments.flatMap((s) => s.ops);
     if (ops.length === 0) continue;
@@ -47,52 +68,8 @@ export function buildReference(record: EpochRecord): Reference {
     if (replayed.ok) book = replayed.book;
     else errors.push(`the committed ops of root ${merge.sessionId} do not replay serially: ${replayed.error.message}`);
   }
+  for (const rest of external) book = takeIn(book, rest.commit);
   return { book, blocks, errors };
-}
-
-/**
- * The reference models of a run: each epoch's own ({@link buildReference}); for the many
- * writers, one serial history of them all, in the store's revision order (see
- * {@link buildWritersReference}).
- *
- * @example
- * const references = buildReferences(observations);
- */
-export function buildReferences(observations: RunObservations): Reference[] {
-  const w = observations.writers;
-  const inPhase = (i: number) => w !== null && i >= w.first && i < w.first + w.count;
-  const phase = w ? buildWritersReference(observations.epochs.slice(w.first, w.first + w.count), w.initial) : [];
-  return observations.epochs.map((record, i) => (inPhase(i) && w ? (phase[i - w.first] ?? buildReference(record)) : buildReference(record)));
-}
-
-/**
- * The reference model of several runtimes on one store: every writer's root merges in the
- * store's revision order, each one's history replayed serially on the book they all started
- * from. Each writer's reference holds its own blocks and the one book; where a commit that
- * changed nothing was acknowledged at the revision of another (a store gives it the current
- * one), the one that changed the book comes first.
- */
-export function buildWritersReference(records: readonly EpochRecord[], initial: Skillbook): Reference[] {
-  let book = initial;
-  const blocks: ExpectedBlock[][] = records.map(() => []);
-  const errors: string[] = [];
-  const merges = records.flatMap((record, w) => record.rootMerges.map((merge) => ({ w, merge, segments: withoutDropped(segmentsOf(record, merge.sessionId, new Set()), merge.dropped) })));
-  const revisions = [...new Set(merges.map((m) => m.merge.revision))].sort((a, b) => a - b);
-  for (const revision of revisions) {
-    // of the merges at one revision, the one that changes the book goes first
-    const group = merges.filter((m) => m.merge.revision === revision);
-    const changes = (m: (typeof group)[number]) => (withoutNoOps(book, m.segments).length > 0 ? 0 : 1);
-    for (const m of group.sort((a, b) => changes(a) - changes(b))) {
-      const segments = withoutNoOps(book, m.segments);
-      blocks[m.w]?.push({ rootId: m.merge.sessionId, revision, segments });
-      const ops = segments.flatMap((seg) => seg.ops);
-      if (ops.length === 0) continue;
-      const replayed = book.replay(ops);
-      if (replayed.ok) book = replayed.book;
-      else errors.push(`the committed ops of root ${m.merge.sessionId} (writer ${m.w + 1}) do not replay serially: ${replayed.error.message}`);
-    }
-  }
-  return records.map((_, w) => ({ book, blocks: blocks[w] ?? [], errors: w === 0 ? errors : [] }));
 }
 
 /** A session's draft history as segments: its own writes, and its merged children's, in order. */

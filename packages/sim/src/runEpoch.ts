@@ -8,7 +8,8 @@ import { scriptBody, spawnOptions } from './scriptBody.ts';
 import type { ScriptEnv } from './scriptBody.ts';
 import type { ResolvedSimOptions } from './SimOptions.ts';
 import type { EpochStore } from './stores/openEpochStore.ts';
-import { readHistory } from './stores/readHistory.ts';
+import type { SimAceWriter } from './external/SimAceWriter.ts';
+import { readAllHistory } from './external/readAllHistory.ts';
 
 /** Virtual-time steps one settle may take before the run counts as runaway. */
 export const MAX_STEPS = 200_000;
@@ -22,6 +23,8 @@ export interface EpochContext {
   readonly store: EpochStore;
   readonly record: EpochRecord;
   readonly seedIds: readonly string[];
+  /** Another program saving the document during the epoch, if the scenario has one. */
+  readonly external?: SimAceWriter | null;
 }
 
 /**
@@ -39,9 +42,9 @@ export async function runEpoch(plan: EpochPlan, ctx: EpochContext): Promise<void
   const subscription = rt.events$.subscribe((event) => record.observe(event));
   if (plan.crash && ctx.sim) armCrash(ctx.sim, plan.crash, record);
   const env: ScriptEnv = { record, clock, seedIds: ctx.seedIds };
-  const roots = Promise.all(plan.roots.map((root) => startRoot(rt, root, env)));
+  const roots = Promise.all([...plan.roots.map((root) => startRoot(rt, root, env)), ctx.external?.during(record.epoch)]);
   await settle(clock, roots, record, 'the sessions did not all settle');
-  if (!record.crashed) await settle(clock, readHistory(ctx.store.recording).then((h) => void (record.history = h)), record, 'the history could not be read');
+  if (!record.crashed) await settle(clock, readAllHistory(ctx.store.recording).then((h) => void (record.history = h)), record, 'the history could not be read');
   const live = rt.liveSessions;
   if (plan.crash && ctx.sim && !record.crashed) {
     record.crashed = true;

@@ -1,5 +1,9 @@
 import { Skillbook } from '@cohort/skillbook';
 import { SimFs } from '@cohort/store';
+import type { PersistedCommit, StoreNotice } from '@cohort/store';
+import { readAllHistory } from './external/readAllHistory.ts';
+import { SimAceWriter } from './external/SimAceWriter.ts';
+import type { ExternalSaveRecord } from './external/SimAceWriter.ts';
 import { EpochRecord } from './EpochRecord.ts';
 import { runEpoch } from './runEpoch.ts';
 import type { Scenario } from './Scenario.ts';
@@ -32,6 +36,17 @@ export interface ReopenRecord {
   readonly reopened: Skillbook | null;
   readonly message: string | null;
   readonly copies: readonly CopyInfo[];
+  /** With another program writing the document: the reopened store's whole history (`null` or absent otherwise). */
+  readonly history?: readonly PersistedCommit[] | null;
+}
+
+/** What the other program did, and the history the store ended with (runs with one only). */
+export interface ExternalObservations {
+  readonly saves: readonly ExternalSaveRecord[];
+  /** The final reopen's history, `null` when it could not be read. */
+  readonly history: readonly PersistedCommit[] | null;
+  /** Every notice the store raised (each occurrence once). */
+  readonly merges: readonly StoreNotice[];
 }
 
 /** Everything a run observed. */
@@ -39,6 +54,9 @@ export interface RunObservations {
   /** Each epoch's runtime, then each of the many writers' (when the scenario has them). */
   readonly epochs: readonly EpochRecord[];
   readonly reopens: readonly ReopenRecord[];
+  /** The other program's saves, in runs with one (`null` or absent otherwise). */
+  readonly external?: ExternalObservations | null;
+  /** The many writers on the store after the epochs (`null`: the scenario has none, or the store did not open). */
   readonly writers: WritersObservation | null;
 }
 
@@ -60,20 +78,32 @@ export async function runScenario(scenario: Scenario, options: ResolvedSimOption
   const reopens: ReopenRecord[] = [];
   let previous: EpochRecord | null = null;
   let opens = true;
+  const writer = scenario.external && sim ? new SimAceWriter(scenario.external, sim, clock, SIM_DOCUMENT, (event) => timeline.push(event)) : null;
+  let history: readonly PersistedCommit[] | null = null;
+  const notices = new Map<string, StoreNotice>();
+  const keep = (list: readonly StoreNotice[]): void => {
+    for (const n of list) notices.set(n.id, n);
+  };
   for (let i = 0; i <= scenario.epochs.length; i++) {
     const plan = scenario.epochs[i];
     if (!plan && !sim) break;
     timeline.epoch = plan ? i + 1 : i;
+    // while no Cohort process runs, the other program may save too
+    writer?.beforeOpen(i + 1);
     const onFault = (fault: string): number => timeline.push({ type: 'sim.fault', fault });
     const opening = openEpochStore({
       plan: scenario.store, sim, clock, initial, epoch: i + 1, withFault: i === 0 && plan !== undefined,
-      ackBeforeSync: options.mutation === 'ack-before-sync' && plan !== undefined, onFault,
+      ackBeforeSync: options.mutation === 'ack-before-sync' && plan !== undefined, staleBase: options.mutation === 'stale-base', onFault,
     });
     const opened = await clock.settle(opening).catch((thrown: unknown) => ({ ok: false as const, message: `opening hung: ${String(thrown)}` }));
     opens = opened.ok;
+    // an epoch's runtime replays them on its events$; a last opening without one shows them here
+    if (opened.ok && !plan) for (const notice of opened.store.openNotices) timeline.push(notice);
+    if (opened.ok && writer) keep(opened.store.openNotices);
+    history = writer && opened.ok ? await clock.settle(readAllHistory(opened.store.recording)).catch(() => null) : null;
     if (previous) {
       const reopened = opened.ok ? opened.store.book : null;
-      reopens.push(reopenRecord(previous, reopened, opened.ok ? null : opened.message, sim));
+      reopens.push(reopenRecord(previous, reopened, opened.ok ? null : opened.message, sim, history));
       timeline.push({
         type: 'sim.reopen', ok: opened.ok, revision: reopened?.revision ?? -1, skills: reopened?.size ?? 0,
         ...(opened.ok ? {} : { message: opened.message }),
@@ -85,12 +115,13 @@ export async function runScenario(scenario: Scenario, options: ResolvedSimOption
     }
     const record = new EpochRecord(i + 1, opened.store.book, (event) => timeline.push(event));
     record.note({ type: 'sim.epoch', epoch: i + 1, store: opened.store.recording.kind, revision: opened.store.book.revision, skills: opened.store.book.size });
-    await runEpoch(plan, { scenario, options, clock, sim, store: opened.store, record, seedIds });
+    await runEpoch(plan, { scenario, options, clock, sim, store: opened.store, record, seedIds, external: writer });
+    if (writer) keep(record.events.flatMap(({ event }) => (event.type.startsWith('store.') ? [event as StoreNotice] : [])));
     epochs.push(record);
     previous = record;
   }
   const writers = scenario.writers && opens ? await manyWriters(scenario, options, timeline, { sim, initial, seedIds }, epochs) : null;
-  return { epochs, reopens, writers };
+  return { epochs, reopens, external: writer ? { saves: writer.saves, history, merges: [...notices.values()] } : null, writers };
 }
 
 /** Runs the scenario's many writers after its epochs; their records join `epochs`. */
@@ -106,10 +137,10 @@ async function manyWriters(
   return { first, ...ran.observation };
 }
 
-function reopenRecord(previous: EpochRecord, reopened: Skillbook | null, message: string | null, sim: SimFs | null): ReopenRecord {
+function reopenRecord(previous: EpochRecord, reopened: Skillbook | null, message: string | null, sim: SimFs | null, history: readonly PersistedCommit[] | null): ReopenRecord {
   return {
     afterEpoch: previous.epoch, crashed: previous.crashed, initial: previous.initial, appends: previous.appends,
-    runtimeBook: previous.final?.book ?? null, reopened, message, copies: sim ? recoveryCopies(sim) : [],
+    runtimeBook: previous.final?.book ?? null, reopened, message, copies: sim ? recoveryCopies(sim) : [], history,
   };
 }
 

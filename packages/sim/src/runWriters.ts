@@ -8,7 +8,7 @@ import type { Scenario, WritersPlan } from './Scenario.ts';
 import type { ResolvedSimOptions } from './SimOptions.ts';
 import type { TimelineEvent } from './SimReport.ts';
 import { SIM_DOCUMENT } from './stores/openEpochStore.ts';
-import { readHistory } from './stores/readHistory.ts';
+import { readAllHistory } from './external/readAllHistory.ts';
 import { RecordingStore } from './stores/RecordingStore.ts';
 
 /** What the many-writers part of a run observed, besides each writer's record. */
@@ -93,7 +93,7 @@ async function openStores(n: number, ctx: WritersContext): Promise<WriterStores 
   const plan = ctx.scenario.store;
   if (!sim || plan.kind !== 'file') {
     const memory = new MemoryStore(ctx.initial, { clock });
-    const reread = async () => ({ book: memory.current().book, history: await readHistory(memory) });
+    const reread = async () => ({ book: memory.current().book, history: await readAllHistory(memory) });
     return { kind: 'memory', book: memory.current().book, each: Array.from({ length: n }, () => memory), reread };
   }
   const open = async (writerId: string): Promise<FileStore | null> => {
@@ -114,7 +114,7 @@ async function openStores(n: number, ctx: WritersContext): Promise<WriterStores 
   const reread = async () => {
     const again = await open('reader');
     if (!again) return { book: null, history: null };
-    const history = await readHistory(again);
+    const history = await readAllHistory(again);
     await again.close();
     return { book: again.book, history };
   };

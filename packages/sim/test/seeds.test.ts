@@ -4,7 +4,7 @@ import { SimTally, simulate } from '@cohort/sim';
 const SEEDS = 200;
 
 describe('many seeds', () => {
-  it(`seeds - ${SEEDS} seeds of session trees with injected faults keep all nine invariants`, async () => {
+  it(`seeds - ${SEEDS} seeds of session trees with injected faults keep all ten invariants`, async () => {
     const tally = new SimTally();
     const kinds = new Set<string>();
     const harness = new Set<string>();

@@ -11,6 +11,8 @@ import type { StoreContext } from './internal/StoreContext.ts';
 import { HistoryReader } from './internal/HistoryReader.ts';
 import { storePaths } from './internal/StorePaths.ts';
 import { StoreWorker } from './internal/StoreWorker.ts';
+import { faithfulSeams } from './internal/StoreSeams.ts';
+import type { StoreSeams } from './internal/StoreSeams.ts';
 
 /**
  * The embedded durable store: an ACE schema-v2 document (`skillbook.json`, byte-compatible
@@ -23,8 +25,9 @@ import { StoreWorker } from './internal/StoreWorker.ts';
  *   `checkpointJournalRatio` of the document's size,
  *   after `idleCheckpointMs` without appends, and on `close()`.
  * - Before every write it compares the ledger, the journal and the document with what it
- *   last saw, and classifies what other writers did by content (adopt, rebase, fork to a
- *   bounded recovery copy), with one typed notice per occurrence.
+ *   last saw: another Cohort writer's commits are replayed; a document another program (ACE)
+ *   saved is merged three ways against the version it started from, only real conflicts
+ *   leaving the other side in a bounded recovery copy; one typed notice per occurrence.
  *
  * @example
  * ```ts
@@ -50,12 +53,22 @@ export class FileStore implements Store {
    * Fails (as a value, writing nothing) on corruption before the journal's tail, an unreadable
    * document or base, a document of another schema version, or a lock it could not get.
    */
-  static async open(path: string, options: FileStoreOptions = {}): Promise<OpenResult<FileStore>> {
+  static open(path: string, options: FileStoreOptions = {}): Promise<OpenResult<FileStore>> {
+    return FileStore.openWith(path, options, faithfulSeams);
+  }
+
+  /**
+   * {@link FileStore.open} with some of its parts replaced: how `@cohort/store/mutants` builds
+   * deliberately broken variants for testing checkers. Not for use otherwise.
+   *
+   * @internal
+   */
+  static async openWith(path: string, options: FileStoreOptions, seams: StoreSeams): Promise<OpenResult<FileStore>> {
     const paths = storePaths(path);
     const bad = checkFileStoreOptions(options);
     if (bad) return { ok: false, error: { code: 'invalid_options', message: `invalid options: ${bad}`, file: paths.document } };
     const resolved: ResolvedFileStoreOptions = resolveFileStoreOptions(options);
-    const opened = await openFileStore(resolved, paths);
+    const opened = await openFileStore(resolved, paths, seams);
     if (!opened.ok) return opened;
     const notices = opened.ctx.notices.openNotices;
     opened.ctx.notices.markOpened();

@@ -131,6 +131,8 @@ export interface ExternalChange {
   readonly nextId: number;
   /** External skills the store gave new ids (their id collided with one of Cohort's, or fell in a lease). */
   readonly renumbered: ReadonlyMap<string, string>;
+  /** sha256 of the other program's document it took in (absent for the content a store was created with, and in history written before it was recorded). */
+  readonly document?: string;
 }
 
 /**

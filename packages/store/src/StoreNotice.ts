@@ -20,18 +20,55 @@ export const ExternalChangesSchema = z.object({
 /** What another writer changed in the document, relative to the store's baseline: new skills, content changes, soft removals, skills deleted outright. */
 export type ExternalChanges = z.infer<typeof ExternalChangesSchema>;
 
-/** One op of an acknowledged commit that could not be re-applied on top of another writer's document. */
+/** One side of a conflict: the skill as that side has it. */
+export const SkillSideSchema = z.object({
+  issue: z.string(),
+  insight: z.string().nullable(),
+  keywords: z.array(z.string()),
+  active: z.boolean(),
+  updatedAt: z.string(),
+});
+/** See {@link SkillSideSchema}. */
+export type SkillSide = z.infer<typeof SkillSideSchema>;
+
+/**
+ * A real conflict between another writer's document and the live book: the same skill changed
+ * on both sides. The live book's side stays; the other writer's is kept in the recovery copy.
+ */
 export const ForkConflictSchema = z.object({
-  revision: z.number().int(),
-  sessionId: z.string(),
-  path: z.array(z.string()),
-  opIndex: z.number().int(),
-  type: z.enum(['ADD', 'UPDATE', 'TAG', 'REMOVE']),
+  /** The skill's id in the live book. */
   skillId: z.string(),
-  reason: z.enum(['content_changed', 'removed', 'id_exists']),
+  /** What the other writer did: changed the skill's content (`UPDATE`), or retired or deleted it (`REMOVE`). */
+  type: z.enum(['UPDATE', 'REMOVE']),
+  /**
+   * `content_changed`: Cohort changed its content since the version the writer started from;
+   * `removed`: Cohort removed it; `no_base`: that version is unknown and the writer's is newer.
+   */
+  reason: z.enum(['content_changed', 'removed', 'no_base']),
+  /** The other writer's version (`null`: deleted from its document). */
+  theirs: SkillSideSchema.nullable(),
+  /** The live book's version, which stays (`null`: not in the live book). */
+  ours: SkillSideSchema.nullable(),
+  /** The Cohort session whose acknowledged commit last changed the skill, when the journal past the document names one. */
+  sessionId: z.string().nullable(),
 });
 /** See {@link ForkConflictSchema}. */
 export type ForkConflict = z.infer<typeof ForkConflictSchema>;
+
+/**
+ * The version another writer's document was merged against: one this store wrote (`cohort`),
+ * one the writer saved before (`external`), or none found (`none`: merged conservatively —
+ * nothing deleted or undone, its differing newer versions kept as conflicts).
+ */
+export const MergeBaseSchema = z.object({
+  source: z.enum(['cohort', 'external', 'none']),
+  /** The store's revision when that version was written or taken in. */
+  revision: z.number().int().nullable(),
+  /** sha256 of that version's document. */
+  digest: z.string().nullable(),
+});
+/** See {@link MergeBaseSchema}. */
+export type MergeBase = z.infer<typeof MergeBaseSchema>;
 
 /** Who held the writer lock. */
 export const LockHolderSchema = z.object({
@@ -55,21 +92,24 @@ const reconciled = {
   fromRevision: z.number().int(),
   /** sha256 of the document as the other writer left it. */
   diskDigest: z.string(),
-  /** Acknowledged commits of ours re-applied on top of the other writer's document. */
+  /** Acknowledged commits of ours past the document that the new document holds (all of them). */
   rebased: z.number().int(),
-  /** Ids of our acknowledged ADDs that another writer had taken meanwhile, and what they became. */
+  /** The other writer's skills that were given new ids (their id → the id in the book). */
   idMap,
   external: ExternalChangesSchema,
+  /** For another program's document: the version it was merged against (`null` or absent for another Cohort writer's work). */
+  base: MergeBaseSchema.nullable().optional(),
+  /** Real conflicts: the skills both sides changed (the live side stays); absent where none can be (another Cohort writer's work). */
+  conflicts: z.array(ForkConflictSchema).optional(),
 };
 
 const forkFields = {
   ...reconciled,
-  /** The recovery copy holding our side (an ACE document). */
+  /** The recovery copy holding the other writer's side of the conflicts (an ACE document). */
   copy: z.string(),
   depth: z.number().int(),
   /** The copy this one descends from, if any. */
   parent: z.string().nullable(),
-  /** Our acknowledged ops that conflict with the other writer's document (kept in `copy`). */
   conflicts: z.array(ForkConflictSchema),
 };
 

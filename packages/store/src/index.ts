@@ -25,8 +25,12 @@ export type {
 export { commitOps } from './commitOps.ts';
 export { replayHistory } from './replayHistory.ts';
 export type { ReplayedHistory } from './replayHistory.ts';
-export { StoreNoticeSchema, ExternalChangesSchema, ForkConflictSchema, LockHolderSchema } from './StoreNotice.ts';
-export type { ExternalChanges, ForkConflict, LockHolder, StoreNotice, StoreNoticeType } from './StoreNotice.ts';
+export { StoreNoticeSchema, ExternalChangesSchema, ForkConflictSchema, LockHolderSchema, MergeBaseSchema, SkillSideSchema } from './StoreNotice.ts';
+export type { ExternalChanges, ForkConflict, LockHolder, MergeBase, SkillSide, StoreNotice, StoreNoticeType } from './StoreNotice.ts';
+export { inspectCopies } from './inspectCopies.ts';
+export type { CopiesInspection, CopySummary } from './inspectCopies.ts';
+export { recoverCopy } from './recoverCopy.ts';
+export type { RecoverConflict, RecoverError, RecoverResult, RecoveredSkill } from './recoverCopy.ts';
 export { MemoryStore } from './MemoryStore.ts';
 export type { MemoryStoreOptions } from './MemoryStore.ts';
 export { FileStore } from './FileStore.ts';

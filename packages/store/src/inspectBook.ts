@@ -8,6 +8,8 @@ import { readOrigin } from './internal/originFile.ts';
 import type { OriginRead } from './internal/originFile.ts';
 import type { StorePaths } from './internal/StorePaths.ts';
 import type { JournalEntry } from './internal/scanJournal.ts';
+import { inspectCopies } from './inspectCopies.ts';
+import type { CopiesInspection } from './inspectCopies.ts';
 import { nodeFs } from './nodeFs.ts';
 import type { StoreFs } from './StoreFs.ts';
 import type { FilePosition } from './StoreOpenError.ts';
@@ -72,6 +74,8 @@ export interface BookInspection {
   readonly journal: { readonly bytes: number; readonly commits: number; readonly marks: number; readonly pastDocument: number };
   readonly entries: readonly InspectedCommit[];
   readonly recoveryCopies: readonly string[];
+  /** The recovery copies compared with the book: the skills that live only in them (`null` when the book cannot be read; absent for a store without copies). */
+  readonly copies?: CopiesInspection | null;
   readonly conflictLog: readonly StoreNotice[];
   readonly lock: LockHolder | null;
   readonly findings: readonly InspectionFinding[];
@@ -185,6 +189,11 @@ export async function inspectBook(document: string, options: { readonly fs?: Sto
   }
   const copies = await new RecoveryCopies(fs, paths).list();
   if (copies.length > 0) findings.push({ severity: 'info', code: 'recovery_copies', message: `${copies.length} recovery cop${copies.length === 1 ? 'y' : 'ies'} beside the document`, file: paths.dir });
+  const copySkills = book && copies.length > 0 ? await inspectCopies(document, book, { fs }) : book ? { copies: [], onlyInCopies: 0 } : null;
+  if (copySkills && copySkills.onlyInCopies > 0) {
+    const n = copySkills.onlyInCopies;
+    findings.push({ severity: 'warning', code: 'skills_only_in_copies', message: `${n} skill${n === 1 ? ' lives' : 's live'} only in recovery copies: \`cohort book recover\` takes them back`, file: paths.dir });
+  }
   const lock = await readLock(fs, paths.lock);
   if (lock) findings.push({ severity: 'info', code: 'locked', message: `locked by pid ${lock.pid} on ${lock.host} (writer ${lock.writerId}, generation ${lock.generation})`, file: paths.lock });
   if (book) findings.push(...checkHistory(scan.entries, await readOrigin(fs, paths), book, paths));
@@ -192,6 +201,6 @@ export async function inspectBook(document: string, options: { readonly fs?: Sto
   return {
     document, ok: !findings.some((f) => f.severity === 'damage'), book, ledger, entries,
     journal: { bytes: bytes.length, commits, marks: scan.entries.length - commits, pastDocument: entries.filter((e) => e.kind === 'commit' && !e.inDocument).length },
-    recoveryCopies: copies, conflictLog: await readConflictLog(fs, paths.conflicts), lock, findings,
+    recoveryCopies: copies, copies: copySkills, conflictLog: await readConflictLog(fs, paths.conflicts), lock, findings,
   };
 }

@@ -20,7 +20,7 @@ function recoveryFiles(sim: SimFs): string[] {
 }
 
 describe('FileStore bounded recovery', () => {
-  it('bounded recovery - 1,000 saves against a writer that keeps diverging make one copy per depth up to 3, then one fixed-point copy, each notice once', async () => {
+  it('bounded recovery - 1,000 conflicting saves of a writer that keeps diverging make one copy per depth up to 3, then one fixed-point copy, each notice once', async () => {
     const sim = new SimFs({ seed: 5 });
     const initial = makeCommit(Skillbook.empty(), [addOp('contested')]).book;
     const { store } = await openSim(sim, { initialBook: initial });
@@ -57,9 +57,12 @@ describe('FileStore bounded recovery', () => {
     // every save acknowledged is in the audit journal
     const journal = sim.readText(`${DOC}.journal`) ?? '';
     expect(journal.split('\n').filter((l) => l.includes('"t":"commit"') && l.includes('"save-'))).toHaveLength(acked);
-    // the fixed-point copy holds our last acknowledged content
-    const fixedCopy = copies.find((n) => n.includes('.recovery-fixed-')) ?? '';
-    expect(Skillbook.fromJSON(sim.readText(`/db/${fixedCopy}`) ?? '').get(TARGET)?.insight).toMatch(/^ours \d+$/);
+    // the live book keeps our acknowledged content; the fixed-point copy holds the other writer's last losing version, once
+    expect(store.book.get(TARGET)?.insight).toMatch(/^ours \d+$/);
+    const fixedCopy = Skillbook.fromJSON(sim.readText(`/db/${copies.find((n) => n.includes('.recovery-fixed-')) ?? ''}`) ?? '');
+    expect([...fixedCopy.skills()].map((s) => s.insight)).toEqual(['theirs 999']);
+    // each conflict names both sides
+    expect(fixed.at(-1)).toMatchObject({ conflicts: [{ skillId: TARGET, type: 'UPDATE', reason: 'content_changed', theirs: { insight: 'theirs 999' }, ours: { insight: 'ours 999' } }] });
   });
 
   it('bounded recovery - a divergence found again after a crash reuses its copy and is reported once', async () => {
@@ -80,7 +83,7 @@ describe('FileStore bounded recovery', () => {
     expect(forks).toHaveLength(1);
     expect(forks[0]).toMatchObject({ deduped: true, depth: 1 });
     expect(recoveryFiles(sim).filter((n) => !n.endsWith('.meta.json'))).toHaveLength(1);
-    expect(reopened.book.get(TARGET)?.insight).toBe('theirs 1');
+    expect(reopened.book.get(TARGET)?.insight).toBe('ours');
     await reopened.close();
     const log = (sim.readText(`${DOC}.conflicts`) ?? '').trim().split('\n').filter((l) => l.includes('store.forked'));
     expect(log).toHaveLength(1);

@@ -1,4 +1,4 @@
-import type { EpochRecord } from '../EpochRecord.ts';
+import type { EpochRecord, SessionRecord } from '../EpochRecord.ts';
 import type { InvariantResult } from '../SimReport.ts';
 import type { CheckInput } from './verdict.ts';
 import { epochsOf, inEpoch, opKey, verdict } from './verdict.ts';
@@ -26,9 +26,13 @@ export function checkFailedWorkDiscarded(input: CheckInput): InvariantResult {
       const culprit = entry.path.find((p) => failedIds.has(p));
       if (culprit) violations.push(inEpoch(input, record, `audit entry at revision ${entry.revision} by ${entry.path.join('/')} carries work of failed session ${culprit}`));
     }
+    // another program may give an id a failed session had allocated to a skill of its own (it never saw it): that one is not the failed work
+    const external = input.observations.external ? addedAs(lost) : null;
     for (const s of lost) {
       for (const id of s.allocated) {
-        if (final.book.has(id)) violations.push(inEpoch(input, record, `${id}, added by ${s.path.join('/')} (failed or under a failed session), is in the book`));
+        const there = final.book.get(id);
+        const same = !external || (there && external.get(id)?.some((a) => a.at === there.created_at && a.issue === there.issue));
+        if (there && same) violations.push(inEpoch(input, record, `${id}, added by ${s.path.join('/')} (failed or under a failed session), is in the book`));
       }
     }
     const committed = new Set((ref?.blocks ?? []).flatMap((b) => b.segments.flatMap((seg) => seg.ops.map(opKey))));
@@ -51,5 +55,17 @@ export function checkFailedWorkDiscarded(input: CheckInput): InvariantResult {
 export function failedSessions(record: EpochRecord): Set<string> {
   const out = new Set<string>();
   for (const s of record.sessions.values()) if (s.terminals.some((t) => t.type === 'failed')) out.add(s.id);
+  return out;
+}
+
+/** The ADDs of these sessions by id: when and with which issue each was made. */
+function addedAs(sessions: readonly SessionRecord[]): Map<string, { at: string; issue: string }[]> {
+  const out = new Map<string, { at: string; issue: string }[]>();
+  for (const s of sessions) {
+    for (const item of s.log) {
+      if (!('own' in item)) continue;
+      for (const op of item.own) if (op.type === 'ADD') out.set(op.skill_id, [...(out.get(op.skill_id) ?? []), { at: op.at, issue: op.issue ?? '' }]);
+    }
+  }
   return out;
 }

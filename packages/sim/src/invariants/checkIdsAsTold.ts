@@ -5,7 +5,7 @@ import type { CheckInput } from './verdict.ts';
 import { epochsOf, inEpoch, verdict } from './verdict.ts';
 
 /**
- * Invariant 8 — ids as told: the id a session was told for a skill it added is that skill's id
+ * Invariant 9 — ids as told: the id a session was told for a skill it added is that skill's id
  * in the store's book, whatever other runtimes wrote — it holds the skill the session wrote
  * (its issue) when the session's work landed (it and every ancestor committed), and names no
  * skill at all when that work was discarded (ids are never reused); no two sessions — of any
@@ -37,7 +37,7 @@ export function checkIdsAsTold(input: CheckInput): InvariantResult {
       for (const id of o.added) if (!book.has(id)) say(`root ${o.sessionId} was told it added ${id}, which the book does not hold`);
     }
   }
-  return verdict(8, violations, `${told} ids told to sessions: each names that session's skill in the store's book, or nothing when its work was discarded`);
+  return verdict(9, violations, `${told} ids told to sessions: each names that session's skill in the store's book, or nothing when its work was discarded`);
 }
 
 /** Checks the ids one session was told; how many. */

@@ -9,10 +9,11 @@ import { checkRecovery } from './checkRecovery.ts';
 import { checkSerialisable } from './checkSerialisable.ts';
 import { checkSettlement } from './checkSettlement.ts';
 import { checkUniqueIds } from './checkUniqueIds.ts';
+import { checkExternalMerges } from './checkExternalMerges.ts';
 import type { CheckInput } from './verdict.ts';
 
 /**
- * Checks all nine invariants of a run, in order. A check that itself throws (a bug in the
+ * Checks all ten invariants of a run, in order. A check that itself throws (a bug in the
  * checker, or observations too broken to read) fails its invariant with the error, rather
  * than hiding the others.
  *
@@ -23,7 +24,7 @@ import type { CheckInput } from './verdict.ts';
 export function checkInvariants(input: CheckInput): InvariantResult[] {
   const checks = [
     checkSerialisable, checkFailedWorkDiscarded, checkAuditBlocks, checkSettlement, checkUniqueIds, checkNoUnhandledErrors, checkRecovery,
-    checkIdsAsTold, checkPersistedAudit,
+    checkExternalMerges, checkIdsAsTold, checkPersistedAudit,
   ] as const;
   return checks.map((check, i) => {
     try {

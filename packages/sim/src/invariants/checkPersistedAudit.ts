@@ -27,7 +27,7 @@ function difference(stored: string[], merged: string[]): string | null {
 }
 
 /**
- * Invariant 9 — the persisted audit is what the runtimes merged: the store's history (read back
+ * Invariant 10 — the persisted audit is what the runtimes merged: the store's history (read back
  * from the store, after the runtimes settled) holds, past the revision they started from,
  * exactly the audit blocks the runtimes merged — each session's block, under its path and
  * name, with its ops, at its revision, and nothing else. For several runtimes on one store:
@@ -58,5 +58,5 @@ export function checkPersistedAudit(input: CheckInput): InvariantResult {
       if (diff) violations.push(`the writers' store: ${diff}`);
     }
   }
-  return verdict(9, violations, `${blocks} audit blocks merged, each persisted as merged (session, path, name, ops, revision), nothing else`);
+  return verdict(10, violations, `${blocks} audit blocks merged, each persisted as merged (session, path, name, ops, revision), nothing else`);
 }

@@ -3,6 +3,7 @@ import { replayAll, upToLeases } from '../referenceModel.ts';
 import type { ReopenRecord } from '../runScenario.ts';
 import type { InvariantResult } from '../SimReport.ts';
 import { describeDifference } from './checkSerialisable.ts';
+import { checkReopenedTakingIn } from '../external/checkReopenedTakingIn.ts';
 import type { CheckInput } from './verdict.ts';
 import { verdict } from './verdict.ts';
 
@@ -14,7 +15,9 @@ export const RECOVERY_DEPTH_BOUND = 3;
  * close) yields exactly the acknowledged merges: the epoch's initial book with every
  * acknowledged append replayed in order, plus possibly a prefix of the appends that were in
  * doubt (in the store's hands when the crash hit: their bytes may have reached the disk
- * whole), and nothing else; after a clean close, exactly the runtime's final book. Recovery copies stay within their bound: depth at most 3, at
+ * whole), and nothing else; after a clean close, exactly the runtime's final book. Where another
+ * program saved the document too, its changes are in the book as well: see
+ * {@link checkReopenedTakingIn}. Recovery copies stay within their bound: depth at most 3, at
  * most one fixed-point copy per writer.
  *
  * @example
@@ -28,11 +31,18 @@ export function checkRecovery(input: CheckInput): InvariantResult {
   for (const reopen of reopens) {
     const say = (m: string): number => violations.push(`reopening after epoch ${reopen.afterEpoch}${reopen.crashed ? ' (crashed)' : ''}: ${m}`);
     acknowledged += reopen.appends.filter((a) => a.result === 'acknowledged').length;
-    checkReopened(reopen, say);
+    if (reopen.history) checkTakingIn(reopen, reopen.history, say);
+    else checkReopened(reopen, say);
     checkCopies(reopen, say);
   }
   const crashes = reopens.filter((r) => r.crashed).length;
   return verdict(7, violations, `${reopens.length} reopenings (${crashes} after a crash) held exactly the acknowledged merges (${acknowledged} in all); recovery copies within bound`);
+}
+
+/** With another program writing the document too: see {@link checkReopenedTakingIn}. */
+function checkTakingIn(reopen: ReopenRecord, history: NonNullable<ReopenRecord['history']>, say: (m: string) => void): void {
+  if (!reopen.reopened) say(`the store did not open: ${reopen.message ?? 'no reason given'}`);
+  else checkReopenedTakingIn(reopen, history, say);
 }
 
 function checkReopened(reopen: ReopenRecord, say: (m: string) => void): void {

@@ -1,13 +1,16 @@
 import type { AuditEntry } from '@cohort/runtime';
 import type { Skillbook } from '@cohort/skillbook';
 import { replayAll, upToLeases } from '../referenceModel.ts';
+import { replayWithTakenIn, takenInDuring } from '../external/externalChanges.ts';
+import type { TakenIn } from '../external/externalChanges.ts';
 import type { InvariantResult } from '../SimReport.ts';
 import type { CheckInput } from './verdict.ts';
 import { epochsOf, inEpoch, verdict } from './verdict.ts';
 
 /**
  * Invariant 1 — serialisability: the runtime's final book equals the reference model's, the
- * serial application in merge order of exactly the committed sessions' ops; and replaying the
+ * serial application in merge order of exactly the committed sessions' ops (and of what the
+ * store took in from another program, where one saved the document); and replaying the
  * runtime's own audit on the initial book gives that same book. For several runtimes on one
  * store: the store's book equals the serial application of every runtime's committed work in
  * the store's revision order, and so does replaying the union of their audits in that order.
@@ -32,7 +35,7 @@ export function checkSerialisable(input: CheckInput): InvariantResult {
     // a writer among several: its book is the store's, checked once for them all below
     if (w !== null && i >= w.first && i < w.first + w.count) continue;
     const say = (m: string): number => violations.push(inEpoch(input, record, m));
-    checkBook(ref.book, final.book, record.initial, final.audit, say);
+    checkBook({ expected: ref.book, book: final.book, initial: record.initial, audit: final.audit, takenIn: takenInDuring(input.observations, i) }, say);
   }
   if (w) {
     const records = input.observations.epochs.slice(w.first, w.first + w.count);
@@ -41,18 +44,27 @@ export function checkSerialisable(input: CheckInput): InvariantResult {
     const audit = records.flatMap((r) => r.final?.audit ?? []).sort((a, b) => a.revision - b.revision);
     const say = (m: string): number => violations.push(`the writers' store: ${m}`);
     if (!w.book || !ref) say('it could not be read after the writers closed');
-    else checkBook(ref.book, w.book, w.initial, audit, say);
+    else checkBook({ expected: ref.book, book: w.book, initial: w.initial, audit, takenIn: [] }, say);
   }
   return verdict(1, violations, `${merges} root merges, ${ops} committed ops: the book equals their serial replay, and the audit replays to it`);
 }
 
-function checkBook(expected: Skillbook, book: Skillbook, initial: Skillbook, audit: readonly AuditEntry[], say: (m: string) => void): void {
-  const difference = describeDifference(expected, book);
+/** A book against its reference, and against the replay of its audit (with what was taken in from another program). */
+interface BookCheck {
+  readonly expected: Skillbook;
+  readonly book: Skillbook;
+  readonly initial: Skillbook;
+  readonly audit: readonly AuditEntry[];
+  readonly takenIn: readonly TakenIn[];
+}
+
+function checkBook(c: BookCheck, say: (m: string) => void): void {
+  const difference = describeDifference(c.expected, c.book);
   if (difference) say(`the book differs from the serial replay of the committed sessions' ops: ${difference}`);
-  const replayed = replayAll(initial, audit.map((e) => e.ops));
+  const replayed = c.takenIn.length === 0 ? replayAll(c.initial, c.audit.map((e) => e.ops)) : replayWithTakenIn(c.initial, c.audit, c.takenIn);
   if (!replayed.ok) say(`the audit does not replay on the initial book: ${replayed.message}`);
-  else if (upToLeases(replayed.book, book).toJSON() !== book.toJSON()) {
-    say(`replaying the audit does not give the book: ${describeDifference(replayed.book, book) ?? 'the documents differ'}`);
+  else if (upToLeases(replayed.book, c.book).toJSON() !== c.book.toJSON()) {
+    say(`replaying the audit does not give the book: ${describeDifference(replayed.book, c.book) ?? 'the documents differ'}`);
   }
 }
 

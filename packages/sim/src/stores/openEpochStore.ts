@@ -2,6 +2,7 @@ import type { Clock } from '@cohort/runtime';
 import type { Skillbook } from '@cohort/skillbook';
 import { FileStore, MemoryStore, describeOpenError } from '@cohort/store';
 import type { SimFs, SimMount, Store, StoreNotice } from '@cohort/store';
+import { openMutantFileStore } from '@cohort/store/mutants';
 import type { StorePlan } from '../Scenario.ts';
 import { AckBeforeSyncStore } from './AckBeforeSyncStore.ts';
 import { faultyFs } from './FaultyFs.ts';
@@ -30,6 +31,8 @@ export interface OpenRequest {
   /** Inject the plan's store fault (the first epoch only). */
   readonly withFault: boolean;
   readonly ackBeforeSync: boolean;
+  /** Open the broken variant that merges other programs' documents against a stale base (`@cohort/store/mutants`). */
+  readonly staleBase?: boolean;
   readonly onFault: (description: string) => void;
 }
 
@@ -52,12 +55,13 @@ export async function openEpochStore(request: OpenRequest): Promise<{ ok: true; 
   }
   const mount = request.sim.mount();
   const fs = plan.fault && request.withFault ? faultyFs(mount, plan.fault, request.onFault) : mount;
-  const opened = await FileStore.open(SIM_DOCUMENT, {
+  const fileOptions = {
     fs, clock, process: mount.process, writerId: `w${request.epoch}`,
     // the count alone decides, so that small books see checkpoints (and crashes inside them) often
     checkpointEvery: plan.checkpointEvery, checkpointJournalRatio: 0, idleCheckpointMs: plan.idleCheckpointMs,
     initialBook: request.initial, lockWaitMs: 1_000,
-  });
+  };
+  const opened = request.staleBase ? await openMutantFileStore('stale-base', SIM_DOCUMENT, fileOptions) : await FileStore.open(SIM_DOCUMENT, fileOptions);
   if (!opened.ok) return { ok: false, message: describeOpenError(opened.error) };
   const file = opened.store;
   const inner: Store = request.ackBeforeSync ? new AckBeforeSyncStore(file) : file;

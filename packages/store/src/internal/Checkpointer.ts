@@ -37,7 +37,7 @@ export class Checkpointer {
 
   /** Whether the document lags behind the store: commits past it, or leases its `next_id` does not cover yet. */
   pending(view: DiskView): boolean {
-    return view.since.length > 0 || this.ctx.sequencer.leaseRecord.through > view.ledger.leases.through;
+    return view.since.length > 0 || view.docDigest !== undefined || this.ctx.sequencer.leaseRecord.through > view.ledger.leases.through;
   }
 
   /** Rewrites the document from the sequencer's book (the caller holds the lock), unless nothing is past it. */
@@ -45,7 +45,7 @@ export class Checkpointer {
     if (!this.pending(view)) return { ok: true, view };
     const written = await writeCheckpoint(this.ctx, view, {
       book: this.ctx.sequencer.book, reason, rewriteDocument: true,
-      expectFingerprint: view.docFingerprint, expectDigest: view.ledger.contentDigest,
+      expectFingerprint: view.docFingerprint, expectDigest: view.docDigest ?? view.ledger.contentDigest,
     });
     return written.ok ? { ok: true, view: written.view } : { ok: false, error: { code: 'locked', message: `checkpoint skipped: ${written.reason}` } };
   }

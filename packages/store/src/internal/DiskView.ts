@@ -21,6 +21,11 @@ export interface DiskView {
   /** The document's fingerprint when it last held the ledger's content (`null`: look again). */
   readonly docFingerprint: string | null;
   /**
+   * What the document holds when `docFingerprint` is set but it is not the ledger's content: a
+   * version already taken in, left while a late write into `.replaced` is reconciled first.
+   */
+  readonly docDigest?: string;
+  /**
    * The previous document file this writer kept as `.replaced` when its checkpoint replaced it:
    * which file it is, and what it held (`null`: nothing to watch). Another writer's checkpoint
    * puts another file there, which ends the watch.

@@ -98,6 +98,22 @@ export const CommitLineSchema = z.object({
 /** See {@link CommitLineSchema}. */
 export type CommitLine = Omit<z.infer<typeof CommitLineSchema>, 'blocks'> & { readonly blocks: readonly BlockLine[] };
 
+/**
+ * Another program's document as it saved it, in its own ids: its digest, the version it was
+ * merged against (`null`: none was known), and its skills as a change against that version's
+ * book — or, without one, against the book the record applies to. What it takes to rebuild the
+ * document later, as the base of the same program's next save.
+ */
+export const TheirsSchema = z.object({
+  digest: z.string(),
+  base: z.object({ source: z.enum(['cohort', 'external']), rev: z.number().int().nonnegative(), digest: z.string().nullable() }).nullable(),
+  skills: z.array(SkillRecordSchema),
+  purged: z.array(z.string()),
+  next: z.number().int().nonnegative(),
+});
+/** See {@link TheirsSchema}. */
+export type Theirs = Omit<z.infer<typeof TheirsSchema>, 'skills' | 'purged'> & { readonly skills: readonly PlainSkill[]; readonly purged: readonly string[] };
+
 /** Changes taken in that did not arrive as ops (see `ExternalChange`), and the document digest they came with. */
 export const ExternalLineSchema = z.object({
   v: z.literal(2),
@@ -111,12 +127,14 @@ export const ExternalLineSchema = z.object({
   skills: z.array(SkillRecordSchema),
   purged: z.array(z.string()),
   renumbered: z.array(z.tuple([z.string(), z.string()])),
+  theirs: TheirsSchema.exactOptional(),
 });
 /** See {@link ExternalLineSchema}. */
-export type ExternalLine = Omit<z.infer<typeof ExternalLineSchema>, 'skills' | 'purged' | 'renumbered'> & {
+export type ExternalLine = Omit<z.infer<typeof ExternalLineSchema>, 'skills' | 'purged' | 'renumbered' | 'theirs'> & {
   readonly skills: readonly PlainSkill[];
   readonly purged: readonly string[];
   readonly renumbered: readonly (readonly [string, string])[];
+  readonly theirs?: Theirs;
 };
 
 /** An id lease granted at revision `rev`: numbers `[from, to)`. */

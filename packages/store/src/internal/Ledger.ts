@@ -18,10 +18,14 @@ export type Renumbered = z.infer<typeof RenumberedSchema>;
 /** How many renumbered external skills a ledger remembers (the newest). */
 export const REMEMBERED_RENUMBERINGS = 256;
 
+/** How many of the documents it wrote (their revisions) a ledger remembers (the newest). */
+export const REMEMBERED_CHECKPOINTS = 16;
+
 /**
  * The revision ledger beside the document: which revision the document holds, the digest
  * of its exact bytes, who wrote it, how much of the journal it covers, the recovery copy its
- * content descends from, the id leases granted up to it, and the external skills renumbered.
+ * content descends from, the id leases granted up to it, the external skills renumbered, and
+ * the revisions of the last documents written.
  * It is the commit point of a checkpoint. A ledger of the first format (`cohort-ledger/1`) is
  * read as one with no leases and nothing renumbered.
  */
@@ -37,6 +41,8 @@ export const LedgerSchema = z.object({
   at: z.number(),
   leases: LeaseRecordSchema.default({ through: 0, ranges: [] }),
   renumbered: z.array(RenumberedSchema).default([]),
+  /** The revisions of the last documents Cohort wrote (any of them may be what another program loaded). */
+  checkpoints: z.array(z.number().int().nonnegative()).default([]),
 });
 /** See {@link LedgerSchema}. */
 export type Ledger = z.infer<typeof LedgerSchema>;

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { Skillbook, createIdAllocator } from '@cohort/skillbook';
-import type { AppliedOp } from '@cohort/skillbook';
+import { Skillbook } from '@cohort/skillbook';
+import type { PlainSkill } from '@cohort/skillbook';
 import type { StoreFs } from '../StoreFs.ts';
 import { atomicWrite } from './atomicWrite.ts';
-import { sameContent, sameSkill } from './contentConflicts.ts';
 import { fromUtf8, sha256Hex, utf8 } from './digest.ts';
 import type { StorePaths } from './StorePaths.ts';
 import { copyPath } from './StorePaths.ts';
@@ -39,7 +38,8 @@ export interface CopyWritten {
 
 /** What to keep. */
 export interface CopyRequest {
-  readonly ours: Skillbook;
+  /** The side that lost real conflicts: the other writer's versions of those skills, under the live book's ids. */
+  readonly book: Skillbook;
   /** The copy the document's content descends from (the ledger's lineage). */
   readonly lineage: string | null;
   readonly writerId: string;
@@ -62,7 +62,8 @@ export function isRecoveryCopy(paths: StorePaths, name: string): boolean {
  * content is the same file: it dedupes); its depth is derived from its parent chain: a copy
  * whose sidecar is missing (a legacy copy) counts as depth 1, and a chain broken by deleting a
  * copy starts over. Past {@link MAX_RECOVERY_DEPTH}, the writer's one fixed-point copy is
- * rewritten in place, holding the union of what it held and ours: never a new file per attempt.
+ * rewritten in place, holding the union of what it held and the new side: never a new file per
+ * attempt, and never one skill twice.
  */
 export class RecoveryCopies {
   constructor(
@@ -84,12 +85,12 @@ export class RecoveryCopies {
     return 1 + (await this.depthOf(meta.parent, guard + 1));
   }
 
-  /** Keeps `ours` in a copy: a new one, an identical existing one, or (past the cap) the fixed-point one. */
+  /** Keeps `request.book` in a copy: a new one, an identical existing one, or (past the cap) the fixed-point one. */
   async keep(request: CopyRequest): Promise<CopyWritten> {
     const parentDepth = request.lineage ? await this.depthOf(request.lineage) : 0;
     const parent = parentDepth > 0 ? request.lineage : null;
     if (parentDepth + 1 > MAX_RECOVERY_DEPTH) return this.keepFixedPoint(request, parent);
-    const text = request.ours.toJSON();
+    const text = request.book.toJSON();
     const digest = sha256Hex(text);
     const name = `${this.paths.stem}.recovery-${digest.slice(0, 16)}.json`;
     const path = copyPath(this.paths, name);
@@ -111,7 +112,7 @@ export class RecoveryCopies {
     const previousBytes = await this.fs.readFile(path);
     const previousText = previousBytes ? fromUtf8(previousBytes) : null;
     const previous = previousText === null ? null : Skillbook.parse(previousText);
-    const union = previous?.ok ? unionOf(request.ours, previous.book) : { book: request.ours, carried: 0 };
+    const union = previous?.ok ? unionOf(request.book, previous.book) : { book: request.book, carried: 0 };
     const text = union.book.toJSON();
     const digest = sha256Hex(text);
     const meta = await this.readMeta(name);
@@ -149,41 +150,14 @@ export class RecoveryCopies {
 }
 
 /**
- * `ours` plus the skills of `previous` that ours lacks (content and soft-removal carried;
- * their counters restart), so rewriting the fixed-point copy drops nothing it held. A skill
- * of `previous` whose id ours gave to another skill is carried under a fresh id.
+ * `fresh` plus the skills of `previous` it lacks, so rewriting the fixed-point copy drops
+ * nothing it held. A copy holds each skill under its id in the live book, and ids are final,
+ * so a skill of `previous` under an id `fresh` has is an older version of the same skill: the
+ * newer replaces it, and no skill is held twice.
  */
-function unionOf(ours: Skillbook, previous: Skillbook): { book: Skillbook; carried: number } {
-  const ops: AppliedOp[] = [];
-  let carried = 0;
-  const ids = createIdAllocator(Math.max(ours.nextId, previous.nextId));
-  const taken = new Set<string>();
-  for (const s of previous.skills()) {
-    const mine = ours.get(s.id);
-    // keep whatever is not exactly in ours: a duplicate in a recovery copy is harmless, a loss is not
-    if (mine && sameSkill(mine, s) && sameContent(mine, s)) continue;
-    let id: string = s.id;
-    while (ours.has(id) || taken.has(id)) id = ids.allocate(s.section === 'harness' ? 'harness' : 'context');
-    taken.add(id);
-    carried += 1;
-    ops.push({
-      type: 'ADD', section: s.section, skill_id: id, issue: s.issue, keywords: [...s.keywords],
-      ...(s.insight !== undefined ? { insight: s.insight } : {}), at: s.created_at,
-    });
-    if (!s.active) ops.push({ type: 'REMOVE', section: s.section, skill_id: id, at: s.updated_at });
-  }
-  if (ops.length === 0) return { book: ours, carried: 0 };
-  const replayed = ours.replay(ops);
-  if (replayed.ok) return { book: replayed.book, carried };
-  // one odd skill must not cost the others: carry them one by one
-  let book = ours;
-  carried = 0;
-  for (const op of ops) {
-    const one = book.replay([op]);
-    if (one.ok) {
-      book = one.book;
-      if (op.type === 'ADD') carried += 1;
-    }
-  }
-  return { book, carried };
+function unionOf(fresh: Skillbook, previous: Skillbook): { book: Skillbook; carried: number } {
+  const carried: PlainSkill[] = [];
+  for (const s of previous.skills()) if (!fresh.has(s.id)) carried.push(s);
+  if (carried.length === 0) return { book: fresh, carried: 0 };
+  return { book: fresh.adopt({ skills: carried, purged: [], nextId: previous.nextId }, { revision: fresh.revision }), carried: carried.length };
 }

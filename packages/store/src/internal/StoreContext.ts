@@ -8,6 +8,9 @@ import { encodeLine } from './JournalLine.ts';
 import type { RecordLine } from './JournalLine.ts';
 import type { NoticeLog } from './NoticeLog.ts';
 import type { RecoveryCopies } from './RecoveryCopies.ts';
+import type { BaseVersions } from './BaseVersions.ts';
+import type { RenumberMemory } from './RenumberMemory.ts';
+import type { StoreSeams } from './StoreSeams.ts';
 import type { StorePaths } from './StorePaths.ts';
 import type { WriterLock } from './WriterLock.ts';
 import type { DiskView } from './DiskView.ts';
@@ -25,6 +28,12 @@ export interface StoreContext {
   readonly notices: NoticeLog;
   readonly copies: RecoveryCopies;
   readonly lock: WriterLock;
+  /** The versions of the document another writer's save may have started from. */
+  readonly versions: BaseVersions;
+  /** The other writers' skills renumbered so far. */
+  readonly renumbered: RenumberMemory;
+  /** What a broken variant replaces (the real functions otherwise). */
+  readonly seams: StoreSeams;
   /** I/O failures so far (each is its own occurrence). */
   failures: number;
 }

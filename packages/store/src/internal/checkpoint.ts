@@ -6,7 +6,7 @@ import type { DiskView } from './DiskView.ts';
 import { afterLines } from './DiskView.ts';
 import { lineBody } from './JournalLine.ts';
 import type { ExternalLine } from './JournalLine.ts';
-import { REMEMBERED_RENUMBERINGS, writeLedger } from './Ledger.ts';
+import { REMEMBERED_CHECKPOINTS, REMEMBERED_RENUMBERINGS, writeLedger } from './Ledger.ts';
 import type { Ledger, Renumbered } from './Ledger.ts';
 import { replaceDocument, watchAfter } from './replacedFile.ts';
 import type { Replacement } from './replacedFile.ts';
@@ -96,6 +96,9 @@ export async function writeCheckpoint(ctx: StoreContext, view: DiskView, request
     writerId: ctx.options.writerId, journalOffset: base.journalEnd,
     lineage: request.lineage === undefined ? view.ledger.lineage : request.lineage, at: ctx.options.clock.now(),
     leases: ctx.sequencer.leaseRecord, renumbered: remembered,
+    checkpoints: request.rewriteDocument || request.text !== undefined
+      ? [...view.ledger.checkpoints.filter((r) => r !== request.book.revision), request.book.revision].slice(-REMEMBERED_CHECKPOINTS)
+      : view.ledger.checkpoints,
   };
   await writeLedger(fs, paths.ledger, ledger);
   const entries = view.since.length;
@@ -105,8 +108,9 @@ export async function writeCheckpoint(ctx: StoreContext, view: DiskView, request
     await fs.rename(tempPath(paths.base), paths.base);
     replacement = request.rewriteDocument ? await replaceDocument(ctx, view, request.expectFingerprint, request.absorbsLate) : null;
     await fs.syncDir(paths.dir);
+    const { docDigest: _was, ...rest } = base;
     after = {
-      ...base, ledger, baseBook: request.book, since: [], docFingerprint: await fingerprintIfHolds(ctx, digest),
+      ...rest, ledger, baseBook: request.book, since: [], docFingerprint: await fingerprintIfHolds(ctx, digest),
       replaced: watchAfter(view, replacement, request.expectDigest),
     };
   } catch (error) {
@@ -114,6 +118,10 @@ export async function writeCheckpoint(ctx: StoreContext, view: DiskView, request
     throw new CheckpointIncomplete(error);
   }
   await refreshSnapshot(ctx, request, digest);
+  // what another writer may load now, and later save on top of
+  if (typeof replacement === 'object' || replacement === 'created') {
+    ctx.versions.keep({ source: 'cohort', digest, book: request.book, revision: request.book.revision, at: ctx.options.clock.now() });
+  }
   await ctx.notices.emit({
     type: 'store.saved', ...noticeBase(ctx, 'saved', request.book.revision, digest, request.reason),
     revision: request.book.revision, digest, reason: request.reason, entries,

@@ -12,6 +12,10 @@ import { parseDocument, readDisk, readText } from './readDisk.ts';
 import type { DiskRead } from './readDisk.ts';
 import { reconcileExternal } from './reconcileExternal.ts';
 import { RecoveryCopies } from './RecoveryCopies.ts';
+import { BaseVersions } from './BaseVersions.ts';
+import { RenumberMemory } from './RenumberMemory.ts';
+import { faithfulSeams } from './StoreSeams.ts';
+import type { StoreSeams } from './StoreSeams.ts';
 import { ensureJournal, noticeBase } from './StoreContext.ts';
 import type { StoreContext } from './StoreContext.ts';
 import type { StorePaths } from './StorePaths.ts';
@@ -28,17 +32,23 @@ export type Opened = { ok: true; ctx: StoreContext; view: DiskView } | { ok: fal
 
 type Shared = Pick<StoreContext, 'lock' | 'notices'>;
 
-function contextFor(options: ResolvedFileStoreOptions, paths: StorePaths, shared: Shared, book: Skillbook, ledger: Ledger, leases: readonly IdLease[] = []): StoreContext {
+function contextFor(options: ResolvedFileStoreOptions, paths: StorePaths, shared: Shared & { readonly seams: StoreSeams }, book: Skillbook, ledger: Ledger, leases: readonly IdLease[] = [], atLedger: Skillbook = book): StoreContext {
   const sequencer = new CommitSequencer(book, ledger.leases);
   if (leases.length > 0) sequencer.takeLeases(ledger.leases, leases);
-  return { fs: options.fs, paths, options, ...shared, failures: 0, sequencer, copies: new RecoveryCopies(options.fs, paths) };
+  const versions = new BaseVersions();
+  // the document as of the ledger is a version another writer may have loaded
+  versions.keep({ source: 'cohort', digest: ledger.contentDigest, book: atLedger, revision: atLedger.revision, at: ledger.at });
+  return {
+    fs: options.fs, paths, options, ...shared, failures: 0, sequencer, copies: new RecoveryCopies(options.fs, paths),
+    versions, renumbered: new RenumberMemory(ledger.renumbered),
+  };
 }
 
 /** A ledger placeholder for a document being created or first adopted (the checkpoint replaces it). */
 function initialLedger(writerId: string, revision: number, digest: string): Ledger {
   return {
     format: 'cohort-ledger/2', revision, contentDigest: digest, chain: digest, writerId, journalOffset: 0, lineage: null, at: 0,
-    leases: { through: 0, ranges: [] }, renumbered: [],
+    leases: { through: 0, ranges: [] }, renumbered: [], checkpoints: [],
   };
 }
 
@@ -95,10 +105,11 @@ async function foreignDocument(read: Extract<DiskRead, { kind: 'tracked' }>, fs:
  * crash leaves (an unfinished checkpoint, a torn journal tail) and reconciles a document
  * another writer changed while no Cohort process ran.
  */
-export async function openFileStore(options: ResolvedFileStoreOptions, paths: StorePaths): Promise<Opened> {
+export async function openFileStore(options: ResolvedFileStoreOptions, paths: StorePaths, seams: StoreSeams = faithfulSeams): Promise<Opened> {
   const { fs, clock, writerId } = options;
   await fs.mkdir(paths.dir);
-  const shared: Shared = {
+  const shared: Shared & { readonly seams: StoreSeams } = {
+    seams,
     lock: new WriterLock(fs, paths.lock, writerId, options.process, clock, { leaseMs: options.lockLeaseMs, waitMs: options.lockWaitMs }),
     notices: new NoticeLog(fs, paths.conflicts),
   };
@@ -128,7 +139,7 @@ export async function openFileStore(options: ResolvedFileStoreOptions, paths: St
       ctx = contextFor(options, paths, shared, value.book, ledger);
       view = initialView(ledger, value.book);
     } else {
-      ctx = contextFor(options, paths, shared, value.head, value.ledger, value.leases);
+      ctx = contextFor(options, paths, shared, value.head, value.ledger, value.leases, value.baseBook);
       view = initialView(value.ledger, value.baseBook);
     }
     if (attempt.takeover) {

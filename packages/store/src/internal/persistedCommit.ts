@@ -19,7 +19,8 @@ export function persistedCommit(line: RecordLine): PersistedCommit | null {
   const base = { kind: 'external' as const, revision: line.rev, writerId: line.writer, sessionId: EXTERNAL_SESSION, path: [EXTERNAL_SESSION], at: line.at, entries: [block] };
   // a first-format mark recorded that the document was re-based, not what it held
   if (line.t === 'mark') return base;
-  return { ...base, external: { reason: line.reason, skills: line.skills, purged: line.purged, nextId: line.next, renumbered: new Map(line.renumbered) } };
+  const document = line.theirs ? { document: line.theirs.digest } : {};
+  return { ...base, external: { reason: line.reason, skills: line.skills, purged: line.purged, nextId: line.next, renumbered: new Map(line.renumbered), ...document } };
 }
 
 /** A store's first change when it was created with content: every skill of `book`, taken in (reason `created`). */

@@ -1,6 +1,7 @@
+import type { Skillbook } from '@cohort/skillbook';
 import type { StoreError } from '../Store.ts';
 import type { StoreNotice } from '../StoreNotice.ts';
-import { externalChanges } from './classifyExternal.ts';
+import { externalChanges } from './externalChanges.ts';
 import { chainDigest, fileDigest, fromUtf8, sha256Hex } from './digest.ts';
 import type { DiskView } from './DiskView.ts';
 import { afterLines } from './DiskView.ts';
@@ -96,6 +97,11 @@ async function readForeignLines(ctx: StoreContext, view: DiskView, ledger: Ledge
   return { kind: 'read', view: afterLines(view, end - view.journalEnd, lines, chain, since), commits: since.length };
 }
 
+/** Another Cohort writer's checkpoint is a version of the document another program may load. */
+function keepCheckpoint(ctx: StoreContext, ledger: Ledger, book: Skillbook): void {
+  ctx.versions.keep({ source: 'cohort', digest: ledger.contentDigest, book, revision: ledger.revision, at: ctx.options.clock.now() });
+}
+
 /** Another writer checkpointed content we have: the view with its baseline at the ledger's revision, or `null` when it does not match ours. */
 async function followCheckpoint(ctx: StoreContext, view: DiskView, ledger: Ledger): Promise<DiskView | null> {
   const head = ctx.sequencer.book.revision;
@@ -105,6 +111,7 @@ async function followCheckpoint(ctx: StoreContext, view: DiskView, ledger: Ledge
   if ((await fileDigest(ctx.fs, ctx.paths.base)) !== ledger.contentDigest) return null;
   const base = await readBaseBook(ctx.fs, ctx.paths, ledger, ctx.paths.base, true);
   if (!base.ok) return null;
+  keepCheckpoint(ctx, ledger, base.value.book);
   // another writer's checkpoint replaced the document: the old file this writer watched is not ours to judge
   return { ...view, ledger, baseBook: base.value.book, since: view.since.filter((s) => s.rev > ledger.revision), docFingerprint: null, replaced: null };
 }
@@ -114,6 +121,7 @@ async function reload(ctx: StoreContext, view: DiskView, ledger: Ledger): Promis
   if ((await fileDigest(ctx.fs, ctx.paths.base)) !== ledger.contentDigest) return fail(`the base file does not hold the ledger's revision ${ledger.revision}`, false);
   const base = await readBaseBook(ctx.fs, ctx.paths, ledger, ctx.paths.base, true);
   if (!base.ok) return fail(base.error.message, false);
+  keepCheckpoint(ctx, ledger, base.value.book);
   const journal = (await ctx.fs.readFile(ctx.paths.journal)) ?? new Uint8Array(0);
   // the records before the ledger are history a reload does not need: checked, not parsed
   const scan = scanJournal(journal, 0, 1, undefined, ledger.journalOffset);
@@ -130,7 +138,7 @@ async function reload(ctx: StoreContext, view: DiskView, ledger: Ledger): Promis
   ctx.sequencer.absorb(head);
   await ctx.notices.emit({
     type: 'store.adopted', ...noticeBase(ctx, 'adopted', 'cohort', ledger.contentDigest, chain),
-    revision: head.revision, fromRevision: before.revision, diskDigest: ledger.contentDigest, rebased: 0, idMap: {},
+    revision: head.revision, fromRevision: before.revision, diskDigest: ledger.contentDigest, rebased: 0, idMap: {}, base: null, conflicts: [],
     external: externalChanges(before, head), source: 'cohort', writerId: ledger.writerId, commits: since.length,
   });
   return { ok: true, view: reloaded };
@@ -143,7 +151,10 @@ async function checkDocument(ctx: StoreContext, view: DiskView): Promise<DiskVie
   const bytes = stat ? await ctx.fs.readFile(ctx.paths.document) : undefined;
   if (!bytes) return view;
   const digest = sha256Hex(bytes);
-  if (digest === view.ledger.contentDigest) return { ...view, docFingerprint: stat?.fingerprint ?? null };
+  const { docDigest: _was, ...rest } = view;
+  if (digest === view.ledger.contentDigest) return { ...rest, docFingerprint: stat?.fingerprint ?? null };
+  // a version already taken in, which a checkpoint could not replace because a late write waits in `.replaced`: that first
+  if (view.replaced && ctx.versions.knows(digest)) return { ...rest, docFingerprint: stat?.fingerprint ?? null, docDigest: digest };
   const text = fromUtf8(bytes);
   const parsed = parseDocument(text, ctx.paths.document, ctx.sequencer.book.revision + 1);
   if (!parsed.ok || text === null) {
@@ -162,7 +173,7 @@ async function reportForeignCommits(ctx: StoreContext, view: DiskView, from: num
   await ctx.notices.emit({
     type: 'store.adopted', ...noticeBase(ctx, 'adopted', 'cohort', view.chain),
     revision: ctx.sequencer.book.revision, fromRevision: from, diskDigest: view.ledger.contentDigest,
-    rebased: 0, idMap: {}, external: noChanges(), source: 'cohort', writerId: last?.line.writer ?? null, commits,
+    rebased: 0, idMap: {}, base: null, conflicts: [], external: noChanges(), source: 'cohort', writerId: last?.line.writer ?? null, commits,
   });
 }
 
