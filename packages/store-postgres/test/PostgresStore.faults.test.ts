@@ -103,12 +103,13 @@ describe('PostgresStore under faults', () => {
     proxy = await PgProxy.start({ host: '127.0.0.1', port: Number(new URL(PG_URL).port || 5432) });
     const schema = stores.schema('unknown');
     const store = await stores.open({ schema, url: proxy.urlFor(PG_URL), connectTimeoutMs: 200, inDoubtTimeoutMs: 300, listen: false });
-    proxy.cutAfterCommit(1);
+    // the outage starts with the cut, in one step: no lookup of the outcome can get through first
+    proxy.cutAfterCommit(1, { thenOutage: true });
     const cut = proxy;
     const pending = store.append(makeCommit(store.book, [addOp('in doubt')]).commit);
-    await until(async () => cut.cutCommits === 1);
-    cut.outage();
     const result = await pending;
+    expect(cut.cutCommits).toBe(1);
+    cut.outage();
     expect(result.ok ? null : [result.error.code, /reopen/.test(result.error.message)]).toEqual(['io', true]);
     cut.restore();
     const later = await store.append(makeCommit(store.book, [addOp('refused')]).commit);

@@ -15,6 +15,8 @@ export class PgProxy {
   private readonly pairs = new Set<{ client: Socket; upstream: Socket }>();
   private down = false;
   private cutAtCommit = 0;
+  /** Whether a cut COMMIT starts an outage at once (so no lookup can get through first). */
+  private outageAfterCut = false;
   /** How many COMMITs were let through and then cut. */
   cutCommits = 0;
 
@@ -66,20 +68,26 @@ export class PgProxy {
         // the server gets the COMMIT; the client never hears back
         upstream.removeAllListeners('data');
         client.destroy();
+        if (this.outageAfterCut) this.outage();
         return;
       }
       upstream.write(chunk);
     });
   }
 
-  /** Cuts the next `n` connections that send a COMMIT, right after the server got it. */
-  cutAfterCommit(n = 1): void {
+  /**
+   * Cuts the next `n` connections that send a COMMIT, right after the server got it; with
+   * `thenOutage`, the cut also starts an outage in the same step (until {@link PgProxy.restore}).
+   */
+  cutAfterCommit(n = 1, options: { readonly thenOutage?: boolean } = {}): void {
     this.cutAtCommit = n;
+    this.outageAfterCut = options.thenOutage === true;
   }
 
   /** An outage: every connection is dropped and new ones are refused, until {@link PgProxy.restore}. */
   outage(): void {
     this.down = true;
+    this.outageAfterCut = false;
     for (const { client, upstream } of this.pairs) {
       client.destroy();
       upstream.destroy();
