@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRuntime, createRecurseTool, SessionFailureSchema, SimulatedClock } from '@cohort/runtime';
 import type { Session } from '@cohort/runtime';
-import { ids, issues, replayAudit, seededBook } from './utils/books.ts';
+import { ids, issues, replayAudit, withLeases, seededBook } from './utils/books.ts';
 
 /**
  * ACE's bug, ported: a parent calls `recurse` twice in one turn. Child A adds a1, a2 and
@@ -46,7 +46,7 @@ describe('the ACE recurse scenario', () => {
     const [entry] = rt.audit;
     expect(entry?.path).toHaveLength(2);
     expect(entry?.ops.map((op) => op.type)).toEqual(['ADD', 'ADD', 'UPDATE']);
-    expect(replayAudit(initial, rt.audit).toJSON()).toBe(rt.book.toJSON());
+    expect(withLeases(replayAudit(initial, rt.audit), rt.book).toJSON()).toBe(rt.book.toJSON());
   });
 
   it("reports B's crash as a structured failure value, not a string", async () => {

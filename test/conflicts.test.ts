@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRuntime } from '@cohort/runtime';
 import type { ConflictPolicy, Session, SessionOutcome } from '@cohort/runtime';
-import { issues, replayAudit, seededBook } from './utils/books.ts';
+import { issues, replayAudit, withLeases, seededBook } from './utils/books.ts';
 
 /** Sibling A removes the seed and commits first; sibling B, started from the same base, updates it. */
 async function siblings(policy: ConflictPolicy) {
@@ -42,7 +42,7 @@ describe('conflicting siblings', () => {
     expect(failure.discarded.ops).toBe(2);
     expect(issues(rt.book)).toEqual(['seed issue']);
     expect(rt.book.get('context-00001')?.active).toBe(false);
-    expect(replayAudit(initial, rt.audit).toJSON()).toBe(rt.book.toJSON());
+    expect(withLeases(replayAudit(initial, rt.audit), rt.book).toJSON()).toBe(rt.book.toJSON());
   });
 
   it("under rebase, B's other ops land and the dropped one is reported", async () => {
@@ -51,7 +51,7 @@ describe('conflicting siblings', () => {
     expect(b.dropped).toEqual([expect.objectContaining({ type: 'UPDATE', skillId: 'context-00001', reason: 'removed' })]);
     expect(issues(rt.book)).toEqual(['seed issue', 'b keeps this']);
     expect(rt.book.get('context-00001')?.insight).toBe('seed insight');
-    expect(replayAudit(initial, rt.audit).toJSON()).toBe(rt.book.toJSON());
+    expect(withLeases(replayAudit(initial, rt.audit), rt.book).toJSON()).toBe(rt.book.toJSON());
   });
 
   it('under last-writer-wins, B overwrites', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRuntime, SimulatedClock } from '@cohort/runtime';
 import type { Session } from '@cohort/runtime';
-import { issues, replayAudit, seededBook } from './utils/books.ts';
+import { issues, replayAudit, withLeases, seededBook } from './utils/books.ts';
 
 describe('nested sessions', () => {
   it('a grandchild that committed into a parent that then crashes reaches nothing', async () => {
@@ -31,7 +31,7 @@ describe('nested sessions', () => {
     // ...but nothing of either reaches the root
     expect(issues(rt.book)).toEqual(['seed issue']);
     expect(rt.audit).toEqual([]);
-    expect(replayAudit(initial, rt.audit).toJSON()).toBe(rt.book.toJSON());
+    expect(withLeases(replayAudit(initial, rt.audit), rt.book).toJSON()).toBe(rt.book.toJSON());
   });
 
   it('nobody but the session sees its draft', async () => {

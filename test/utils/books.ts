@@ -25,6 +25,15 @@ export function replayAudit(initial: Skillbook, audit: readonly AuditEntry[]): S
   return book;
 }
 
+/**
+ * `expected` with its `next_id` raised to `actual`'s: a store keeps the book's `next_id` past
+ * every id lease it granted (so ACE allocates beyond them), and a lease is not a change of the
+ * book — replaying an audit gives the book up to that counter.
+ */
+export function withLeases(expected: Skillbook, actual: Skillbook): Skillbook {
+  return expected.reserveIds(actual.nextId);
+}
+
 /** Skill ids of a book, in document order. */
 export function ids(book: Skillbook): string[] {
   return [...book.skills()].map((s) => s.id);

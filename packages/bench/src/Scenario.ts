@@ -26,7 +26,7 @@ export interface BenchOptions {
 /** One measured quantity: the median of its samples, in `unit`. */
 export interface Figure {
   readonly value: number;
-  readonly unit: 'ms' | 's' | 'µs/op' | 'MB' | 'commits/s' | 'merges/s';
+  readonly unit: 'ms' | 's' | 'µs/op' | 'MB' | 'KB' | 'commits/s' | 'merges/s';
   /** What was measured, when the unit does not say it (`1k skills`, `xstate floor`). */
   readonly label?: string;
   /** Every sample, in `unit`, for the JSON results. */
@@ -69,6 +69,8 @@ export interface ScenarioReport {
 export interface Scenario {
   readonly id: string;
   readonly name: string;
+  /** Runs only when asked for by id (`--only`): it takes too long for every run. */
+  readonly onlyWhenAsked?: boolean;
   run(options: BenchOptions): Promise<ScenarioReport>;
 }
 

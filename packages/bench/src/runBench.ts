@@ -8,10 +8,11 @@ import { fanOut } from './scenarios/fanOut.ts';
 import { mergeThroughput } from './scenarios/mergeThroughput.ts';
 import { pgDurableMerges } from './scenarios/pgDurableMerges.ts';
 import { reopen } from './scenarios/reopen.ts';
+import { soakScenario } from './scenarios/soak.ts';
 import { spawnIsolation } from './scenarios/spawnIsolation.ts';
 
 /** Every scenario, in the order they run. */
-export const scenarios: readonly Scenario[] = [fanOut, spawnIsolation, mergeThroughput, durableMerges, reopen, conflictCheck, pgDurableMerges];
+export const scenarios: readonly Scenario[] = [fanOut, spawnIsolation, mergeThroughput, durableMerges, reopen, conflictCheck, pgDurableMerges, soakScenario];
 
 /** Where and how a run happened. */
 export interface BenchMachine {

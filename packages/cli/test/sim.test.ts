@@ -36,7 +36,7 @@ describe('cohort sim', () => {
     expect(code).toBe(0);
     expect(text).toMatch(/^seed 17$/m);
     expect(text).toMatch(/^epoch 1$/m);
-    expect(text).toMatch(/^ +\+\d+ ms {2}s1 +spawned "e1r1"$/m);
+    expect(text).toMatch(/^ +\+\d+ ms {2}e1\.1 +spawned "e1r1"$/m);
     expect(text).toMatch(/merged into the book at revision \d+/);
     expect(text).toMatch(/^ {2}ok {3}\(1\) serialisable$/m);
     expect(text).toMatch(/^ {2}ok {3}\(7\) crash-recovery$/m);
@@ -50,7 +50,7 @@ describe('cohort sim', () => {
     const one = await run(['--seed', '3', '--json']);
     const report = JSON.parse(one.text) as { seed: number; invariants: unknown[]; timeline: unknown[] };
     expect(report.seed).toBe(3);
-    expect(report.invariants).toHaveLength(8);
+    expect(report.invariants).toHaveLength(10);
     expect(report.timeline.length).toBeGreaterThan(0);
     expect((await run(['--seed', '3', '--json'])).text).toBe(one.text);
   });

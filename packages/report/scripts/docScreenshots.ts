@@ -23,7 +23,7 @@ try {
   await writeRunReport(recording, file);
   await page.goto(pathToFileURL(file).href);
   await page.waitForSelector('#app[data-rendered="true"]');
-  await page.click('[data-session-id="s3"]');
+  await page.click('[data-session-id="demo.3"]');
   await page.waitForSelector('[data-testid="session-details"]');
   await page.screenshot({ path: join(images, 'run-report.png') });
   const timeline = await page.locator('.timeline-panel').boundingBox();
@@ -40,7 +40,7 @@ try {
 /** The live view while a fan-out of 24 workers is half done. */
 async function liveShot(): Promise<void> {
   const tap = createInspectionTap();
-  const rt = createRuntime({ inspect: tap.inspect });
+  const rt = createRuntime({ inspect: tap.inspect, runtimeId: 'rt' });
   const view = await serveLiveView(rt, { inspection: tap, title: 'Nightly review (live)' });
   await page.goto(view.url);
   await page.waitForSelector('[data-testid="live-status"][data-state="live"]');
@@ -53,7 +53,7 @@ async function liveShot(): Promise<void> {
     if (i >= 12) await gate;
   }, { name: `worker ${i}` }))), { name: 'review' });
   await page.waitForFunction(() => document.querySelectorAll('[data-status="committed"]').length >= 10);
-  await page.click('[data-session-id="s7"]');
+  await page.click('[data-session-id="rt.7"]');
   await page.waitForTimeout(300);
   await page.screenshot({ path: join(images, 'live-view.png') });
   release();

@@ -11,15 +11,15 @@ describe('createInspectionTap', () => {
     const tap = createInspectionTap({ forward: (e) => forwarded.push(e) });
     const changes: MachineStateChange[] = [];
     tap.changes$.subscribe((c) => changes.push(c));
-    const rt = createRuntime({ inspect: tap.inspect });
+    const rt = createRuntime({ inspect: tap.inspect, runtimeId: 'rt' });
     expect(tap.supervisor).toMatchObject({ state: 'open', inFlight: 0, waiting: 0 });
     await rt.run(async (s: Session) => {
       void s.spawn(async (c: Session) => c.tools.add_skill({ section: 'harness', issue: 'child', insight: 'x' }), { name: 'child' });
     }, { name: 'root' });
     await rt.close();
     const states = (id: string) => changes.flatMap((c) => (c.kind === 'session' && c.sessionId === id ? [c.state] : []));
-    expect(states('s1')).toEqual(['running', 'draining', 'committing', 'committed']);
-    expect(states('s2')).toEqual(['running', 'committing', 'committed']);
+    expect(states('rt.1')).toEqual(['running', 'draining', 'committing', 'committed']);
+    expect(states('rt.2')).toEqual(['running', 'committing', 'committed']);
     expect(changes.some((c) => c.kind === 'supervisor' && c.inFlight === 1)).toBe(true);
     expect(tap.supervisor).toMatchObject({ state: 'closed' });
     expect(forwarded.some((e) => e.type === '@xstate.event')).toBe(true);

@@ -133,13 +133,13 @@ describe('RunRecorder', () => {
   it('RunRecorder - two runtimes attached to one recorder are two runs, their session ids kept apart', async () => {
     const recorder = new RunRecorder({ title: 'two' });
     for (const label of ['first', 'second']) {
-      const rt = createRuntime();
+      const rt = createRuntime({ runtimeId: 'rt' });
       recorder.attach(rt, { label });
       await rt.run(async (s: Session) => s.tools.add_skill({ section: 'harness', issue: label, insight: 'x' }));
       await rt.close();
     }
     const { runs } = recorder.stop();
-    expect(runs.map((r) => [r.id, r.label, r.sessions.map((s) => s.id)])).toEqual([['r1', 'first', ['s1']], ['r2', 'second', ['s1']]]);
+    expect(runs.map((r) => [r.id, r.label, r.sessions.map((s) => s.id)])).toEqual([['r1', 'first', ['rt.1']], ['r2', 'second', ['rt.1']]]);
   });
 
   it('RunRecorder - stop() releases the runtime: later events are not recorded', async () => {

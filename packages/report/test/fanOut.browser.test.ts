@@ -21,7 +21,7 @@ describeInBrowser('run report of a 10,000-session fan-out', () => {
   it(`fan-out report - ${CHILDREN + 1} sessions open, one timeline bar each, the tree virtualised`, async () => {
     const t0 = performance.now();
     const tap = createInspectionTap();
-    const rt = createRuntime({ inspect: tap.inspect });
+    const rt = createRuntime({ inspect: tap.inspect, runtimeId: 'rt' });
     const recorder = recordRun(rt, { title: `Fan-out of ${CHILDREN}`, inspection: tap });
     const outcome = await rt.run(async (root: Session) =>
       Promise.all(Array.from({ length: CHILDREN }, (_, i) => root.spawn(async (s: Session) => {
@@ -50,7 +50,7 @@ describeInBrowser('run report of a 10,000-session fan-out', () => {
       expect(inDocument).toBeLessThan(200);
       // scrolling to the end paints the last sessions
       await page.locator('[data-testid="session-tree"]').evaluate((el) => el.scrollTo(0, el.scrollHeight));
-      await page.waitForSelector(`[data-session-id="s${CHILDREN + 1}"]`);
+      await page.waitForSelector(`[data-session-id="rt.${CHILDREN + 1}"]`);
       const figures = {
         sessions: CHILDREN + 1,
         runAndRecordMs: Math.round(t1 - t0),

@@ -25,7 +25,7 @@ describeInBrowser('live view in headless Chromium', () => {
 
   beforeAll(async () => {
     const tap = createInspectionTap();
-    rt = createRuntime({ inspect: tap.inspect });
+    rt = createRuntime({ inspect: tap.inspect, runtimeId: 'rt' });
     rt.events$.subscribe((e) => {
       if (e.type === 'session.spawned') counted.sessions += 1;
       else if (e.type === 'session.merged') counted.committed += 1;
@@ -61,8 +61,8 @@ describeInBrowser('live view in headless Chromium', () => {
     }, { name: 'root' });
     // while every child waits at the gate, the page shows them running
     await expect.poll(() => page.locator('[data-status="running"]').count(), { timeout: 20_000 }).toBe(SESSIONS);
-    await page.click('[data-session-id="s2"]');
-    expect(await page.locator('[data-testid="session-details"][data-session="s2"]').innerText()).toMatch(/running/);
+    await page.click('[data-session-id="rt.2"]');
+    expect(await page.locator('[data-testid="session-details"][data-session="rt.2"]').innerText()).toMatch(/running/);
     await page.screenshot({ path: join(artifacts(), 'live-view-running.png') });
     release();
     const outcome = await run;
@@ -71,10 +71,10 @@ describeInBrowser('live view in headless Chromium', () => {
     await expect.poll(() => pageCounts(page), { timeout: 20_000 }).toEqual({ ...counted, running: 0 });
     expect(await page.locator('[data-session-id]').count()).toBe(SESSIONS);
     expect(await page.locator('svg.timeline g.bar').count()).toBe(SESSIONS);
-    const crashed = page.locator('[data-session-id="s5"]');
+    const crashed = page.locator('[data-session-id="rt.5"]');
     expect(await crashed.getAttribute('data-failure')).toBe('crashed');
     await crashed.click();
-    expect(await page.locator('[data-testid="session-details"][data-session="s5"]').innerText()).toContain('child 3 gave up');
+    expect(await page.locator('[data-testid="session-details"][data-session="rt.5"]').innerText()).toContain('child 3 gave up');
   });
 
   it('live view - closing it ends the stream and frees the port', async () => {

@@ -2,16 +2,18 @@ import type { AppliedOp } from '@cohort/skillbook';
 import type { SessionId } from './SessionId.ts';
 
 /**
- * One contiguous block of the audit: ops written by one session (`path` names it), in the
- * order they were applied, in ACE's operation JSON shape as applied (final ids, normalised
- * section and keywords, `at` timestamps). `revision` is the revision at which the block
- * landed in the book that holds this audit. Replaying a book's audit in order on its initial
- * book reproduces it.
+ * One contiguous block of the audit: ops written by one session (`path` names it, `name` is
+ * its spawn option's), in the order they were applied, in ACE's operation JSON shape as
+ * applied (final ids, normalised section and keywords, `at` timestamps). `revision` is the
+ * revision at which the block landed in the book that holds this audit. Replaying a book's
+ * audit in order on its initial book reproduces it; the root's blocks are what its store
+ * persists (`rt.history()`).
  */
 export interface AuditEntry {
   readonly revision: number;
   readonly sessionId: SessionId;
   readonly path: readonly SessionId[];
+  readonly name?: string | undefined;
   readonly ops: readonly AppliedOp[];
 }
 

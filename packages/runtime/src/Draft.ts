@@ -11,7 +11,16 @@ interface OpenEntry {
   revision: number;
   readonly sessionId: SessionId;
   readonly path: readonly SessionId[];
+  readonly name: string | undefined;
   readonly ops: AppliedOp[];
+}
+
+/** The session a draft belongs to: its entries are attributed to it. */
+export interface DraftOwner {
+  readonly sessionId: SessionId;
+  readonly path: readonly SessionId[];
+  /** The session's name (spawn option), carried into its audit blocks. */
+  readonly name?: string | undefined;
 }
 
 /**
@@ -35,7 +44,7 @@ export class Draft {
 
   constructor(
     start: Skillbook,
-    private readonly owner: { readonly sessionId: SessionId; readonly path: readonly SessionId[] },
+    private readonly owner: DraftOwner,
   ) {
     this.editor = start.edit();
     this.baseRevision = start.revision;
@@ -88,7 +97,8 @@ export class Draft {
     const revision = this.editor.revision;
     if (!this.open) {
       // a copy of the batch's list (the caller has that one), sized to it rather than to 17
-      this.open = { revision, sessionId: this.owner.sessionId, path: this.owner.path, ops: result.applied.slice() };
+      const { sessionId, path, name } = this.owner;
+      this.open = { revision, sessionId, path, name, ops: result.applied.slice() };
       this.record(this.open);
     } else for (const op of result.applied) this.open.ops.push(op);
     this.open.revision = revision;
@@ -126,7 +136,7 @@ export class Draft {
       sessionId: this.owner.sessionId,
       path: this.owner.path,
       baseRevision: this.baseRevision,
-      entries: (this.log ?? []).map((e) => ({ revision: e.revision, sessionId: e.sessionId, path: e.path, ops: e.ops })),
+      entries: (this.log ?? []).map((e) => ({ revision: e.revision, sessionId: e.sessionId, path: e.path, name: e.name, ops: e.ops })),
       descendants: this.descendants,
       output,
     };

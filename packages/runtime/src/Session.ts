@@ -31,10 +31,15 @@ export interface RetryPolicy {
  */
 export type SessionBody<I = unknown, O = unknown> = ((session: Session<I>) => Promise<O> | O) | AnyActorLogic;
 
-/** What `s.applyBatch` returns: ACE's batch result, or a structured refusal. */
+/**
+ * What `s.applyBatch` returns: ACE's batch result, or a structured refusal — the batch's own
+ * error, a session that has ended, or (`ids_unavailable`) a batch whose ADDs need more skill
+ * ids than the runtime has leased at that moment (the next lease is on its way: retry after an
+ * await; the `add_skill` tool waits for it on its own).
+ */
 export type SessionBatchResult =
   | { readonly ok: true; readonly applied: Extract<BatchResult, { ok: true }>['applied']; readonly skipped: Extract<BatchResult, { ok: true }>['skipped'] }
-  | { readonly ok: false; readonly error: SkillbookErrorInfo | { readonly code: 'session_ended'; readonly message: string } };
+  | { readonly ok: false; readonly error: SkillbookErrorInfo | { readonly code: 'session_ended' | 'ids_unavailable'; readonly message: string } };
 
 /** What `s.charge` returns. */
 export type ChargeResult =

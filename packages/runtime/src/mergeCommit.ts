@@ -48,7 +48,7 @@ export function mergeCommit<B extends MergeTarget<B>>(book: B, commit: Commit, p
     return { ok: false, kind: 'invalid_commit', message: `commit of ${commit.sessionId} cannot be applied: ${message}`, ...(opIndex !== undefined ? { opIndex } : {}) };
   }
   const revision = applied.book.revision;
-  const entries = decision.entries.map((e) => ({ revision, sessionId: e.sessionId, path: e.path, ops: e.ops }));
+  const entries = decision.entries.map((e) => ({ revision, sessionId: e.sessionId, path: e.path, name: e.name, ops: e.ops }));
   return { ok: true, book: applied.book, entries, ops: decision.ops, dropped: decision.dropped };
 }
 

@@ -119,6 +119,11 @@ export interface ToolHost {
   endedReason(): string | null;
   readonly book: { get(id: string): Skill | undefined };
   write(raw: unknown): SessionBatchResult;
+  /**
+   * Null when `count` new skill ids can be allocated now; otherwise a promise that resolves
+   * once more are leased — with null (look again), or with why none could be had.
+   */
+  whenIds?(count: number): Promise<string | null> | null;
 }
 
 /**
@@ -153,7 +158,7 @@ function toolsOf(host: ToolHost): [Tool, Tool, Tool, Tool, Tool] {
 }
 
 /** One call: the arguments read once into plain data and checked, then run; whatever throws on the way is an `{ error }`. */
-function call<S extends z.ZodType>(host: ToolHost, schema: S, raw: unknown, run: (host: ToolHost, args: z.infer<S>) => ToolResult): Promise<ToolResult> {
+function call<S extends z.ZodType>(host: ToolHost, schema: S, raw: unknown, run: (host: ToolHost, args: z.infer<S>) => ToolResult | Promise<ToolResult>): Promise<ToolResult> {
   try {
     const parsed = parseToolArguments(schema, raw);
     if (!parsed.ok) return Promise.resolve({ error: parsed.error });
@@ -161,8 +166,12 @@ function call<S extends z.ZodType>(host: ToolHost, schema: S, raw: unknown, run:
     if (ended) return Promise.resolve({ error: ended });
     return Promise.resolve(run(host, parsed.data));
   } catch (thrown) {
-    return Promise.resolve({ error: `tool failed: ${thrown instanceof Error ? thrown.message : String(thrown)}` });
+    return Promise.resolve(toolFailed(thrown));
   }
+}
+
+function toolFailed(thrown: unknown): ToolError {
+  return { error: `tool failed: ${thrown instanceof Error ? thrown.message : String(thrown)}` };
 }
 
 function write(host: ToolHost, op: Record<string, unknown>, id: string | undefined): SkillIdResult {
@@ -172,8 +181,22 @@ function write(host: ToolHost, op: Record<string, unknown>, id: string | undefin
   return { ok: true, skill_id: applied?.skill_id ?? id ?? '' };
 }
 
-function addSkill(host: ToolHost, a: z.infer<ToolSchemas['add_skill']>): ToolResult {
-  return write(host, { type: 'ADD', ...a }, a.skill_id);
+function addSkill(host: ToolHost, a: z.infer<ToolSchemas['add_skill']>): ToolResult | Promise<ToolResult> {
+  const waiting = a.skill_id === undefined ? host.whenIds?.(1) : null;
+  return waiting ? afterIds(host, waiting, a) : write(host, { type: 'ADD', ...a }, a.skill_id);
+}
+
+/** Waits for the runtime's next id lease, then adds; a lease that cannot be had is an `{ error }`. */
+async function afterIds(host: ToolHost, waiting: Promise<string | null>, a: z.infer<ToolSchemas['add_skill']>): Promise<ToolResult> {
+  for (let next: Promise<string | null> | null | undefined = waiting; next; next = host.whenIds?.(1)) {
+    const error = await next;
+    if (error !== null) return { error };
+  }
+  try {
+    return write(host, { type: 'ADD', ...a }, a.skill_id);
+  } catch (thrown) {
+    return toolFailed(thrown);
+  }
 }
 
 function updateSkill(host: ToolHost, a: z.infer<ToolSchemas['update_skill']>): ToolResult {

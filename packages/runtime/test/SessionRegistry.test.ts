@@ -6,9 +6,9 @@ import type { WithChildren } from '../src/internal/SessionRegistry.ts';
 const tree = (...children: WithChildren[]): WithChildren => ({ children: () => children });
 
 describe('SessionRegistry - the runtime\'s own record of live sessions', () => {
-  it('SessionRegistry - ids are handed out in order and never reused', () => {
-    const registry = new SessionRegistry();
-    expect([registry.newId(), registry.newId(), registry.newId()]).toEqual(['s1', 's2', 's3']);
+  it('SessionRegistry - ids are the runtime id and a counter, handed out in order and never reused', () => {
+    const registry = new SessionRegistry('k3v9x2m8q4');
+    expect([registry.newId(), registry.newId(), registry.newId()]).toEqual(['k3v9x2m8q4.1', 'k3v9x2m8q4.2', 'k3v9x2m8q4.3']);
   });
 
   it('liveDescendants - counts every live session under a node, at any depth', () => {

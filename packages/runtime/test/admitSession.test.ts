@@ -6,7 +6,7 @@ import type { SessionState } from '../src/internal/SessionNode.ts';
 import { formatSessionId } from '../src/SessionId.ts';
 
 function parent(state: SessionState, childCount = 0, depth = 0): AdmittingParent {
-  return { id: formatSessionId(1), depth, state, childCount, endedReason: () => (state === 'running' ? null : 'session s1 has ended; the call was not applied') };
+  return { id: formatSessionId('t', 1), depth, state, childCount, endedReason: () => (state === 'running' ? null : 'session t.1 has ended; the call was not applied') };
 }
 
 const admit = (p: AdmittingParent | null, extra: Partial<Parameters<typeof admitSession>[0]> = {}) =>

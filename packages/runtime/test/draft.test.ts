@@ -7,7 +7,7 @@ const add = (issue: string) => ({ operations: [{ type: 'ADD', section: 'harness'
 
 describe('Draft.toCommit', () => {
   it('hands out entries that later writes leave alone', () => {
-    const draft = new Draft(Skillbook.empty(), { sessionId: formatSessionId(1), path: [formatSessionId(1)] });
+    const draft = new Draft(Skillbook.empty(), { sessionId: formatSessionId('t', 1), path: [formatSessionId('t', 1)] });
     expect(draft.write(add('first'), {}).ok).toBe(true);
     const commit = draft.toCommit('out');
     expect(commit.entries.flatMap((e) => e.ops.map((op) => op.issue))).toEqual(['first']);

@@ -11,8 +11,8 @@ import { formatSessionId } from '../src/SessionId.ts';
 type Snapshot = SnapshotFrom<typeof sessionMachine>;
 type Action = { type: string; params?: unknown };
 
-const s1 = formatSessionId(1);
-const s2 = formatSessionId(2);
+const s1 = formatSessionId('t', 1);
+const s2 = formatSessionId('t', 2);
 
 function start(input: Partial<SessionInput> = {}): [Snapshot, Action[]] {
   return initialTransition(sessionMachine, { sessionId: s1, path: [s1], ...input }) as [Snapshot, Action[]];

@@ -26,22 +26,22 @@ const emitted = (actions: Action[]) =>
   });
 
 function commitOf(n: number): SupervisorEvent {
-  const sessionId = formatSessionId(n);
+  const sessionId = formatSessionId('t', n);
   const commit: Commit = { sessionId, path: [sessionId], baseRevision: 0, entries: [], descendants: 0, output: undefined };
   return { type: 'COMMIT', sessionId, commit };
 }
 
 const durable = (n: number): SupervisorEvent => ({
-  type: 'DURABLE', sessionId: formatSessionId(n), answer: { type: 'MERGED', revision: n, ops: 0, added: [], dropped: [] },
+  type: 'DURABLE', sessionId: formatSessionId('t', n), answer: { type: 'MERGED', revision: n, ops: 0, added: [], dropped: [] },
 });
 
 describe('supervisorMachine - a session\'s supervisor', () => {
   it('supervisorMachine - merges each commit at once, holding nothing', () => {
-    const open = start({ ownerId: 's1', durable: false, maxQueue: 1 });
+    const open = start({ ownerId: 't.1', durable: false, maxQueue: 1 });
     const [after, actions] = feed(open, commitOf(2));
-    expect(emitted(actions)).toEqual(['merge s2']);
+    expect(emitted(actions)).toEqual(['merge t.2']);
     expect(after.context).toMatchObject({ inFlight: [], waiting: [] });
-    expect(emitted(feed(after, commitOf(3))[1])).toEqual(['merge s3']);
+    expect(emitted(feed(after, commitOf(3))[1])).toEqual(['merge t.3']);
   });
 });
 
@@ -50,29 +50,29 @@ describe('supervisorMachine - the root supervisor', () => {
 
   it('supervisorMachine - keeps merges in flight until durable, and a full queue makes commits wait', () => {
     const [full, actions] = feed(root(), commitOf(1), commitOf(2));
-    expect(emitted(actions)).toEqual(['merge s2']);
-    expect(full.context.inFlight).toEqual(['s1', 's2']);
+    expect(emitted(actions)).toEqual(['merge t.2']);
+    expect(full.context.inFlight).toEqual(['t.1', 't.2']);
     const [waiting, backpressure] = feed(full, commitOf(3));
-    expect(emitted(backpressure)).toEqual(['backpressure s3 (2 queued)']);
-    expect(waiting.context.waiting.map((w) => w.sessionId)).toEqual(['s3']);
+    expect(emitted(backpressure)).toEqual(['backpressure t.3 (2 queued)']);
+    expect(waiting.context.waiting.map((w) => w.sessionId)).toEqual(['t.3']);
   });
 
   it('supervisorMachine - DURABLE answers the session and lets the next waiting commit in, in order', () => {
     const [waiting] = feed(root(), commitOf(1), commitOf(2), commitOf(3), commitOf(4));
     const [after, actions] = feed(waiting, durable(1));
-    expect(emitted(actions)).toEqual(['answer s1', 'merge s3']);
-    expect(after.context.inFlight).toEqual(['s2', 's3']);
-    expect(after.context.waiting.map((w) => w.sessionId)).toEqual(['s4']);
+    expect(emitted(actions)).toEqual(['answer t.1', 'merge t.3']);
+    expect(after.context.inFlight).toEqual(['t.2', 't.3']);
+    expect(after.context.waiting.map((w) => w.sessionId)).toEqual(['t.4']);
   });
 
   it('supervisorMachine - CLOSE refuses what waits and new commits, and still answers what is in flight', () => {
     const [waiting] = feed(root(), commitOf(1), commitOf(2), commitOf(3));
     const [closed, closing] = feed(waiting, { type: 'CLOSE' });
     expect(closed.value).toBe('closed');
-    expect(emitted(closing)).toEqual(['refuse s3']);
-    expect(emitted(feed(closed, commitOf(4))[1])).toEqual(['refuse s4']);
+    expect(emitted(closing)).toEqual(['refuse t.3']);
+    expect(emitted(feed(closed, commitOf(4))[1])).toEqual(['refuse t.4']);
     const [after, answered] = feed(closed, durable(1), durable(2));
-    expect(emitted(answered)).toEqual(['answer s2']);
+    expect(emitted(answered)).toEqual(['answer t.2']);
     expect(after.context).toMatchObject({ inFlight: [], waiting: [] });
     // a supervisor never stops on its own: its children may still tell it they are done
     expect(after.status).toBe('active');

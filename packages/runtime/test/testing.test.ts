@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRuntime } from '@cohort/runtime';
 import type { Runtime, Session } from '@cohort/runtime';
 import { createMutantRuntime, RUNTIME_MUTATIONS } from '@cohort/runtime/testing';
+import { MemoryStore } from '@cohort/store';
 
 const note = (s: Session, issue: string) => s.tools.add_skill({ section: 'harness', issue, insight: 'x' });
 
@@ -51,7 +52,32 @@ describe('@cohort/runtime/testing - broken variants for the simulation\'s checke
     await rt.close();
   });
 
+  it('testing - unleased-ids lets two runtimes of one store hand out the same ids: the store renumbers the second', async () => {
+    const store = new MemoryStore();
+    const [a, b] = [createMutantRuntime('unleased-ids', { store }), createMutantRuntime('unleased-ids', { store })];
+    const told = await Promise.all([a, b].map(async (rt, i) => {
+      const outcome = await rt.run(async (s) => note(s, `by ${i}`));
+      return outcome.status === 'committed' && 'ok' in outcome.output ? outcome.output.skill_id : null;
+    }));
+    expect(told[0]).toBe(told[1]);
+    expect((await store.load()).book.size).toBe(2);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('testing - flat-audit persists a root commit as one block of the root session', async () => {
+    const store = new MemoryStore();
+    const rt = createMutantRuntime('flat-audit', { store });
+    await rt.run(async (parent) => {
+      await note(parent, 'parent');
+      await parent.spawn(async (child) => note(child, 'child'));
+    });
+    const page = await store.history();
+    expect(page.ok && page.commits.map((c) => c.entries.map((b) => [b.path.length, b.ops.length]))).toEqual([[[1, 2]]]);
+    expect(rt.audit.map((e) => e.path.length)).toEqual([1, 2]);
+    await rt.close();
+  });
+
   it('testing - names every mutation it offers', () => {
-    expect(RUNTIME_MUTATIONS).toEqual(['shared-draft', 'interleaved-merge', 'keep-failed-writes']);
+    expect(RUNTIME_MUTATIONS).toEqual(['shared-draft', 'interleaved-merge', 'keep-failed-writes', 'unleased-ids', 'flat-audit']);
   });
 });

@@ -1,5 +1,6 @@
 import type { AuditEntry, RuntimeEvent, SessionOutcome } from '@cohort/runtime';
 import type { AppliedOp, Conflict, Skillbook } from '@cohort/skillbook';
+import type { PersistedCommit } from '@cohort/store';
 import type { AppendRecord } from './stores/RecordingStore.ts';
 import type { TimelineEvent } from './SimReport.ts';
 
@@ -51,12 +52,16 @@ export class EpochRecord {
   readonly misreported: string[] = [];
   appends: readonly AppendRecord[] = [];
   final: { readonly book: Skillbook; readonly audit: readonly AuditEntry[]; readonly live: number } | null = null;
+  /** The store's persisted history once every root settled (null: a crash came first, or it could not be read). */
+  history: readonly PersistedCommit[] | null = null;
   crashed = false;
 
   constructor(
     readonly epoch: number,
     readonly initial: Skillbook,
     private readonly push: (event: TimelineEvent) => number,
+    /** Which of several runtimes on the store at once this is (1-based), or null for an epoch's one runtime. */
+    readonly writer: number | null = null,
   ) {}
 
   /** Feeds one runtime event. */

@@ -18,6 +18,17 @@ export interface Scenario {
   readonly epochs: readonly EpochPlan[];
   /** Another program (ACE) saving the file store's document during the run, or `null`. */
   readonly external: ExternalPlan | null;
+  /** After the epochs, several runtimes on the store at once (null: this seed has none). */
+  readonly writers: WritersPlan | null;
+}
+
+/**
+ * Many writers: runtimes of one service (processes, for a file store: one mount of the disk
+ * each) on one store at the same time, each running wide session trees — hundreds of sessions.
+ */
+export interface WritersPlan {
+  /** What each runtime runs. */
+  readonly runtimes: readonly { readonly roots: readonly RootPlan[] }[];
 }
 
 /** A conflict policy by name. */

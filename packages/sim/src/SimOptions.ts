@@ -2,11 +2,11 @@ import { z } from 'zod';
 
 /**
  * The deliberately broken variants the simulation can run against, to prove its checker can
- * fail: the runtime's three (from `@cohort/runtime/testing`), `ack-before-sync`, a store
+ * fail: the runtime's five (from `@cohort/runtime/testing`), `ack-before-sync`, a store
  * that acknowledges a merge before it is durable, and `stale-base`, a file store that merges
  * another program's document against the version it last wrote (`@cohort/store/mutants`).
  */
-export const SimMutationSchema = z.enum(['shared-draft', 'interleaved-merge', 'keep-failed-writes', 'ack-before-sync', 'stale-base']);
+export const SimMutationSchema = z.enum(['shared-draft', 'interleaved-merge', 'keep-failed-writes', 'unleased-ids', 'flat-audit', 'ack-before-sync', 'stale-base']);
 /** See {@link SimMutationSchema}. */
 export type SimMutation = z.infer<typeof SimMutationSchema>;
 

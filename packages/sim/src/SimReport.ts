@@ -12,6 +12,8 @@ export const INVARIANTS = {
   6: 'no-unhandled-errors',
   7: 'crash-recovery',
   8: 'external-merge',
+  9: 'ids-as-told',
+  10: 'persisted-audit',
 } as const;
 
 /** An invariant's number. */
@@ -36,6 +38,7 @@ export type HarnessEvent =
   | { readonly type: 'sim.reopen'; readonly ok: boolean; readonly revision: number; readonly skills: number; readonly message?: string }
   /** Another program saved the document: what it changed, and whether it loaded it first or saved from memory. */
   | { readonly type: 'sim.external'; readonly mode: 'reload' | 'long-running'; readonly ops: readonly string[] }
+  | { readonly type: 'sim.writers'; readonly runtimes: number; readonly store: string; readonly revision: number; readonly skills: number }
   | { readonly type: 'sim.unhandled'; readonly kind: 'rejection' | 'exception'; readonly message: string };
 
 /** A timeline event: the runtime's (stack traces removed) or the harness's. */

@@ -72,6 +72,8 @@ export function describeEvent(event: TimelineEvent): [string, string] {
       return ['sim', event.ok ? `reopened: ${plural(event.skills, 'skill')} at revision ${event.revision}` : `reopen FAILED: ${event.message ?? ''}`];
     case 'sim.external':
       return ['ace', `saved the document (${event.mode === 'reload' ? 'reloaded first' : 'from memory'}): ${event.ops.join(', ') || 'no change'}`];
+    case 'sim.writers':
+      return ['sim', `${event.runtimes} runtimes open the ${event.store} store at once: ${plural(event.skills, 'skill')} at revision ${event.revision}`];
     case 'sim.unhandled':
       return ['sim', `UNHANDLED ${event.kind}: ${event.message}`];
     default:

@@ -3,6 +3,7 @@ import { createPrng } from './createPrng.ts';
 import type { Prng } from './createPrng.ts';
 import { generateSession } from './generateSession.ts';
 import { generateExternal } from './external/generateExternal.ts';
+import { generateWriters } from './generateWriters.ts';
 import type { EpochPlan, PolicyName, Scenario, ScenarioLimits, StorePlan } from './Scenario.ts';
 import type { ResolvedSimOptions } from './SimOptions.ts';
 
@@ -12,7 +13,8 @@ const SESSIONS_PER_EPOCH = 24;
 /**
  * Generates a scenario from the seed: policy, limits, budget, the store and its faults, one
  * to three epochs of session trees (a process crash ends an epoch; the next reopens the store),
- * and maybe another program saving the file store's document meanwhile. Pure: the same options give the same scenario. Part of the scenario depends on the
+ * maybe another program saving the file store's document meanwhile, and for some seeds many
+ * writers on the store at once. Pure: the same options give the same scenario. Part of the scenario depends on the
  * mutation only in that a mutated run uses the very scenario of the unmutated one.
  *
  * @example
@@ -43,7 +45,9 @@ export function generateScenario(options: ResolvedSimOptions): Scenario {
     epochs.push({ roots, crash: crashes[e] ?? null });
   }
   const external = store.kind === 'file' && faults ? generateExternal(root.fork('external'), epochs.length) : null;
-  return { seedSkills, policy, limits, budgetTokens, store, epochs, external };
+  // drawn from a prng of its own, so that a seed's epochs are the same with or without it
+  const writers = generateWriters(root.fork('writers'), { seedSkills, maxDepth: limits.maxDepth, faults, budgeted: budgetTokens !== null, quota: 0 });
+  return { seedSkills, policy, limits, budgetTokens, store, epochs, external, writers };
 }
 
 function generateLimits(prng: Prng, faults: boolean): ScenarioLimits {

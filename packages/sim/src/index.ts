@@ -2,7 +2,7 @@
  * `@cohort/sim`: deterministic simulation of Cohort session trees. `simulate({ seed })`
  * generates a scenario from the seed (session trees, scripted tool calls and batches,
  * think-times, and faults), runs it on virtual time against the runtime (and a file store on
- * a simulated disk), checks eight invariants against a reference model built from the
+ * a simulated disk), checks ten invariants against a reference model built from the
  * Skillbook alone, and returns a report that replays byte for byte. See docs/simulation.md.
  */
 export { simulate, SIM_EPOCH_START } from './simulate.ts';

@@ -29,9 +29,10 @@ export interface Reference {
  * Builds the reference model of an epoch from the observations alone, with nothing but the
  * Skillbook: each committed session's draft history is its own applied ops and, where a
  * child merged, that child's history (less the ops the merge reported dropped); the book is
- * the initial book with every root commit's history replayed serially, in merge order — and,
- * in a run where another program saved the document, the changes the store took in from it
- * (see {@link buildReferenceTakingIn}).
+ * the initial book with every root commit's history replayed serially, in merge order (a
+ * REMOVE of a skill removed already changes nothing, and no audit holds it) — and, in a run
+ * where another program saved the document, the changes the store took in from it (see
+ * {@link buildReferenceTakingIn}).
  *
  * @example
  * const ref = buildReference(record);
@@ -58,7 +59,8 @@ export function buildReferenceTakingIn(record: EpochRecord, takenIn: readonly Ta
   for (const merge of record.rootMerges) {
     while (external[0] && external[0].revision < merge.revision) book = takeIn(book, (external.shift() as TakenIn).commit);
     const idMap = remaps.get(`${merge.sessionId}\u0000${merge.revision}`);
-    const segments = withoutDropped(segmentsOf(record, merge.sessionId, new Set()), merge.dropped).map((seg) => ({ ...seg, ops: remapOps(seg.ops, idMap) }));
+    const remapped = withoutDropped(segmentsOf(record, merge.sessionId, new Set()), merge.dropped).map((seg) => ({ ...seg, ops: remapOps(seg.ops, idMap) }));
+    const segments = withoutNoOps(book, remapped);
     blocks.push({ rootId: merge.sessionId, revision: merge.revision, segments });
     const ops = segments.flatMap((s) => s.ops);
     if (ops.length === 0) continue;
@@ -96,6 +98,26 @@ export function withoutDropped(segments: readonly Segment[], dropped: readonly C
 }
 
 /**
+ * Removes the REMOVEs that change nothing when the segments are replayed serially on `book`
+ * (the skill is removed already, in the book or by an earlier op): a merge leaves them out,
+ * so no audit holds them.
+ */
+export function withoutNoOps(book: Skillbook, segments: readonly Segment[]): Segment[] {
+  const removed = new Set<string>();
+  const out: Segment[] = [];
+  for (const s of segments) {
+    const ops = s.ops.filter((op) => {
+      if (op.type !== 'REMOVE') return true;
+      if (removed.has(op.skill_id) || book.get(op.skill_id)?.active === false) return false;
+      removed.add(op.skill_id);
+      return true;
+    });
+    if (ops.length > 0) out.push({ sessionId: s.sessionId, ops });
+  }
+  return out;
+}
+
+/**
  * Joins adjacent segments of the same session and drops empty ones: an audit may split one
  * session's writes where a child's empty commit merged in between, and that is no violation.
  */
@@ -108,6 +130,15 @@ export function coalesce(segments: readonly Segment[]): Segment[] {
     else out.push({ sessionId: s.sessionId, ops: [...s.ops] });
   }
   return out;
+}
+
+/**
+ * `expected` with its `next_id` raised to `actual`'s: a store keeps the book's `next_id` past
+ * every id lease it granted, and a lease is no change of the book, so a replay equals the book
+ * up to that counter (and never past it).
+ */
+export function upToLeases(expected: Skillbook, actual: Skillbook): Skillbook {
+  return expected.reserveIds(actual.nextId);
 }
 
 /** Replays ops on a book, naming the first failure. */

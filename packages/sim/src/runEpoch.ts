@@ -1,14 +1,15 @@
 import { createRuntime } from '@cohort/runtime';
 import type { ConflictPolicy, Runtime, RuntimeOptions, SimulatedClock } from '@cohort/runtime';
 import { RUNTIME_MUTATIONS, createMutantRuntime } from '@cohort/runtime/testing';
-import type { SimFs } from '@cohort/store';
+import type { SimFs, Store } from '@cohort/store';
 import type { EpochRecord } from './EpochRecord.ts';
-import type { EpochPlan, PolicyName, RootPlan, Scenario } from './Scenario.ts';
+import type { EpochPlan, PolicyName, RootPlan, Scenario, ScenarioLimits } from './Scenario.ts';
 import { scriptBody, spawnOptions } from './scriptBody.ts';
 import type { ScriptEnv } from './scriptBody.ts';
 import type { ResolvedSimOptions } from './SimOptions.ts';
 import type { EpochStore } from './stores/openEpochStore.ts';
 import type { SimAceWriter } from './external/SimAceWriter.ts';
+import { readAllHistory } from './external/readAllHistory.ts';
 
 /** Virtual-time steps one settle may take before the run counts as runaway. */
 export const MAX_STEPS = 200_000;
@@ -36,23 +37,14 @@ export interface EpochContext {
  * await runEpoch(plan, { scenario, options, clock, sim, store, record, seedIds });
  */
 export async function runEpoch(plan: EpochPlan, ctx: EpochContext): Promise<void> {
-  const { scenario, clock, record } = ctx;
-  const mutation = RUNTIME_MUTATIONS.find((m) => m === ctx.options.mutation);
-  const options: RuntimeOptions = {
-    book: ctx.store.book,
-    store: ctx.store.recording,
-    clock,
-    limits: scenario.limits,
-    conflicts: conflictPolicy(scenario.policy),
-    ...(scenario.budgetTokens !== null ? { budget: { tokens: scenario.budgetTokens } } : {}),
-  };
-  // a broken variant comes through the runtime's testing entry point, never through its options
-  const rt = mutation ? createMutantRuntime(mutation, options) : createRuntime(options);
+  const { clock, record } = ctx;
+  const rt = simRuntime(ctx, { store: ctx.store.recording, runtimeId: `e${record.epoch}` });
   const subscription = rt.events$.subscribe((event) => record.observe(event));
   if (plan.crash && ctx.sim) armCrash(ctx.sim, plan.crash, record);
   const env: ScriptEnv = { record, clock, seedIds: ctx.seedIds };
   const roots = Promise.all([...plan.roots.map((root) => startRoot(rt, root, env)), ctx.external?.during(record.epoch)]);
   await settle(clock, roots, record, 'the sessions did not all settle');
+  if (!record.crashed) await settle(clock, readAllHistory(ctx.store.recording).then((h) => void (record.history = h)), record, 'the history could not be read');
   const live = rt.liveSessions;
   if (plan.crash && ctx.sim && !record.crashed) {
     record.crashed = true;
@@ -65,6 +57,27 @@ export async function runEpoch(plan: EpochPlan, ctx: EpochContext): Promise<void
   record.appends = ctx.store.recording.appends;
 }
 
+/**
+ * A runtime as the scenario says (policy, limits, budget; the broken variant of a mutated run)
+ * on `store`, with the whole audit kept (to hold against what the store persisted) and session
+ * ids from the seed (`runtimeId`), so that a run replays byte for byte.
+ */
+export function simRuntime(ctx: Pick<EpochContext, 'scenario' | 'options' | 'clock'>, how: { store: Store; runtimeId: string; limits?: ScenarioLimits }): Runtime {
+  const { scenario, clock } = ctx;
+  const mutation = RUNTIME_MUTATIONS.find((m) => m === ctx.options.mutation);
+  const options: RuntimeOptions = {
+    store: how.store,
+    clock,
+    runtimeId: how.runtimeId,
+    auditWindow: Number.POSITIVE_INFINITY,
+    limits: how.limits ?? scenario.limits,
+    conflicts: conflictPolicy(scenario.policy),
+    ...(scenario.budgetTokens !== null ? { budget: { tokens: scenario.budgetTokens } } : {}),
+  };
+  // a broken variant comes through the runtime's testing entry point, never through its options
+  return mutation ? createMutantRuntime(mutation, options) : createRuntime(options);
+}
+
 /** Drives virtual time until `work` settles; a hang or a rejection is recorded, not thrown. */
 export async function settle(clock: SimulatedClock, work: Promise<unknown>, record: EpochRecord, what: string): Promise<void> {
   try {
@@ -74,7 +87,8 @@ export async function settle(clock: SimulatedClock, work: Promise<unknown>, reco
   }
 }
 
-function startRoot(rt: Runtime, root: RootPlan, env: ScriptEnv): Promise<void> {
+/** Starts a root session at its time; resolves once its outcome was recorded (or its rejection). */
+export function startRoot(rt: Runtime, root: RootPlan, env: ScriptEnv): Promise<void> {
   return new Promise((resolve) => {
     env.clock.setTimeout(() => {
       const deliver = env.record.call(null);

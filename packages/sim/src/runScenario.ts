@@ -11,6 +11,8 @@ import type { ResolvedSimOptions } from './SimOptions.ts';
 import { openEpochStore, SIM_DOCUMENT } from './stores/openEpochStore.ts';
 import type { AppendRecord } from './stores/RecordingStore.ts';
 import type { Timeline } from './Timeline.ts';
+import { runWriters } from './runWriters.ts';
+import type { WritersObservation } from './runWriters.ts';
 
 /** A recovery copy found beside the document, with what its sidecar says. */
 export interface CopyInfo {
@@ -49,10 +51,13 @@ export interface ExternalObservations {
 
 /** Everything a run observed. */
 export interface RunObservations {
+  /** Each epoch's runtime, then each of the many writers' (when the scenario has them). */
   readonly epochs: readonly EpochRecord[];
   readonly reopens: readonly ReopenRecord[];
   /** The other program's saves, in runs with one (`null` or absent otherwise). */
   readonly external?: ExternalObservations | null;
+  /** The many writers on the store after the epochs (`null`: the scenario has none, or the store did not open). */
+  readonly writers: WritersObservation | null;
 }
 
 /**
@@ -72,6 +77,7 @@ export async function runScenario(scenario: Scenario, options: ResolvedSimOption
   const epochs: EpochRecord[] = [];
   const reopens: ReopenRecord[] = [];
   let previous: EpochRecord | null = null;
+  let opens = true;
   const writer = scenario.external && sim ? new SimAceWriter(scenario.external, sim, clock, SIM_DOCUMENT, (event) => timeline.push(event)) : null;
   let history: readonly PersistedCommit[] | null = null;
   const notices = new Map<string, StoreNotice>();
@@ -90,7 +96,9 @@ export async function runScenario(scenario: Scenario, options: ResolvedSimOption
       ackBeforeSync: options.mutation === 'ack-before-sync' && plan !== undefined, staleBase: options.mutation === 'stale-base', onFault,
     });
     const opened = await clock.settle(opening).catch((thrown: unknown) => ({ ok: false as const, message: `opening hung: ${String(thrown)}` }));
-    if (opened.ok) for (const notice of opened.store.openNotices) timeline.push(notice);
+    opens = opened.ok;
+    // an epoch's runtime replays them on its events$; a last opening without one shows them here
+    if (opened.ok && !plan) for (const notice of opened.store.openNotices) timeline.push(notice);
     if (opened.ok && writer) keep(opened.store.openNotices);
     history = writer && opened.ok ? await clock.settle(readAllHistory(opened.store.recording)).catch(() => null) : null;
     if (previous) {
@@ -112,7 +120,21 @@ export async function runScenario(scenario: Scenario, options: ResolvedSimOption
     epochs.push(record);
     previous = record;
   }
-  return { epochs, reopens, external: writer ? { saves: writer.saves, history, merges: [...notices.values()] } : null };
+  const writers = scenario.writers && opens ? await manyWriters(scenario, options, timeline, { sim, initial, seedIds }, epochs) : null;
+  return { epochs, reopens, external: writer ? { saves: writer.saves, history, merges: [...notices.values()] } : null, writers };
+}
+
+/** Runs the scenario's many writers after its epochs; their records join `epochs`. */
+async function manyWriters(
+  scenario: Scenario, options: ResolvedSimOptions, timeline: Timeline, on: { sim: SimFs | null; initial: Skillbook; seedIds: readonly string[] }, epochs: EpochRecord[],
+): Promise<WritersObservation | null> {
+  if (!scenario.writers) return null;
+  timeline.epoch = scenario.epochs.length + 1;
+  const ran = await runWriters(scenario.writers, { scenario, options, clock: timeline.clock, ...on, epoch: timeline.epoch, push: (e) => timeline.push(e) });
+  if (!ran) return null;
+  const first = epochs.length;
+  epochs.push(...ran.records);
+  return { first, ...ran.observation };
 }
 
 function reopenRecord(previous: EpochRecord, reopened: Skillbook | null, message: string | null, sim: SimFs | null, history: readonly PersistedCommit[] | null): ReopenRecord {

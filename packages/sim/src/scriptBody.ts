@@ -1,5 +1,6 @@
 import { callSkillTool } from '@cohort/runtime';
 import type { Clock, Session, SessionBody, SpawnOptions, ToolResult } from '@cohort/runtime';
+import type { AppliedOp } from '@cohort/skillbook';
 import { rawOp, resolveTarget, toolCall, witnessToolOp, writtenId } from './buildOp.ts';
 import type { TargetEnv } from './buildOp.ts';
 import type { EpochRecord } from './EpochRecord.ts';
@@ -96,10 +97,18 @@ async function toolStep(run: Run, op: OpPlan, thenThrow: boolean): Promise<void>
   const call = callSkillTool(s.tools, tool, args); // deliberately unchecked arguments, as an LLM sends them
   // a tool writes when it is called (its promise only reports): witness the write right here,
   // before anything else (a child's merge) can touch the draft
-  const applied = s.book === before ? [] : witnessToolOp(tool, args, before, at, writtenId(tool, args, before, s.book));
-  env.record.own(s.id, applied, explicit);
-  for (const a of applied) if (a.type === 'ADD') run.own.push(a.skill_id);
+  let applied = s.book === before ? [] : witnessToolOp(tool, args, before, at, writtenId(tool, args, before, s.book));
+  const witness = (ops: readonly AppliedOp[]): void => {
+    env.record.own(s.id, ops, explicit);
+    for (const a of ops) if (a.type === 'ADD') run.own.push(a.skill_id);
+  };
+  witness(applied);
   const check = (result: ToolResult): void => {
+    // an ADD that waited for the runtime's next id lease wrote just before it resolved
+    if (applied.length === 0 && tool === 'add_skill' && 'skill_id' in result && s.book.has(result.skill_id) && !before.has(result.skill_id)) {
+      applied = witnessToolOp(tool, args, before, env.clock.now(), result.skill_id);
+      witness(applied);
+    }
     const reported = 'skill_id' in result ? result.skill_id : null;
     const wrote = applied[0]?.skill_id ?? null;
     // removing a skill that is removed already changes nothing: nothing is written

@@ -1,6 +1,5 @@
 import { SimulatedClock } from '@cohort/runtime';
-import { buildReferenceTakingIn } from './referenceModel.ts';
-import { takenInDuring } from './external/externalChanges.ts';
+import { buildReferences } from './buildReferences.ts';
 import { checkInvariants } from './invariants/checkInvariants.ts';
 import { generateScenario } from './generateScenario.ts';
 import { runScenario } from './runScenario.ts';
@@ -15,7 +14,7 @@ export const SIM_EPOCH_START = Date.UTC(2026, 0, 1);
 
 /**
  * Runs one deterministic simulation: generates the scenario from the seed, runs it on
- * virtual time (and a simulated disk), builds the reference model and checks the eight
+ * virtual time (and a simulated disk), builds the reference model and checks the ten
  * invariants. Same seed, same options, same code → `JSON.stringify(report)` is byte-identical.
  * Never throws for a fault of the runtime: a violation is a failed invariant in the report.
  * Run simulations one at a time: unhandled rejections are caught process-wide while one runs.
@@ -51,7 +50,7 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
     process.off('unhandledRejection', onRejection);
     process.off('uncaughtException', onException);
   }
-  const references = observations.epochs.map((record, i) => buildReferenceTakingIn(record, takenInDuring(observations, i)));
+  const references = buildReferences(observations);
   const invariants = checkInvariants({ observations, references, unhandled });
   return {
     seed: resolved.seed,

@@ -48,6 +48,20 @@ describe('generateScenario', () => {
     expect(deep).toBeGreaterThan(0);
   });
 
+  it('generateScenario - about one seed in five runs two to four writers on the store at once, with hundreds of sessions between them', () => {
+    const sizes: number[] = [];
+    for (let seed = 1; seed <= 200; seed++) {
+      const writers = generateScenario(resolveSimOptions({ seed })).writers;
+      if (!writers) continue;
+      expect(writers.runtimes.length).toBeGreaterThanOrEqual(2);
+      expect(writers.runtimes.length).toBeLessThanOrEqual(4);
+      sizes.push(writers.runtimes.flatMap((w) => w.roots.flatMap((r) => sessions(r.session))).length);
+    }
+    expect(sizes.length).toBeGreaterThan(25);
+    expect(sizes.length).toBeLessThan(60);
+    expect([...sizes].sort((a, b) => a - b)[sizes.length >> 1]).toBeGreaterThan(150);
+  });
+
   it('generateScenario - a crash plan only comes with the file store, and every crashed epoch is followed by a reopening one', () => {
     for (let seed = 1; seed <= 200; seed++) {
       const scenario = generateScenario(resolveSimOptions({ seed }));

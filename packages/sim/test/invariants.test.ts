@@ -21,7 +21,7 @@ function record(): EpochRecord {
 }
 
 function input(records: EpochRecord[], extra: Partial<CheckInput> = {}): CheckInput {
-  return { observations: { epochs: records, reopens: [] }, references: records.map(buildReference), unhandled: [], ...extra };
+  return { observations: { epochs: records, reopens: [], writers: null }, references: records.map(buildReference), unhandled: [], ...extra };
 }
 
 function spawned(r: EpochRecord, id: string, parentId: string | null = null): void {
@@ -86,7 +86,7 @@ describe('the invariants fail on broken observations', () => {
     const a = add('context-00001');
     const b = add('context-00002');
     const check = (appends: AppendRecord[], book: Skillbook) =>
-      checkRecovery({ observations: { epochs: [], reopens: [reopen(appends, book)] }, references: [], unhandled: [] }).ok;
+      checkRecovery({ observations: { epochs: [], reopens: [reopen(appends, book)], writers: null }, references: [], unhandled: [] }).ok;
     // an acknowledged merge lost
     expect(check([appended([a], 'acknowledged', true)], Skillbook.empty())).toBe(false);
     // an in-doubt merge (refused because the process died under it) may or may not be there

@@ -4,7 +4,7 @@ import { SimTally, simulate } from '@cohort/sim';
 const SEEDS = 200;
 
 describe('many seeds', () => {
-  it(`seeds - ${SEEDS} seeds of session trees with injected faults keep all eight invariants`, async () => {
+  it(`seeds - ${SEEDS} seeds of session trees with injected faults keep all ten invariants`, async () => {
     const tally = new SimTally();
     const kinds = new Set<string>();
     const harness = new Set<string>();
@@ -22,7 +22,7 @@ describe('many seeds', () => {
     expect(summary.runs).toBe(SEEDS);
     // the seeds exercise every fault the issue names (invalid_commit only comes from a broken runtime)
     expect([...kinds].sort()).toEqual(['aborted', 'budget_exhausted', 'cancelled', 'conflict', 'crashed', 'limit_exceeded', 'timeout']);
-    for (const expected of ['sim.fault', 'sim.crash', 'crash:power', 'crash:process', 'sim.reopen', 'store.io_failed', 'store.lock_taken_over', 'sim.write']) {
+    for (const expected of ['sim.fault', 'sim.crash', 'crash:power', 'crash:process', 'sim.reopen', 'store.io_failed', 'store.lock_taken_over', 'sim.write', 'sim.writers']) {
       expect(harness, expected).toContain(expected);
     }
   }, 120_000);

@@ -24,7 +24,7 @@ describe('simulate', () => {
     }
   });
 
-  it('simulate - a report names the seed, the scenario, the timeline and each of the eight invariants', async () => {
+  it('simulate - a report names the seed, the scenario, the timeline and each of the ten invariants', async () => {
     const report = await simulate({ seed: 11 });
     expect(report.seed).toBe(11);
     expect(report.options).toEqual({ seed: 11, store: 'auto', faults: true, maxRoots: 3 });
@@ -32,6 +32,7 @@ describe('simulate', () => {
     expect(report.timeline.some((e) => e.event.type === 'session.spawned')).toBe(true);
     expect(report.invariants.map((i) => i.name)).toEqual([
       'serialisable', 'failed-work-discarded', 'audit-blocks', 'settles-once', 'unique-ids', 'no-unhandled-errors', 'crash-recovery', 'external-merge',
+      'ids-as-told', 'persisted-audit',
     ]);
     expect(violations(report)).toEqual([]);
   });

@@ -134,7 +134,7 @@ export class MemoryStore implements Store {
       // dropped in batches, so that keeping the newest costs O(1) per commit
       if (this.commits.length >= 2 * this.historyLimit) this.commits = this.commits.slice(-this.historyLimit);
     }
-    if (decided.idMap.size === 0) return { ok: true, revision, book: decided.book };
+    if (decided.idMap.size === 0) return { ok: true, revision, book: decided.book, entries: decided.blocks };
     this.notices.next({
       type: 'store.ids_remapped',
       id: occurrenceId('ids_remapped', this.name, commit.sessionId, revision),
@@ -145,7 +145,7 @@ export class MemoryStore implements Store {
       revision,
       idMap: Object.fromEntries(decided.idMap),
     });
-    return { ok: true, revision, book: decided.book, idMap: decided.idMap };
+    return { ok: true, revision, book: decided.book, idMap: decided.idMap, entries: decided.blocks };
   }
 
   /** Refuses further appends and completes `notices$`. */

@@ -101,6 +101,13 @@ export type AppendResult =
       readonly book: Skillbook;
       /** Unleased ADD ids the store renumbered (id → id in the book; see `CommitRecord.allocation`); absent when none. */
       readonly idMap?: ReadonlyMap<string, string>;
+      /**
+       * The commit's audit blocks as persisted — ids as in the book, the ops that changed
+       * nothing (a REMOVE of a removed skill) left out, and blocks left empty dropped; `[]` when
+       * nothing was journaled. What `history()` holds for the commit. An adapter that leaves it
+       * out makes its clients assume every op was persisted.
+       */
+      readonly entries?: readonly AuditBlock[];
     }
   | { readonly ok: false; readonly error: StoreError };
 

@@ -42,7 +42,13 @@ async function cohortRound(root: Session, sessions: number, k: number, rand: () 
   const gate = new Promise<void>((resolve) => (release = resolve));
   const outcomes = Array.from({ length: sessions }, (_, i) =>
     root.spawn(async (s) => {
-      const r = s.applyBatch(batchOf(k, rand, `c${i}`));
+      const batch = batchOf(k, rand, `c${i}`);
+      let r = s.applyBatch(batch);
+      // a burst of ADDs can outrun the runtime's id lease: the next one comes after an await
+      while (!r.ok && r.error.code === 'ids_unavailable') {
+        await new Promise((resolve) => setImmediate(resolve));
+        r = s.applyBatch(batch);
+      }
       if (!r.ok) throw new Error(r.error.message);
       if (++ready === sessions) allReady();
       await gate;

@@ -54,7 +54,7 @@ async function runScenario(clock: SimulatedClock, out: CliOutput, scenario: Demo
   const seeded = Skillbook.empty().applyBatch({ operations: [SEED] }, { clock });
   if (!seeded.ok) throw new Error(seeded.error.message);
   const tap = createInspectionTap();
-  const rt = createRuntime({ book: seeded.book, clock, inspect: tap.inspect });
+  const rt = createRuntime({ book: seeded.book, clock, inspect: tap.inspect, runtimeId: 'demo' });
   recorder.attach(rt, { label: scenario.title, inspection: tap });
   const view = new SessionTreeView();
   rt.events$.subscribe((e) => view.observe(e));

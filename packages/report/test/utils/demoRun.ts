@@ -36,7 +36,7 @@ export function seededBook(clock: { now(): number }): Skillbook {
 export async function demoRun(): Promise<{ recording: Recording; rt: Runtime }> {
   const clock = new SimulatedClock(Date.UTC(2026, 10, 29, 12));
   const tap = createInspectionTap();
-  const rt = createRuntime({ book: seededBook(clock), clock, inspect: tap.inspect });
+  const rt = createRuntime({ book: seededBook(clock), clock, inspect: tap.inspect, runtimeId: 'demo' });
   const recorder = recordRun(rt, { title: 'Demo run', label: 'demo', inspection: tap, clock });
   const outcome = await clock.settle(rt.run(planner, { name: 'planner' }));
   if (outcome.status !== 'committed') throw new Error(`the demo's planner did not commit: ${JSON.stringify(outcome)}`);

@@ -1,9 +1,9 @@
-import { Subject } from 'rxjs';
-import type { Subscription } from 'rxjs';
+import { Subject, concat, defer, from } from 'rxjs';
+import type { Observable, Subscription } from 'rxjs';
 import { z } from 'zod';
 import { Skillbook } from '@cohort/skillbook';
 import { MemoryStore } from '@cohort/store';
-import type { Store } from '@cohort/store';
+import type { HistoryOptions, HistoryPage, Store } from '@cohort/store';
 import type { AuditEntry } from '../AuditEntry.ts';
 import { BudgetAccount, BudgetSpecSchema } from '../Budget.ts';
 import { systemClock } from '../Clock.ts';
@@ -11,20 +11,27 @@ import type { Clock } from '../Clock.ts';
 import type { Runtime, RuntimeOptions } from '../createRuntime.ts';
 import { die } from '../errors.ts';
 import { failureSeed } from '../FailureSeed.ts';
-import { LimitsSchema, defaultLimits } from '../Limits.ts';
+import { LimitsSchema, defaultLimits, operationLimits } from '../Limits.ts';
 import type { Limits } from '../Limits.ts';
 import type { RuntimeEvent } from '../RuntimeEvent.ts';
 import type { SessionBody, SpawnOptions } from '../Session.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
+import { RuntimeIdSchema, newRuntimeId } from '../SessionId.ts';
 import { RootLedger } from './RootLedger.ts';
 import type { Seams } from './Seams.ts';
 import { SessionTree } from './SessionTree.ts';
+import { SkillIds } from './SkillIds.ts';
+
+/** How many recent entries `rt.audit` keeps by default. */
+export const DEFAULT_AUDIT_WINDOW = 1_000;
 
 /** The parts of {@link RuntimeOptions} that are data, checked where they enter. */
 const RuntimeOptionsSchema = z.object({
   limits: LimitsSchema.partial().optional(),
   budget: BudgetSpecSchema.optional(),
   conflicts: z.union([z.enum(['reject', 'rebase', 'last-writer-wins']), z.function()]).optional(),
+  runtimeId: RuntimeIdSchema.optional(),
+  auditWindow: z.union([z.number().int().positive(), z.literal(Number.POSITIVE_INFINITY)]).optional(),
 });
 
 /**
@@ -40,8 +47,13 @@ export function openRuntime(options: RuntimeOptions, seams: Seams): Runtime {
 
 class CohortRuntime implements Runtime {
   readonly ready: Promise<void>;
+  readonly runtimeId: string;
   private readonly events = new Subject<RuntimeEvent>();
-  readonly events$ = this.events.asObservable();
+  /** The notices the store raised while opening first (replayed to every subscriber, as the store does), then live events. */
+  readonly events$: Observable<RuntimeEvent> = defer(() => {
+    const opened = this.store.openNotices;
+    return opened.length === 0 ? this.events : concat(from(opened), this.events);
+  });
   private readonly store: Store;
   private readonly ledger: RootLedger;
   private readonly tree: SessionTree;
@@ -52,9 +64,14 @@ class CohortRuntime implements Runtime {
   constructor(options: RuntimeOptions, seams: Seams) {
     const clock: Clock = options.clock ?? systemClock;
     const limits: Limits = { ...defaultLimits, ...options.limits };
-    const initial = options.book ?? Skillbook.empty();
+    // a store that is loaded (a FileStore after `open`) gives its book at once: no empty window
+    const initial = options.store ? (options.store.current()?.book ?? Skillbook.empty()) : (options.book ?? Skillbook.empty());
     this.store = options.store ?? new MemoryStore(initial);
-    this.ledger = new RootLedger(initial, this.store, clock);
+    this.runtimeId = options.runtimeId ?? newRuntimeId();
+    const ids = seams.ids(this.store, initial);
+    const auditWindow = options.auditWindow ?? DEFAULT_AUDIT_WINDOW;
+    this.ledger = new RootLedger(initial, { store: this.store, clock, auditWindow, ids, persistedBlocks: seams.persistedBlocks });
+    const skillIds = new SkillIds(ids.source, clock, operationLimits(limits));
     this.tree = new SessionTree({
       clock,
       limits,
@@ -62,18 +79,17 @@ class CohortRuntime implements Runtime {
       budget: BudgetAccount.root(options.budget),
       emit: (e) => this.events.next(e),
       ledger: this.ledger,
-      nextSkillId: initial.nextId,
+      skillIds,
+      runtimeId: this.runtimeId,
       seams,
       inspect: options.inspect,
     });
     this.noticeSub = this.store.notices$.subscribe((n) => this.events.next(n));
-    this.ready = this.ledger.load().then((snapshot) => {
-      this.tree.resetSkillIds(snapshot.book.nextId);
+    // catching up with the store and the first id lease, side by side; a refused lease is no
+    // failure of `ready` (an ADD asks again, and says why when it cannot be had)
+    this.ready = Promise.all([this.ledger.load(), skillIds.start()]).then(() => {
       // other runtimes' merges (another process on the same database): the root moves on to them
-      this.externalSub = this.store.external$?.subscribe((external) => {
-        this.ledger.takeIn(external);
-        this.tree.resetSkillIds(external.book.nextId);
-      });
+      this.externalSub = this.store.external$?.subscribe((external) => this.ledger.takeIn(external));
     });
     // a failed load is reported to each `run` as a failure value; never an unhandled rejection
     this.ready.catch(() => undefined);
@@ -93,6 +109,10 @@ class CohortRuntime implements Runtime {
 
   get liveSessions(): number {
     return this.tree.liveCount;
+  }
+
+  history(options?: HistoryOptions): Promise<HistoryPage> {
+    return this.store.history(options);
   }
 
   async run<I, O>(body: SessionBody<I, O>, options: SpawnOptions<I> = {}): Promise<SessionOutcome<O>> {

@@ -15,7 +15,6 @@ import type { RootLedger } from './RootLedger.ts';
 import type { Seams } from './Seams.ts';
 import type { SessionNode } from './SessionNode.ts';
 import type { SessionRegistry } from './SessionRegistry.ts';
-import type { SkillIds } from './SkillIds.ts';
 import type { Verdict } from './Verdict.ts';
 import { answerOf, refused } from './Verdict.ts';
 
@@ -23,7 +22,6 @@ import { answerOf, refused } from './Verdict.ts';
 export interface MergerDeps {
   readonly registry: SessionRegistry;
   readonly ledger: RootLedger;
-  readonly skillIds: SkillIds;
   readonly seams: Seams;
   readonly policy: ConflictPolicy;
   readonly limits: Limits;
@@ -91,7 +89,7 @@ export class Merger {
 
   /** Checks the commit can still be merged, then merges it into its owner; `done` gets the verdict once. */
   private decide(owner: SessionNode | null, sessionId: SessionId, commit: Commit, done: (verdict: Verdict) => void): void {
-    const { registry, limits, ledger, skillIds } = this.deps;
+    const { registry, limits, ledger } = this.deps;
     const node = registry.get(sessionId);
     if (!node || node.state !== 'committing') {
       done(refused(failureSeed('cancelled', `session ${sessionId} is no longer waiting for its merge`)));
@@ -103,11 +101,7 @@ export class Merger {
       return;
     }
     if (!owner) {
-      ledger.merge(commit, this.deps.policy, (op) => skillIds.isAllocated(op), (verdict) => {
-        // another writer's ids may have moved the store's counter on: never allocate below it
-        skillIds.reset(ledger.book.nextId);
-        done(verdict);
-      });
+      ledger.merge(commit, this.deps.policy, done);
       return;
     }
     if (!registry.has(owner)) {

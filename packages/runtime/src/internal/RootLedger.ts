@@ -1,5 +1,5 @@
 import type { AppliedOp, Skillbook, SkillbookDraft } from '@cohort/skillbook';
-import type { AppendResult, Store, StoreError, StoreSnapshot } from '@cohort/store';
+import type { AppendResult, AuditBlock, Store, StoreError, StoreSnapshot } from '@cohort/store';
 import type { AuditEntry } from '../AuditEntry.ts';
 import { entryOps } from '../AuditEntry.ts';
 import type { Clock } from '../Clock.ts';
@@ -9,14 +9,30 @@ import type { FailureSeed } from '../FailureSeed.ts';
 import { defect, failureSeed } from '../FailureSeed.ts';
 import { decideMerge } from '../mergeCommit.ts';
 import type { MergeDecision } from '../mergeCommit.ts';
+import type { SessionId } from '../SessionId.ts';
+import type { IdsSeam, Seams } from './Seams.ts';
 import type { Verdict } from './Verdict.ts';
 import { refusalVerdict, refused } from './Verdict.ts';
+
+/** What a root ledger works with. */
+export interface LedgerDeps {
+  readonly store: Store;
+  readonly clock: Clock;
+  /** How many recent entries `audit` keeps. */
+  readonly auditWindow: number;
+  /** What root commits say of their ADD ids. */
+  readonly ids: IdsSeam;
+  readonly persistedBlocks: Seams['persistedBlocks'];
+}
 
 /**
  * The runtime's root book. Merges are decided one at a time against the *speculative* book
  * (the durable one plus merges still on their way to the store), handed to the store in
- * merge order without waiting (so the store can share one fsync among them), and take effect
- * in `book`, `revision` and `audit` only once the store reports them durable.
+ * merge order without waiting (so the store can share one fsync among them) — each with its
+ * audit blocks, one per session, and `allocation: 'leased'` (every ADD id came from this
+ * runtime's id leases: final) — and take effect in `book`, `revision` and `audit` only once
+ * the store reports them durable. `audit` keeps only the newest `auditWindow` entries: the
+ * history is the store's (`history()`), so memory stays bounded in a long-running process.
  *
  * The store applies every merge itself; the speculative book applies one only when the next
  * merge needs it (it arrives while that one is still on its way). A lone merge — the common
@@ -29,16 +45,21 @@ export class RootLedger {
   /** Decided merges on their way to the store, not yet applied to `speculative`. */
   private pending: (readonly AppliedOp[])[] = [];
   private rev: number;
-  private readonly entries: AuditEntry[] = [];
+  /** The newest durable entries, at most twice the window (trimmed in batches: O(1) per entry). */
+  private entries: AuditEntry[] = [];
   private readonly inFlight = new Set<Promise<unknown>>();
   /** The newest book other writers produced that arrived while merges were on their way (taken in once none is). */
   private external: StoreSnapshot | null = null;
 
-  constructor(
-    initial: Skillbook,
-    private readonly store: Store,
-    private readonly clock: Clock,
-  ) {
+  private readonly store: Store;
+  private readonly clock: Clock;
+  private readonly auditWindow: number;
+  private readonly ids: IdsSeam;
+  private readonly blocksOf: Seams['persistedBlocks'];
+
+  constructor(initial: Skillbook, deps: LedgerDeps) {
+    ({ store: this.store, clock: this.clock, auditWindow: this.auditWindow, ids: this.ids } = deps);
+    this.blocksOf = deps.persistedBlocks;
     this.durable = initial;
     this.speculative = initial.edit();
     this.rev = initial.revision;
@@ -52,8 +73,10 @@ export class RootLedger {
     return this.rev;
   }
 
+  /** The newest durable entries of this runtime's merges, at most `auditWindow`, in merge order. */
   get audit(): readonly AuditEntry[] {
-    return this.entries;
+    const n = this.entries.length;
+    return n > this.auditWindow ? this.entries.slice(n - this.auditWindow) : this.entries;
   }
 
   /** Loads the store's book; the runtime starts from it. */
@@ -71,7 +94,7 @@ export class RootLedger {
    * called once with the verdict: at once for a refusal or an empty commit, after the store
    * made the commit durable otherwise.
    */
-  merge(commit: Commit, policy: ConflictPolicy, isAllocated: (op: AppliedOp) => boolean, done: (verdict: Verdict) => void): void {
+  merge(commit: Commit, policy: ConflictPolicy, done: (verdict: Verdict) => void): void {
     this.catchUp();
     const expectedRevision = this.speculative.revision;
     const result = decideMerge(this.speculative, commit, policy);
@@ -91,8 +114,9 @@ export class RootLedger {
         basis: this.inFlight.size === 0 ? 'store' : 'speculative',
         sessionId: commit.sessionId,
         path: commit.path,
-        entries: result.entries.map((e) => ({ sessionId: e.sessionId, path: e.path, ops: e.ops, at })),
-        explicitIds: result.ops.filter((op) => op.type === 'ADD' && !isAllocated(op)).map((op) => op.skill_id),
+        entries: this.blocksOf(commit, result.entries, at),
+        // ids chosen by a session are final too: with every other one leased, none is renumbered
+        allocation: this.ids.allocation,
         at,
       })
       .then(
@@ -141,10 +165,11 @@ export class RootLedger {
       this.durable = res.book;
       this.rev = res.revision;
     }
-    // another writer took some of our allocated ids: the store gave those ADDs fresh ones
-    const landed = res.idMap ? remapEntries(result.entries, res.idMap) : result.entries;
-    for (const e of landed) this.entries.push({ ...e, revision: res.revision });
-    const merge = res.idMap ? { ...result, entries: landed, ops: entryOps(landed) } : result;
+    // the audit is what the store persisted: it drops a REMOVE of a skill that was removed already
+    const entries = persistedEntries(result, res.entries);
+    for (const e of entries) this.entries.push({ ...e, revision: res.revision });
+    if (this.entries.length >= 2 * this.auditWindow) this.entries = this.entries.slice(-this.auditWindow);
+    const merge = entries === result.entries ? result : { ...result, entries, ops: entryOps(entries) };
     return { ok: true, revision: res.revision, merge };
   }
 
@@ -173,13 +198,15 @@ function storeRefusal(sessionId: string, error: StoreError): FailureSeed {
   });
 }
 
-/** Rewrites the ids of entries' ops through `idMap` (old id → id in the book). */
-function remapEntries(entries: readonly AuditEntry[], idMap: ReadonlyMap<string, string>): AuditEntry[] {
-  return entries.map((e) => ({
-    ...e,
-    ops: e.ops.map((op) => {
-      const mapped = idMap.get(op.skill_id);
-      return mapped === undefined ? op : { ...op, skill_id: mapped };
-    }),
-  }));
+/**
+ * The entries the store says it persisted (`blocks`), when that is not all of them; `result`'s
+ * own otherwise (the common case: no copy). A store that does not say is taken to have
+ * persisted them all.
+ */
+function persistedEntries(result: MergeDecision, blocks: readonly AuditBlock[] | undefined): readonly AuditEntry[] {
+  if (blocks === undefined) return result.entries;
+  let ops = 0;
+  for (const b of blocks) ops += b.ops.length;
+  if (ops === result.ops.length) return result.entries;
+  return blocks.map((b) => ({ revision: 0, sessionId: b.sessionId as SessionId, path: b.path as readonly SessionId[], name: b.name, ops: b.ops }));
 }

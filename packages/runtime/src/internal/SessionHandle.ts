@@ -128,6 +128,10 @@ class NodeTools implements ToolHost {
   write(raw: unknown): SessionBatchResult {
     return this.host.write(this.node, raw);
   }
+
+  whenIds(count: number): Promise<string | null> | null {
+    return this.host.whenIds(count);
+  }
 }
 
 function abortError(signal: AbortSignal): Error {

@@ -18,6 +18,8 @@ export interface SessionHost {
   readonly clock: Clock;
   readonly limits: Limits;
   write(node: SessionNode, raw: unknown): SessionBatchResult;
+  /** Null when `count` new skill ids can be allocated now; else when the next id lease is answered (see `SkillIds`). */
+  whenIds(count: number): Promise<string | null> | null;
   spawn(parent: SessionNode, body: SessionBody<never, unknown>, options: SpawnOptions<unknown>): Promise<SessionOutcome>;
   /** What the session's machine emitted (it has taken its new state). */
   sessionEmitted(node: SessionNode, emitted: SessionEmitted): void;

@@ -12,9 +12,11 @@ export class SessionRegistry {
   private readonly nodes = new Map<SessionId, SessionNode>();
   private counter = 1;
 
-  /** The next session id; ids are never reused. */
+  constructor(private readonly runtimeId: string) {}
+
+  /** The next session id (`<runtimeId>.<n>`); ids are never reused. */
   newId(): SessionId {
-    return formatSessionId(this.counter++);
+    return formatSessionId(this.runtimeId, this.counter++);
   }
 
   /** Live sessions in the whole tree. */

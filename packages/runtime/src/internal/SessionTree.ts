@@ -7,7 +7,6 @@ import type { FailureSeed } from '../FailureSeed.ts';
 import { defect, failureSeed } from '../FailureSeed.ts';
 import { toErrorInfo } from '../ErrorInfo.ts';
 import type { Limits } from '../Limits.ts';
-import { operationLimits } from '../Limits.ts';
 import type { RuntimeEvent } from '../RuntimeEvent.ts';
 import type { SessionBatchResult, SessionBody, SpawnOptions } from '../Session.ts';
 import type { SessionId } from '../SessionId.ts';
@@ -17,6 +16,8 @@ import { DEADLINE_WATCHER_ID, deadlineWatcher } from '../deadlineWatcher.ts';
 import { supervisorIdOf, supervisorMachine } from '../supervisorMachine.ts';
 import type { SupervisorEmitted } from '../supervisorMachine.ts';
 import { admitSession, openAccount } from './admitSession.ts';
+import { dropChildDoneEvents } from './dropChildDoneEvents.ts';
+import { stopChildActor } from './stopChildActor.ts';
 import { Merger } from './Merger.ts';
 import type { Supervisor } from './Merger.ts';
 import { committedEvent, committedOutcome, failedOutcome, failureEvents, refusalFailure, sessionFailure, spawnedEvent } from './outcomes.ts';
@@ -27,7 +28,7 @@ import type { Seams } from './Seams.ts';
 import { SessionNode } from './SessionNode.ts';
 import type { Deliver, SessionHost } from './SessionNode.ts';
 import { SessionRegistry, liveDescendants } from './SessionRegistry.ts';
-import { SkillIds } from './SkillIds.ts';
+import type { SkillIds } from './SkillIds.ts';
 
 /** What a session tree is built from. */
 export interface TreeDeps {
@@ -37,7 +38,10 @@ export interface TreeDeps {
   readonly budget: BudgetAccount;
   readonly emit: (event: RuntimeEvent) => void;
   readonly ledger: RootLedger;
-  readonly nextSkillId: number;
+  /** The runtime's id allocator (id leases from the store). */
+  readonly skillIds: SkillIds;
+  /** Names the runtime in its session ids. */
+  readonly runtimeId: string;
   readonly seams: Seams;
   readonly inspect: Observer<InspectionEvent> | ((event: InspectionEvent) => void) | undefined;
 }
@@ -55,7 +59,7 @@ export class SessionTree implements SessionHost {
   readonly clock: Clock;
   /** The runtime's root supervisor: it merges root sessions' commits into the store. */
   readonly root: Supervisor;
-  private readonly registry = new SessionRegistry();
+  private readonly registry: SessionRegistry;
   private readonly skillIds: SkillIds;
   private readonly merger: Merger;
 
@@ -65,10 +69,11 @@ export class SessionTree implements SessionHost {
   constructor(private readonly deps: TreeDeps) {
     this.clock = deps.clock;
     this.limits = deps.limits;
-    this.skillIds = new SkillIds(deps.nextSkillId, deps.clock, operationLimits(deps.limits));
-    const { registry, skillIds } = this;
+    this.skillIds = deps.skillIds;
+    this.registry = new SessionRegistry(deps.runtimeId);
+    const { registry } = this;
     const reportDefect = (thrown: unknown) => this.reportDefect(thrown);
-    this.merger = new Merger({ ...deps, registry, skillIds, reportDefect });
+    this.merger = new Merger({ ...deps, registry, reportDefect });
     this.root = createActor(supervisorMachine, {
       id: ROOT_SUPERVISOR_ID,
       systemId: ROOT_SUPERVISOR_ID,
@@ -77,6 +82,7 @@ export class SessionTree implements SessionHost {
       input: { ownerId: 'root', durable: true, maxQueue: deps.limits.maxMergeQueue },
     });
     this.root.on('*', (emitted) => this.supervisorEmitted(null, this.root, emitted));
+    dropChildDoneEvents(this.root);
     // xstate re-throws an unobserved root error in a timer: observe it, report it, never crash the host
     this.root.subscribe({ error: reportDefect });
     this.root.start();
@@ -85,11 +91,6 @@ export class SessionTree implements SessionHost {
 
   get liveCount(): number {
     return this.registry.size;
-  }
-
-  /** Keeps id allocation at or above the store's counter (after a load). */
-  resetSkillIds(nextId: number): void {
-    this.skillIds.reset(nextId);
   }
 
   /** Spawns a session under `parent` (null: a root session); resolves with its outcome. */
@@ -118,9 +119,11 @@ export class SessionTree implements SessionHost {
   write(node: SessionNode, raw: unknown): SessionBatchResult {
     const ended = node.endedReason();
     if (ended) return { ok: false, error: { code: 'session_ended', message: ended } };
-    const result = this.skillIds.write(node.draft, raw);
-    if (!result.ok) return { ok: false, error: result.error };
-    return { ok: true, applied: result.applied, skipped: result.skipped };
+    return this.skillIds.write(node.draft, raw);
+  }
+
+  whenIds(count: number): Promise<string | null> | null {
+    return this.skillIds.whenAvailable(count);
   }
 
   sessionEmitted(node: SessionNode, emitted: SessionEmitted): void {
@@ -156,7 +159,7 @@ export class SessionTree implements SessionHost {
       return id;
     }
     const start = parent ? parent.draft.book : this.deps.ledger.book;
-    const draft = this.deps.seams.draftFor(parent, start, { sessionId: id, path });
+    const draft = this.deps.seams.draftFor(parent, start, { sessionId: id, path, name: options.name });
     const supervisor = this.supervisorOf(parent);
     const node = new SessionNode({ id, path, parent, body, options, attempt, deliver, draft, budget: account, supervisor }, this);
     this.registry.add(node);
@@ -185,6 +188,7 @@ export class SessionTree implements SessionHost {
       input: { ownerId: parent.id, durable: false, maxQueue: this.deps.limits.maxMergeQueue },
     });
     supervisor.on('*', (emitted) => this.supervisorEmitted(parent, supervisor, emitted));
+    dropChildDoneEvents(supervisor);
     parent.supervisor = supervisor;
     supervisor.start();
     return supervisor;
@@ -238,6 +242,8 @@ export class SessionTree implements SessionHost {
     node.stopBody?.();
     node.budget.close();
     node.supervisor?.send({ type: 'CLOSE' });
+    // a session's supervisor answers each merge at once: nothing is left for it to do
+    if (node.supervisor) stopChildActor(node.supervisor);
     this.registry.remove(node);
   }
 

@@ -1,71 +1,158 @@
-import { createIdAllocator } from '@cohort/skillbook';
-import type { AppliedOp, ApplyOptions, DraftBatchResult, OperationLimits, Section, SkillId } from '@cohort/skillbook';
+import { formatSkillId } from '@cohort/skillbook';
+import type { ApplyOptions, OperationLimits, Section, SkillId } from '@cohort/skillbook';
+import type { IdLease, LeaseResult } from '@cohort/store';
 import type { Clock } from '../Clock.ts';
 import type { Draft } from '../Draft.ts';
+import type { SessionBatchResult } from '../Session.ts';
+
+/** Where leases come from: the runtime's store. */
+export interface LeaseSource {
+  leaseIds(count: number): Promise<LeaseResult>;
+}
+
+/** How big a runtime's leases are: the first, and the most that doubling (under a burst of ADDs) reaches. */
+export const LEASE_SIZE = { first: 128, max: 65_536 } as const;
+
+/** Thrown by the allocator inside a write when no leased id is left; the write is refused whole. */
+const EXHAUSTED = Symbol('ids exhausted');
+
+/** What a write that refused for want of ids says. */
+const RAN_OUT =
+  'no skill id is at hand: the runtime used up its id lease in one synchronous stretch and the next one is on its way; ' +
+  'retry the batch after an await (the add_skill tool waits for it)';
 
 /**
- * The skill ids of one runtime: one allocator for the whole session tree (siblings never
- * collide, and the id a session is told is the id its skill keeps), and a mark on every ADD
- * whose id it allocated — every other ADD's id was chosen by its session, and the store must
- * never renumber it.
+ * The skill ids of one runtime: one allocator for the whole session tree, drawing from **id
+ * leases** — blocks of the store's global counter that the store granted this runtime alone,
+ * durably — so the id a session is told is the id its skill has in the root book, across any
+ * number of runtimes on one store, and the root commits with `allocation: 'leased'` (final ids:
+ * the store never renumbers them).
+ *
+ * The hot path is a counter inside the current lease. The next lease is asked for in the
+ * background when half of the current one is used (prefetch); a write that finds none left is
+ * refused (`ids_unavailable`), and `whenAvailable` lets an asynchronous caller (the
+ * `add_skill` tool) wait for the next lease instead. A lease the store refuses is reported to
+ * the waiting callers as an error message, and asked for again on the next need.
  */
 export class SkillIds {
-  private allocator: ReturnType<typeof createIdAllocator>;
-  /**
-   * The ADD ops whose ids their session named (every other ADD's id was allocated here). Keyed
-   * by the op, which merges pass up to the root as the same object, and weak: a mark goes with
-   * its op instead of piling up for the runtime's lifetime as a set of ids would. The rare
-   * named ADDs are marked rather than the allocated ones: a weak set entry is an ephemeron the
-   * garbage collector traces on every collection, and marking each allocated ADD made a
-   * validated write 13–26 % slower (bench row 2).
-   */
-  private readonly namedAdds = new WeakSet<AppliedOp>();
-  /**
-   * The ids allocated during the write in progress: the first `allocatedNow` of this list. It
-   * is reused, never emptied: `length = 0` drops a list's storage, and every write then made
-   * a new one (152 bytes a write, 15 MB over a 10,000-child fan-out; bench row 2).
-   */
-  private readonly allocating: string[] = [];
-  private allocatedNow = 0;
+  private next = 0;
+  private end = 0;
+  /** Leases granted and not begun yet, oldest first. */
+  private readonly spares: IdLease[] = [];
+  private asking: Promise<string | null> | null = null;
+  /** What the ADDs waiting for a lease wait on, and how many ids they need. */
+  private waiting: Promise<string | null> | null = null;
+  private demand = 0;
+  private size: number = LEASE_SIZE.first;
+  /** The draft being written: an id it already holds (a session chose it) is skipped. */
+  private writing: Draft | null = null;
   /** What every write applies with: made once, not per write (a write is a hot path). */
   private readonly writeOptions: ApplyOptions;
 
-  constructor(nextId: number, clock: Clock, limits?: OperationLimits) {
-    this.allocator = createIdAllocator(nextId);
+  constructor(
+    private readonly source: LeaseSource,
+    clock: Clock,
+    limits?: OperationLimits,
+  ) {
+    // a batch past the operation limits is refused before anything of it is applied
     this.writeOptions = { clock, allocateId: (section: Section) => this.allocate(section), ...(limits ? { limits } : {}) };
   }
 
-  /** Keeps allocation at or above the store's counter (after a load, or other writers' ids). */
-  reset(nextId: number): void {
-    if (nextId > this.allocator.next) this.allocator = createIdAllocator(nextId);
+  /** Asks for the first lease; resolves (never rejects) once it is answered, with why it was refused or null. */
+  start(): Promise<string | null> {
+    return this.ask(this.size);
   }
 
-  /** Applies a raw ACE batch to `draft` (refused past the operation limits), allocating the ids of its ADDs and marking them. */
-  write(draft: Draft, raw: unknown): DraftBatchResult {
-    this.allocatedNow = 0;
-    const result = draft.write(raw, this.writeOptions);
-    if (!result.ok) return result;
-    for (const op of result.applied) {
-      if (op.type !== 'ADD') continue;
-      this.allocator.observe(op.skill_id);
-      if (!this.allocatedInThisWrite(op.skill_id)) this.namedAdds.add(op);
+  /** Leased ids not allocated yet. */
+  get available(): number {
+    let n = this.end - this.next;
+    for (const lease of this.spares) n += lease.to - lease.from;
+    return n;
+  }
+
+  /**
+   * Null when `count` ids can be allocated now; otherwise a promise that resolves once the next
+   * lease was answered: with null (look again), or with why no lease could be had.
+   */
+  whenAvailable(count: number): Promise<string | null> | null {
+    if (this.available >= count) return null;
+    this.demand += count;
+    this.waiting ??= this.nextLease();
+    return this.waiting;
+  }
+
+  /**
+   * The lease the waiting ADDs get: asked for once the current synchronous stretch is over, so
+   * that one lease covers every ADD that found none in it (a fan-out's children all add at once).
+   */
+  private async nextLease(): Promise<string | null> {
+    await undefined;
+    if (!this.asking) this.grow();
+    const error = await (this.asking ?? this.ask(Math.max(this.size, this.demand - this.available)));
+    this.waiting = null;
+    this.demand = 0;
+    return error;
+  }
+
+  /** Applies a raw ACE batch to `draft`, allocating the ids of its ADDs from the lease. */
+  write(draft: Draft, raw: unknown): SessionBatchResult {
+    this.writing = draft;
+    try {
+      const result = draft.write(raw, this.writeOptions);
+      return result.ok ? { ok: true, applied: result.applied, skipped: result.skipped } : { ok: false, error: result.error };
+    } catch (thrown) {
+      if (thrown !== EXHAUSTED) throw thrown;
+      if (!this.asking) this.grow();
+      void this.ask(this.size);
+      return { ok: false, error: { code: 'ids_unavailable', message: RAN_OUT } };
+    } finally {
+      this.writing = null;
+      this.prefetch();
     }
-    return result;
-  }
-
-  /** Whether this runtime allocated the id of `op`, an ADD one of its sessions wrote (false: the session named the id). */
-  isAllocated(op: AppliedOp): boolean {
-    return !this.namedAdds.has(op);
   }
 
   private allocate(section: Section): SkillId {
-    const id = this.allocator.allocate(section);
-    this.allocating[this.allocatedNow++] = id;
-    return id;
+    for (;;) {
+      if (this.next >= this.end && !this.takeSpare()) throw EXHAUSTED;
+      const id = formatSkillId(section, this.next++);
+      if (this.writing?.get(id) === undefined) return id;
+    }
   }
 
-  private allocatedInThisWrite(id: string): boolean {
-    for (let i = 0; i < this.allocatedNow; i++) if (this.allocating[i] === id) return true;
-    return false;
+  /** Someone had to wait, or was refused: the leases are too small for this runtime's pace. */
+  private grow(): void {
+    this.size = Math.min(LEASE_SIZE.max, this.size * 2);
+  }
+
+  private takeSpare(): boolean {
+    const lease = this.spares.shift();
+    if (!lease) return false;
+    this.next = lease.from;
+    this.end = lease.to;
+    return true;
+  }
+
+  /** With half of the lease used, the next one is asked for, so that an ADD seldom waits. */
+  private prefetch(): void {
+    if (this.asking === null && this.spares.length === 0 && this.end - this.next < this.size / 2) void this.ask(this.size);
+  }
+
+  /** One request at a time; the promise says why the store refused, or null. */
+  private ask(count: number): Promise<string | null> {
+    if (this.asking) return this.asking;
+    const asking = this.source.leaseIds(Math.min(count, LEASE_SIZE.max)).then(
+      (res) => this.answered(res),
+      (thrown: unknown) => this.answered({ ok: false, error: { code: 'io', message: `the store failed: ${thrown instanceof Error ? thrown.message : String(thrown)}` } }),
+    );
+    this.asking = asking;
+    return asking;
+  }
+
+  private answered(res: LeaseResult): string | null {
+    this.asking = null;
+    if (!res.ok) return `the store granted no id lease: ${res.error.message}`;
+    this.spares.push(res.lease);
+    if (this.next >= this.end) this.takeSpare();
+    return null;
   }
 }

@@ -2,7 +2,9 @@ import { INVARIANTS } from '../SimReport.ts';
 import type { InvariantId, InvariantResult } from '../SimReport.ts';
 import { checkAuditBlocks } from './checkAuditBlocks.ts';
 import { checkFailedWorkDiscarded } from './checkFailedWorkDiscarded.ts';
+import { checkIdsAsTold } from './checkIdsAsTold.ts';
 import { checkNoUnhandledErrors } from './checkNoUnhandledErrors.ts';
+import { checkPersistedAudit } from './checkPersistedAudit.ts';
 import { checkRecovery } from './checkRecovery.ts';
 import { checkSerialisable } from './checkSerialisable.ts';
 import { checkSettlement } from './checkSettlement.ts';
@@ -11,7 +13,7 @@ import { checkExternalMerges } from './checkExternalMerges.ts';
 import type { CheckInput } from './verdict.ts';
 
 /**
- * Checks all eight invariants of a run, in order. A check that itself throws (a bug in the
+ * Checks all ten invariants of a run, in order. A check that itself throws (a bug in the
  * checker, or observations too broken to read) fails its invariant with the error, rather
  * than hiding the others.
  *
@@ -21,7 +23,8 @@ import type { CheckInput } from './verdict.ts';
  */
 export function checkInvariants(input: CheckInput): InvariantResult[] {
   const checks = [
-    checkSerialisable, checkFailedWorkDiscarded, checkAuditBlocks, checkSettlement, checkUniqueIds, checkNoUnhandledErrors, checkRecovery, checkExternalMerges,
+    checkSerialisable, checkFailedWorkDiscarded, checkAuditBlocks, checkSettlement, checkUniqueIds, checkNoUnhandledErrors, checkRecovery,
+    checkExternalMerges, checkIdsAsTold, checkPersistedAudit,
   ] as const;
   return checks.map((check, i) => {
     try {

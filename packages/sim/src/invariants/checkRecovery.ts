@@ -1,5 +1,5 @@
 import type { Skillbook } from '@cohort/skillbook';
-import { replayAll } from '../referenceModel.ts';
+import { replayAll, upToLeases } from '../referenceModel.ts';
 import type { ReopenRecord } from '../runScenario.ts';
 import type { InvariantResult } from '../SimReport.ts';
 import { describeDifference } from './checkSerialisable.ts';
@@ -57,17 +57,18 @@ function checkReopened(reopen: ReopenRecord, say: (m: string) => void): void {
     say(`the acknowledged merges do not replay on the epoch's initial book: ${base.message}`);
     return;
   }
-  const actual = reopen.reopened.toJSON();
-  if (!reopen.crashed && reopen.runtimeBook && reopen.runtimeBook.toJSON() !== actual) {
+  const reopened = reopen.reopened;
+  const actual = reopened.toJSON();
+  if (!reopen.crashed && reopen.runtimeBook && upToLeases(reopen.runtimeBook, reopened).toJSON() !== actual) {
     say(`after a clean close, the reopened book differs from the runtime's: ${describeDifference(reopen.runtimeBook, reopen.reopened) ?? 'the documents differ'}`);
   }
   let candidate: Skillbook = base.book;
-  if (candidate.toJSON() === actual) return;
+  if (upToLeases(candidate, reopened).toJSON() === actual) return;
   for (const ops of inDoubt) {
     const next = replayAll(candidate, [ops]);
     if (!next.ok) break;
     candidate = next.book;
-    if (candidate.toJSON() === actual) return;
+    if (upToLeases(candidate, reopened).toJSON() === actual) return;
   }
   const lost = describeDifference(base.book, reopen.reopened) ?? 'the documents differ';
   say(`the reopened book is not the ${acked.length} acknowledged merges (plus ${inDoubt.length} in doubt): ${lost}`);

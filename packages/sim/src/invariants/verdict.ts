@@ -35,8 +35,9 @@ export function epochsOf(input: CheckInput): { readonly record: EpochRecord; rea
   return input.observations.epochs.map((record, i) => ({ record, ref: input.references[i] }));
 }
 
-/** Prefixes an epoch to a message when the run had more than one. */
+/** Prefixes an epoch (or the writer) to a message when the run had more than one runtime. */
 export function inEpoch(input: CheckInput, record: EpochRecord, message: string): string {
+  if (record.writer !== null) return `writer ${record.writer}: ${message}`;
   return input.observations.epochs.length > 1 ? `epoch ${record.epoch}: ${message}` : message;
 }
 

@@ -93,25 +93,25 @@ export class BaseVersions {
 
   /**
    * The best of `candidates` (oldest first) as the base of `disk`: the highest {@link rank}
-   * among those that qualify ({@link isBase}). On a tie: not one written after the document's
-   * newest change (the writer cannot have loaded it); then the other writer's own save over a
-   * version Cohort wrote — they differ only in skills the writer changed too, and taking the
-   * writer's save keeps Cohort's changes of them (a conflict at worst), where taking Cohort's
-   * version would let a writer that never saw it overwrite them; then the newest.
+   * among those that qualify ({@link isBase}). On a tie: one whose id counter the document's can
+   * have come from ({@link explainsCounter}); then not one written after the document's newest
+   * change (the writer cannot have loaded it); then the other writer's own save over a version
+   * Cohort wrote — they differ only in skills the writer changed too, and taking the writer's
+   * save keeps Cohort's changes of them (a conflict at worst), where taking Cohort's version
+   * would let a writer that never saw it overwrite them; then the newest.
    */
   static best(candidates: readonly DocumentVersion[], disk: Skillbook): BaseMatch | null {
     const scored = candidates.map((version) => ({ version, score: scoreBase(version.book, disk) })).filter((c) => isBase(c.score, c.version.book.size));
-    let best: { match: BaseMatch; rank: number; late: boolean } | null = null;
+    let best: Ranked | null = null;
     for (let i = scored.length - 1; i >= 0; i -= 1) {
       const { version, score } = scored[i] as BaseMatch;
-      const r = rank(score);
-      const late = isLate(version, score);
-      if (!best || r > best.rank || (r === best.rank && tieBreak(late, version, best))) best = { match: { version, score }, rank: r, late };
+      const next: Ranked = { match: { version, score }, rank: rank(score), late: isLate(version, score), counter: explainsCounter(version, score, disk) };
+      if (!best || next.rank > best.rank || (next.rank === best.rank && tieBreak(next, best))) best = next;
     }
     if (!best || best.match.version.source !== 'external') return best?.match ?? null;
     const top = best.rank;
     // the newest version Cohort wrote that explains the document as well
-    const tied = [...scored].reverse().find((c) => c.version.source === 'cohort' && rank(c.score) === top && !isLate(c.version, c.score));
+    const tied = [...scored].reverse().find((c) => c.version.source === 'cohort' && rank(c.score) === top && !isLate(c.version, c.score) && explainsCounter(c.version, c.score, disk));
     return tied ? { ...best.match, tied: tied.version } : best.match;
   }
 
@@ -123,8 +123,28 @@ function isLate(version: DocumentVersion, score: BaseScore): boolean {
   return score.newestChange !== '' && version.at > Date.parse(score.newestChange) + CLOCK_SLACK_MS;
 }
 
+/** A candidate as {@link BaseVersions.best} weighs it. */
+interface Ranked {
+  readonly match: BaseMatch;
+  readonly rank: number;
+  readonly late: boolean;
+  readonly counter: boolean;
+}
+
+/**
+ * Whether the document's id counter (`next_id`) can have come from `version`'s: a writer
+ * counts on from the counter of the document it loaded, one id per skill it adds (and never
+ * back). A version whose counter lies further behind than the skills the document added
+ * cannot be where the writer started — say, its own last save, while the document it did load
+ * had the counter moved past the id leases Cohort's runtimes hold.
+ */
+function explainsCounter(version: DocumentVersion, score: BaseScore, disk: Skillbook): boolean {
+  return disk.nextId - version.book.nextId <= score.added;
+}
+
 /** Whether a candidate of equal rank beats the best so far (see {@link BaseVersions.best}). */
-function tieBreak(late: boolean, version: DocumentVersion, best: { readonly match: BaseMatch; readonly late: boolean }): boolean {
-  if (late !== best.late) return !late;
-  return version.source === 'external' && best.match.version.source === 'cohort';
+function tieBreak(next: Ranked, best: Ranked): boolean {
+  if (next.counter !== best.counter) return next.counter;
+  if (next.late !== best.late) return !next.late;
+  return next.match.version.source === 'external' && best.match.version.source === 'cohort';
 }

@@ -63,7 +63,7 @@ function decideGroup(ctx: StoreContext, view: DiskView, items: readonly GroupIte
     const revision = decided.book.revision;
     const remapped = decided.idMap.size > 0 ? { idMap: decided.idMap } : {};
     // a commit whose every op changed nothing is acknowledged, not journaled
-    if (decided.blocks.length === 0) return { kind: 'append', result: { ok: true, revision, book: decided.book, ...remapped } };
+    if (decided.blocks.length === 0) return { kind: 'append', result: { ok: true, revision, book: decided.book, entries: [], ...remapped } };
     const root = { session: commit.sessionId, path: commit.path, at: commit.at };
     const line: CommitLine = {
       v: 2, t: 'commit', rev: revision, prev: chain, writer, session: commit.sessionId, path: [...commit.path], at: commit.at,
@@ -72,7 +72,7 @@ function decideGroup(ctx: StoreContext, view: DiskView, items: readonly GroupIte
     chain = chainDigest(chain, lineBody(line));
     records.push(line);
     since.push(writtenEntry(line, chain));
-    return { kind: 'append', result: { ok: true, revision, book: decided.book, ...remapped } };
+    return { kind: 'append', result: { ok: true, revision, book: decided.book, entries: decided.blocks, ...remapped } };
   });
   return { records, since, chain, results };
 }

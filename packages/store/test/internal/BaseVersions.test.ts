@@ -53,6 +53,21 @@ describe('BaseVersions', () => {
     expect(versions.find(saved, 'unknown')?.version.revision).toBe(1);
   });
 
+  it("find - of the writer's own last save and a version Cohort wrote that explain a save equally, the one whose id counter the save counts on from wins", () => {
+    // the writer saved v1 (its counter at 20); Cohort then wrote v2, its counter moved past a lease
+    const leased = edit(v1, day(2), update('context-00001', 'cohort, day 2')).reserveIds(260);
+    const versions = new BaseVersions();
+    versions.keep(version('external', 1, v1, day(1)));
+    versions.keep(version('cohort', 2, leased, day(2)));
+    // the writer loaded Cohort's version: it rewrote that skill and added one under the next id, 261
+    const saved = edit(leased, day(3), update('context-00001', 'theirs'), add('context-00261', 'theirs 261'));
+    expect(saved.nextId).toBe(261);
+    expect(versions.find(saved, 'unknown')?.version.source).toBe('cohort');
+    // from its own last save, its next id would have been 21: then that save stays the better base
+    const fromMemory = edit(v1, day(3), update('context-00001', 'theirs'), add('context-00021', 'theirs 21'));
+    expect(versions.find(fromMemory, 'unknown')?.version.source).toBe('external');
+  });
+
   it('RenumberMemory - keeps the newest 65,536; older ones read back from the journal go first', () => {
     const memory = new RenumberMemory([{ from: 'a', createdAt: 't', to: 'b' }]);
     memory.add(Array.from({ length: RENUMBERINGS_IN_MEMORY }, (_, i) => ({ from: `x${i}`, createdAt: 't', to: `y${i}` })));

@@ -107,8 +107,15 @@ export function historyCases({ start, factory }: ConformanceContext): void {
     const again = ok(await store.append(makeCommit(snap.book, [remove, addOp('kept')], { basis: 'store' }).commit));
     const noop = ok(await store.append(makeCommit(snap.book, [remove], { basis: 'store' }).commit));
     expect([again.revision, noop.revision]).toEqual([first.revision + 1, first.revision + 1]);
-    const removes = (await readHistory(store)).flatMap((c) => commitOps(c)).filter((op) => op.type === 'REMOVE');
+    const history = await readHistory(store);
+    const removes = history.flatMap((c) => commitOps(c)).filter((op) => op.type === 'REMOVE');
     expect(removes).toHaveLength(1);
+    // an append's result says what it persisted: what history holds for it, or nothing
+    const persisted = (revision: number) => history.find((c) => c.revision === revision)?.entries.map(({ revision: _r, ...block }) => block);
+    for (const [result, expected] of [[first, persisted(first.revision)], [again, persisted(again.revision)], [noop, []]] as const) {
+      if (result.entries !== undefined) expect(result.entries).toEqual(expected);
+    }
+    expect(again.entries?.flatMap((b) => b.ops.map((op) => op.type))).toEqual(again.entries ? ['ADD'] : undefined);
   });
 
   it('history - prototype member names as ids and session ids go through history and replay as plain strings', async () => {

@@ -1,0 +1,12 @@
+import { SimulatedClock } from '@cohort/runtime';
+import { generateScenario } from './src/generateScenario.ts';
+import { runScenario } from './src/runScenario.ts';
+import { resolveSimOptions } from './src/SimOptions.ts';
+import { Timeline } from './src/Timeline.ts';
+const options = resolveSimOptions({ seed: 168 });
+const scenario = generateScenario(options);
+const obs = await runScenario(scenario, options, new Timeline(new SimulatedClock(Date.UTC(2026, 0, 1))));
+const ext = obs.external!;
+for (const s of ext.saves) console.log('SAVE', JSON.stringify({ epoch: s.epoch, mode: (s as any).mode, digest: s.digest.slice(0, 8), base: [...(s as any).base?.skills?.() ?? []].map((k: any) => `${k.id}:${k.active}:${k.insight}`), saved: [...s.saved.skills()].map((k) => `${k.id}:${k.active}:${k.insight}:${k.created_at.slice(11,23)}`) }));
+for (const c of ext.history ?? []) console.log('H', c.revision, c.kind, c.kind === 'external' ? JSON.stringify({ reason: c.external?.reason, skills: c.external?.skills.map((k) => `${k.id}:${k.active}:${k.insight}`), purged: c.external?.purged, ren: [...(c.external?.renumbered ?? [])], doc: c.external?.document?.slice(0,8) }) : c.entries.map((b) => b.ops.map((o) => `${o.type} ${o.skill_id}`).join(',')).join(' | '));
+for (const n of ext.merges) if (n.type === 'store.forked' || n.type === 'store.rebased') console.log('N', JSON.stringify(n).slice(0, 600));
