@@ -1,25 +1,33 @@
 import { jsonSchema, tool } from 'ai';
 import type { Tool } from 'ai';
 import { z } from 'zod';
-import { createRecurseTool, parseToolArguments, toStrictJsonSchema } from '@cohort/runtime';
-import type { FailureKind, Session, SessionOutcome } from '@cohort/runtime';
+import { createRecurseTool, defaultLimits, parseToolArguments, toStrictJsonSchema } from '@cohort/runtime';
+import type { FailureKind, Limits, Session, SessionOutcome } from '@cohort/runtime';
 import type { AgentModel, RecurseOptions } from './AgentOptions.ts';
 import { runAgent } from './runAgent.ts';
 
-const text = z.string().trim().min(1);
+function text(max: number): z.ZodString {
+  return z.string().trim().min(1).max(max, `at most ${max} characters`);
+}
 
-/** The `recurse` tool's arguments, as the model sends them. */
-export const RecurseToolArgs = z.strictObject({
-  tasks: z
-    .array(
-      z.strictObject({
-        prompt: text.describe('the sub-task, written as a prompt for the child agent'),
-        name: text.optional().describe('a short name for the child session'),
-      }),
-    )
-    .min(1)
-    .describe('one child session per task; they run in parallel'),
-});
+/** The `recurse` tool's arguments under `limits`: a prompt and a name bounded, at most `maxChildren` tasks. */
+function recurseToolArgs(limits: Limits) {
+  return z.strictObject({
+    tasks: z
+      .array(
+        z.strictObject({
+          prompt: text(limits.maxTextLength).describe('the sub-task, written as a prompt for the child agent'),
+          name: text(limits.maxIdLength).optional().describe('a short name for the child session'),
+        }),
+      )
+      .min(1)
+      .max(limits.maxChildren, `at most ${limits.maxChildren} tasks`)
+      .describe('one child session per task; they run in parallel'),
+  });
+}
+
+/** The `recurse` tool's arguments, as the model sends them (under the default limits; the tool checks its session's). */
+export const RecurseToolArgs = recurseToolArgs(defaultLimits);
 
 /** What the model gets back per task, in the tasks' order. */
 export type RecurseTaskResult =
@@ -58,12 +66,13 @@ export function recurseTool(session: Session, options: RecurseOptions & { readon
     },
     { ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(budget !== undefined ? { budget } : {}) },
   );
+  const args = recurseToolArgs(session.limits);
   return tool({
     description: DESCRIPTION,
-    inputSchema: jsonSchema<unknown>(toStrictJsonSchema(RecurseToolArgs)),
+    inputSchema: jsonSchema<unknown>(toStrictJsonSchema(args)),
     strict: true,
     async execute(input: unknown): Promise<RecurseToolResult> {
-      const parsed = parseToolArguments(RecurseToolArgs, input);
+      const parsed = parseToolArguments(args, input);
       if (!parsed.ok) return { error: parsed.error };
       const tasks = parsed.data.tasks.map(({ prompt, name }) => ({ task: prompt, ...(name !== undefined ? { name } : {}) }));
       const result = await runner.call(session, { tasks });

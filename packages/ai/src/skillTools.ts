@@ -10,7 +10,7 @@ export type SkillToolSet = { readonly [K in SkillToolName]: Tool<unknown, ToolRe
  * The session's Skillbook tools (`add_skill`, `update_skill`, `tag_skill`, `remove_skill`,
  * `read_skill`) as AI SDK tools: what a model writes goes to this session's private draft and
  * reaches the shared book only when the session commits. Their schemas are in the strict form
- * OpenAI and Anthropic accept (`strict: true`). Arguments are validated when the tool runs, so
+ * OpenAI and Anthropic accept (`strict: true`), the runtime's limits stated in their descriptions. Arguments are validated when the tool runs, so
  * bad ones come back to the model as the tool's `{ error }` result, and the loop goes on.
  *
  * @example
@@ -18,7 +18,7 @@ export type SkillToolSet = { readonly [K in SkillToolName]: Tool<unknown, ToolRe
  */
 export function skillTools(session: Session): SkillToolSet {
   const set: Partial<Record<SkillToolName, Tool<unknown, ToolResult>>> = {};
-  for (const { name, description, parameters } of toolJsonSchemas()) {
+  for (const { name, description, parameters } of toolJsonSchemas({ limits: session.limits })) {
     set[name] = tool({
       description,
       // no `validate`: what the model sent reaches `execute`, whose zod check answers `{ error }`

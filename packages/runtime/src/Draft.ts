@@ -5,6 +5,7 @@ import type { ConflictPolicy } from './ConflictPolicy.ts';
 import type { MergeResult } from './mergeCommit.ts';
 import { mergeCommit } from './mergeCommit.ts';
 import type { SessionId } from './SessionId.ts';
+import { textBytes, textLength } from './internal/textBytes.ts';
 
 interface OpenEntry {
   revision: number;
@@ -38,6 +39,7 @@ export class Draft {
   private log: (AuditEntry | OpenEntry)[] | null = null;
   private open: OpenEntry | null = null;
   private ops = 0;
+  private chars = 0;
   private descendants = 0;
 
   constructor(
@@ -71,6 +73,18 @@ export class Draft {
     return this.ops;
   }
 
+  /** Characters of the text of the ops in this draft: UTF-8 bytes are at least this and at most three times it. */
+  get textLength(): number {
+    return this.chars;
+  }
+
+  /** UTF-8 bytes of the text of the ops in this draft (see `limits.maxCommitBytes`): counted now, so asked only near the limit. */
+  textBytes(): number {
+    let total = 0;
+    for (const entry of this.log ?? []) total += textBytes(entry.ops);
+    return total;
+  }
+
   /** Sessions whose merged work is in this draft. */
   get descendantCount(): number {
     return this.descendants;
@@ -89,6 +103,7 @@ export class Draft {
     } else for (const op of result.applied) this.open.ops.push(op);
     this.open.revision = revision;
     this.ops += result.applied.length;
+    this.chars += textLength(result.applied);
     return result;
   }
 
@@ -101,6 +116,7 @@ export class Draft {
     this.open = null;
     for (const entry of result.entries) this.record(entry);
     this.ops += result.ops.length;
+    this.chars += textLength(result.ops);
     return result;
   }
 

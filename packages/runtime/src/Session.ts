@@ -1,6 +1,7 @@
 import type { AnyActorLogic } from 'xstate';
 import type { BatchResult, Skillbook, SkillbookErrorInfo } from '@cohort/skillbook';
 import type { BudgetSpec, Usage } from './Budget.ts';
+import type { Limits } from './Limits.ts';
 import type { SessionId } from './SessionId.ts';
 import type { SessionOutcome } from './SessionOutcome.ts';
 import type { SkillTools } from './tools.ts';
@@ -59,6 +60,8 @@ export interface Session<I = unknown> {
   readonly input: I;
   /** 1 for the first run, 2… for retries. */
   readonly attempt: number;
+  /** The runtime's limits: what its tools and `applyBatch` check input against (tools built for this session state them). */
+  readonly limits: Limits;
   /** The session's own draft. */
   readonly book: Skillbook;
   /** Fires when the session ends (failure, cancellation, timeout, abort, or commit). */

@@ -23,7 +23,7 @@ export type { MergeResult } from './mergeCommit.ts';
 export { Draft } from './Draft.ts';
 export { BudgetAccount, BudgetSpecSchema } from './Budget.ts';
 export type { BudgetSpec, Usage } from './Budget.ts';
-export { defaultLimits, LimitsSchema } from './Limits.ts';
+export { defaultLimits, LimitsSchema, operationLimits } from './Limits.ts';
 export type { Limits } from './Limits.ts';
 export { systemClock } from './Clock.ts';
 export type { Clock } from './Clock.ts';
@@ -34,11 +34,10 @@ export type {
 } from './sessionMachine.ts';
 export { supervisorMachine } from './supervisorMachine.ts';
 export type { SupervisorContext, SupervisorInput, SupervisorEvent, SupervisorEmitted } from './supervisorMachine.ts';
-export {
-  createSkillTools, callSkillTool, toolDefinitions, toolJsonSchemas,
-  AddSkillArgs, UpdateSkillArgs, RemoveSkillArgs, TagSkillArgs, ReadSkillArgs,
-} from './tools.ts';
-export type { SkillTools, SkillToolArgs, SkillToolName, ToolResult, ToolError, SkillIdResult, TagResult, ReadResult } from './tools.ts';
-export { toStrictJsonSchema, parseToolArguments } from './strictToolSchema.ts';
+export { createSkillTools, callSkillTool, toolDefinitions, toolJsonSchemas } from './tools.ts';
+export type { SkillTools, SkillToolArgs, SkillToolName, ToolResult, ToolError, SkillIdResult, TagResult, ReadResult, ToolSchemaOptions } from './tools.ts';
+export { AddSkillArgs, UpdateSkillArgs, RemoveSkillArgs, TagSkillArgs, ReadSkillArgs, toolSchemas } from './toolSchemas.ts';
+export type { ToolSchemas } from './toolSchemas.ts';
+export { toStrictJsonSchema, toJsonSchema, parseToolArguments, plainArguments } from './strictToolSchema.ts';
 export { createRecurseTool, RecurseArgs } from './recurse.ts';
 export type { RecurseTool, RecurseResult, RecurseInput, RecurseTask, ChildRunner } from './recurse.ts';

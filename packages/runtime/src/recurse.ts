@@ -1,23 +1,47 @@
 import { z } from 'zod';
+import type { Limits } from './Limits.ts';
+import { defaultLimits } from './Limits.ts';
 import type { Session, SpawnOptions } from './Session.ts';
 import type { SessionOutcome } from './SessionOutcome.ts';
 import { parseToolArguments, toStrictJsonSchema } from './strictToolSchema.ts';
 
-const text = z.string().trim().min(1);
-const Task = z.strictObject({
-  task: text.describe('what the child session should do'),
-  name: text.optional().describe('a short name for the child session'),
-});
+function text(max: number, key: keyof Limits): z.ZodString {
+  return z.string().trim().min(1).max(max, `at most ${max} characters (limits.${key})`);
+}
 
-/** `recurse` arguments: the tasks to run in parallel, each as an isolated child session. */
-export const RecurseArgs = z.strictObject({
-  tasks: z.array(Task).min(1).describe('one child session per task, run in parallel'),
-});
+/** The `recurse` schemas under `l`: a task's text and name bounded, at most `maxChildren` tasks. */
+function recurseSchemas(l: Limits) {
+  const task = z.strictObject({
+    task: text(l.maxTextLength, 'maxTextLength').describe('what the child session should do'),
+    name: text(l.maxIdLength, 'maxIdLength').optional().describe('a short name for the child session'),
+  });
+  const args = z.strictObject({
+    tasks: z.array(task).min(1).max(l.maxChildren, `at most ${l.maxChildren} tasks (limits.maxChildren)`).describe('one child session per task, run in parallel'),
+  });
+  return { task, args, call: z.union([args, task]) };
+}
+
+/** Built once per set of limit values (see `toolSchemas`: zod compiles a schema on its first use), the oldest dropped past 16. */
+const schemasOf = new Map<string, ReturnType<typeof recurseSchemas>>();
+
+function schemasFor(limits: Limits): ReturnType<typeof recurseSchemas> {
+  const key = `${limits.maxTextLength} ${limits.maxIdLength} ${limits.maxChildren}`;
+  let schemas = schemasOf.get(key);
+  if (!schemas) {
+    schemas = recurseSchemas(limits);
+    if (schemasOf.size >= 16) schemasOf.delete(schemasOf.keys().next().value ?? '');
+    schemasOf.set(key, schemas);
+  }
+  return schemas;
+}
+
+const Task = schemasFor(defaultLimits).task;
+
+/** `recurse` arguments: the tasks to run in parallel, each as an isolated child session (under the default limits; a call checks the session's own). */
+export const RecurseArgs = schemasFor(defaultLimits).args;
 
 /** What `recurse.call` accepts: {@link RecurseArgs}, or one task on its own (`{ task, name? }`). */
 export type RecurseInput = z.input<typeof RecurseArgs> | z.input<typeof Task>;
-
-const RecurseCallArgs = z.union([RecurseArgs, Task]);
 
 /** One child's task, as the runner receives it. */
 export type RecurseTask = z.infer<typeof Task>;
@@ -62,7 +86,7 @@ export function createRecurseTool(runner: ChildRunner, options: Omit<SpawnOption
     schema: RecurseArgs,
     parameters: toStrictJsonSchema(RecurseArgs),
     async call(session, raw) {
-      const parsed = parseToolArguments(RecurseCallArgs, raw);
+      const parsed = parseToolArguments(schemasFor(session.limits).call, raw);
       if (!parsed.ok) return { error: parsed.error };
       const tasks = 'tasks' in parsed.data ? parsed.data.tasks : [parsed.data];
       const outcomes = await Promise.all(

@@ -1,59 +1,11 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Skill } from '@cohort/skillbook';
+import type { Limits } from './Limits.ts';
+import { defaultLimits } from './Limits.ts';
 import type { SessionBatchResult } from './Session.ts';
-import { parseToolArguments, toStrictJsonSchema } from './strictToolSchema.ts';
-
-const text = z.string().trim().min(1);
-
-/** One insight source (ACE `InsightSource`): where a skill's insight came from. */
-const InsightSourceArg = z.looseObject({
-  source_system: z.string().describe('the system the trace came from, e.g. "my-agent"'),
-  trace_id: z.string().describe("the trace's id within that system"),
-  trace_uid: z.string().optional().describe('"<source_system>:<trace_id>" (built from the two when absent)'),
-  display_name: z.string().optional().describe('a readable name for the trace (default: its trace_id)'),
-  relation: z.string().optional().describe('how the trace bears on the skill, e.g. "evidence" or "counterexample"'),
-  sample_question: z.string().optional().describe('the task or question the trace was working on'),
-  epoch: z.union([z.number().int(), z.string()]).optional().describe('the learning epoch the trace belongs to (an integer)'),
-  operation_type: z.string().optional().describe('the operation this source backs: ADD, UPDATE or TAG'),
-  error_identification: z.string().optional().describe('what went wrong in the trace, if anything'),
-  learning_text: z.string().optional().describe('the lesson as it was drawn from the trace'),
-});
-const insightSource = z
-  .union([InsightSourceArg, z.array(InsightSourceArg)])
-  .optional()
-  .describe('the trace(s) this was learned from: one source or a list');
-const keywords = z.array(z.string()).optional().describe('a few search keywords');
-
-/** `add_skill` arguments. */
-export const AddSkillArgs = z.strictObject({
-  section: text.describe('context or harness (other names are legacy sections, folded into context)'),
-  issue: text.describe('the situation the skill is about'),
-  insight: z.string().optional().describe('what to do about it (required for context skills)'),
-  keywords,
-  skill_id: text.optional().describe('an explicit id; omit to have one allocated'),
-  insight_source: insightSource,
-});
-/** `update_skill` arguments; absent fields stay unchanged. */
-export const UpdateSkillArgs = z.strictObject({
-  skill_id: text.describe('the skill to change'),
-  issue: z.string().optional().describe('the new issue (absent: unchanged)'),
-  insight: z.string().optional().describe('the new insight (absent: unchanged)'),
-  keywords: keywords.describe('the new keywords (absent: unchanged)'),
-  insight_source: insightSource,
-});
-/** `remove_skill` arguments (a soft remove, as ACE). */
-export const RemoveSkillArgs = z.strictObject({
-  skill_id: text.describe('the skill to retire'),
-  reason: z.string().optional().describe('why it is retired'),
-});
-/** `tag_skill` arguments. */
-export const TagSkillArgs = z.strictObject({
-  skill_id: text.describe('the skill that was used'),
-  tag: z.enum(['helpful', 'harmful', 'neutral']).describe('how the skill worked out'),
-  insight_source: insightSource,
-});
-/** `read_skill` arguments. */
-export const ReadSkillArgs = z.strictObject({ skill_id: text.describe('the skill to read') });
+import { parseToolArguments, toJsonSchema, toStrictJsonSchema } from './strictToolSchema.ts';
+import { AddSkillArgs, ReadSkillArgs, RemoveSkillArgs, TagSkillArgs, UpdateSkillArgs, toolSchemas } from './toolSchemas.ts';
+import type { ToolSchemas } from './toolSchemas.ts';
 
 /** What each tool accepts, as typed callers write it (`null` for an optional field also means absent). */
 export interface SkillToolArgs {
@@ -99,46 +51,70 @@ export interface SkillTools {
   read_skill(args: SkillToolArgs['read_skill']): Promise<ReadResult>;
 }
 
-/** Each tool's name, description and zod schema. */
+const DESCRIPTIONS: Readonly<Record<SkillToolName, string>> = {
+  add_skill: 'Add a skill to the Skillbook.',
+  update_skill: "Change a skill's issue, insight or keywords.",
+  remove_skill: 'Retire a skill (soft remove).',
+  tag_skill: 'Record that a skill was helpful, harmful or neutral.',
+  read_skill: 'Read one skill.',
+};
+
+/** Each tool's name, description and zod schema (under the default limits; a runtime's own limits: {@link toolJsonSchemas}). */
 export const toolDefinitions = {
-  add_skill: { description: 'Add a skill to the Skillbook.', schema: AddSkillArgs },
-  update_skill: { description: "Change a skill's issue, insight or keywords.", schema: UpdateSkillArgs },
-  remove_skill: { description: 'Retire a skill (soft remove).', schema: RemoveSkillArgs },
-  tag_skill: { description: 'Record that a skill was helpful, harmful or neutral.', schema: TagSkillArgs },
-  read_skill: { description: 'Read one skill.', schema: ReadSkillArgs },
+  add_skill: { description: DESCRIPTIONS.add_skill, schema: AddSkillArgs },
+  update_skill: { description: DESCRIPTIONS.update_skill, schema: UpdateSkillArgs },
+  remove_skill: { description: DESCRIPTIONS.remove_skill, schema: RemoveSkillArgs },
+  tag_skill: { description: DESCRIPTIONS.tag_skill, schema: TagSkillArgs },
+  read_skill: { description: DESCRIPTIONS.read_skill, schema: ReadSkillArgs },
 } as const;
 
+/** Options of {@link toolJsonSchemas}. */
+export interface ToolSchemaOptions {
+  /** The limits the schemas state (default: the runtime defaults; pass `session.limits` for a runtime of its own). */
+  readonly limits?: Partial<Limits>;
+  /**
+   * `true` (default): the form OpenAI's strict function calling and Anthropic's tool use accept —
+   * every property required, optional ones nullable, and the limits in each field's description
+   * (strict modes refuse `maxLength` / `maxItems`). `false`: plain JSON Schema with `maxLength`
+   * and `maxItems`, for callers that validate or providers that take any schema.
+   */
+  readonly strict?: boolean;
+}
+
 /**
- * The tools as JSON Schema function declarations, `{ name, description, parameters }`, in the
- * form OpenAI's strict function calling and Anthropic's tool input schemas accept (see
- * {@link toStrictJsonSchema}): every property listed in `required`, optional ones nullable.
+ * The tools as JSON Schema function declarations, `{ name, description, parameters }`. By
+ * default in the strict form OpenAI and Anthropic accept (see {@link toStrictJsonSchema}), the
+ * limits stated in the descriptions; with `strict: false` as plain JSON Schema with `maxLength`
+ * and `maxItems`.
  *
  * @example
  * const [add] = toolJsonSchemas();
  * add?.name; // 'add_skill'
  */
-export function toolJsonSchemas(): { name: SkillToolName; description: string; parameters: Record<string, unknown> }[] {
-  return (Object.keys(toolDefinitions) as SkillToolName[]).map((name) => ({
-    name,
-    description: toolDefinitions[name].description,
-    parameters: toStrictJsonSchema(toolDefinitions[name].schema),
-  }));
+export function toolJsonSchemas(options: ToolSchemaOptions = {}): { name: SkillToolName; description: string; parameters: Record<string, unknown> }[] {
+  const schemas = toolSchemas(options.limits ? { ...defaultLimits, ...options.limits } : defaultLimits);
+  const convert = options.strict === false ? toJsonSchema : toStrictJsonSchema;
+  return (Object.keys(DESCRIPTIONS) as SkillToolName[]).map((name) => ({ name, description: DESCRIPTIONS[name], parameters: convert(schemas[name]) }));
 }
 
 /**
  * Calls one of a session's tools with arguments nobody has checked (an LLM's tool call):
- * they are validated at run time and bad ones resolve to `{ error }`, as for every call.
+ * they are validated at run time and bad ones resolve to `{ error }`, as for every call; so
+ * does a name that is no tool's.
  *
  * @example
  * await callSkillTool(s.tools, 'read_skill', JSON.parse(modelArguments));
  */
 export function callSkillTool(tools: SkillTools, name: SkillToolName, raw: unknown): Promise<ToolResult> {
+  if (!Object.hasOwn(DESCRIPTIONS, name)) return Promise.resolve({ error: `unknown tool: ${String(name)}` });
   const tool = tools[name] as (raw: unknown) => Promise<ToolResult>;
   return tool(raw);
 }
 
 /** What the tools need of their session. */
 export interface ToolHost {
+  /** The runtime's limits: what the arguments are checked against. */
+  readonly limits: Limits;
   /** Null while the session may write; otherwise why it may not. */
   endedReason(): string | null;
   readonly book: { get(id: string): Skill | undefined };
@@ -151,8 +127,10 @@ export interface ToolHost {
 }
 
 /**
- * Builds a session's tools. Bad arguments give `{ error }` from zod; a call from a session
- * that has ended gives `{ error }` and is never applied; nothing throws. Each tool is a plain
+ * Builds a session's tools. Arguments are read once into plain data (a throwing getter or
+ * Proxy is an `{ error }`, never a rejection) and checked against the schemas under the host's
+ * limits: bad or oversized ones give `{ error }` naming the field and the limit; a call from a
+ * session that has ended gives `{ error }` and is never applied; nothing throws. Each tool is a plain
  * function (it may be passed around detached); what it does is shared by every session, so a
  * session pays for five small closures over one scope, not for the tools' logic.
  */
@@ -169,21 +147,23 @@ type Tool = (raw: unknown) => Promise<ToolResult>;
  * `tsx` runs code — a dictionary of a few hundred bytes per closure, per session.)
  */
 function toolsOf(host: ToolHost): [Tool, Tool, Tool, Tool, Tool] {
+  const schemas: ToolSchemas = toolSchemas(host.limits);
   return [
-    (raw) => call(host, AddSkillArgs, raw, addSkill),
-    (raw) => call(host, UpdateSkillArgs, raw, updateSkill),
-    (raw) => call(host, RemoveSkillArgs, raw, removeSkill),
-    (raw) => call(host, TagSkillArgs, raw, tagSkill),
-    (raw) => call(host, ReadSkillArgs, raw, readSkill),
+    (raw) => call(host, schemas.add_skill, raw, addSkill),
+    (raw) => call(host, schemas.update_skill, raw, updateSkill),
+    (raw) => call(host, schemas.remove_skill, raw, removeSkill),
+    (raw) => call(host, schemas.tag_skill, raw, tagSkill),
+    (raw) => call(host, schemas.read_skill, raw, readSkill),
   ];
 }
 
+/** One call: the arguments read once into plain data and checked, then run; whatever throws on the way is an `{ error }`. */
 function call<S extends z.ZodType>(host: ToolHost, schema: S, raw: unknown, run: (host: ToolHost, args: z.infer<S>) => ToolResult | Promise<ToolResult>): Promise<ToolResult> {
-  const parsed = parseToolArguments(schema, raw);
-  if (!parsed.ok) return Promise.resolve({ error: parsed.error });
-  const ended = host.endedReason();
-  if (ended) return Promise.resolve({ error: ended });
   try {
+    const parsed = parseToolArguments(schema, raw);
+    if (!parsed.ok) return Promise.resolve({ error: parsed.error });
+    const ended = host.endedReason();
+    if (ended) return Promise.resolve({ error: ended });
     return Promise.resolve(run(host, parsed.data));
   } catch (thrown) {
     return Promise.resolve(toolFailed(thrown));
@@ -201,13 +181,13 @@ function write(host: ToolHost, op: Record<string, unknown>, id: string | undefin
   return { ok: true, skill_id: applied?.skill_id ?? id ?? '' };
 }
 
-function addSkill(host: ToolHost, a: z.infer<typeof AddSkillArgs>): ToolResult | Promise<ToolResult> {
+function addSkill(host: ToolHost, a: z.infer<ToolSchemas['add_skill']>): ToolResult | Promise<ToolResult> {
   const waiting = a.skill_id === undefined ? host.whenIds?.(1) : null;
   return waiting ? afterIds(host, waiting, a) : write(host, { type: 'ADD', ...a }, a.skill_id);
 }
 
 /** Waits for the runtime's next id lease, then adds; a lease that cannot be had is an `{ error }`. */
-async function afterIds(host: ToolHost, waiting: Promise<string | null>, a: z.infer<typeof AddSkillArgs>): Promise<ToolResult> {
+async function afterIds(host: ToolHost, waiting: Promise<string | null>, a: z.infer<ToolSchemas['add_skill']>): Promise<ToolResult> {
   for (let next: Promise<string | null> | null | undefined = waiting; next; next = host.whenIds?.(1)) {
     const error = await next;
     if (error !== null) return { error };
@@ -219,17 +199,17 @@ async function afterIds(host: ToolHost, waiting: Promise<string | null>, a: z.in
   }
 }
 
-function updateSkill(host: ToolHost, a: z.infer<typeof UpdateSkillArgs>): ToolResult {
+function updateSkill(host: ToolHost, a: z.infer<ToolSchemas['update_skill']>): ToolResult {
   const skill = host.book.get(a.skill_id);
   return skill ? write(host, { type: 'UPDATE', section: skill.section, ...a }, a.skill_id) : notFound(a.skill_id);
 }
 
-function removeSkill(host: ToolHost, a: z.infer<typeof RemoveSkillArgs>): ToolResult {
+function removeSkill(host: ToolHost, a: z.infer<ToolSchemas['remove_skill']>): ToolResult {
   const skill = host.book.get(a.skill_id);
   return skill ? write(host, { type: 'REMOVE', section: skill.section, ...a }, a.skill_id) : notFound(a.skill_id);
 }
 
-function tagSkill(host: ToolHost, a: z.infer<typeof TagSkillArgs>): ToolResult {
+function tagSkill(host: ToolHost, a: z.infer<ToolSchemas['tag_skill']>): ToolResult {
   const skill = host.book.get(a.skill_id);
   if (!skill) return notFound(a.skill_id);
   const delta = a.tag === 'helpful' ? 1 : a.tag === 'harmful' ? -1 : 0;
@@ -246,7 +226,7 @@ function tagSkill(host: ToolHost, a: z.infer<typeof TagSkillArgs>): ToolResult {
   };
 }
 
-function readSkill(host: ToolHost, a: z.infer<typeof ReadSkillArgs>): ToolResult {
+function readSkill(host: ToolHost, a: z.infer<ToolSchemas['read_skill']>): ToolResult {
   const skill = host.book.get(a.skill_id);
   return skill ? { ok: true, skill } : notFound(a.skill_id);
 }

@@ -118,7 +118,7 @@ export class Skillbook {
    * Never throws on bad input: a refusal names the failing `opIndex` and reason.
    */
   applyBatch(raw: unknown, options: ApplyOptions = {}): BatchResult {
-    const parsed = parseBatch(raw);
+    const parsed = parseBatch(raw, options.limits);
     if (!parsed.ok) return { ok: false, book: this, error: parsed.error };
     const run = runOperations(stateReader(this.state), parsed.ops, batchOptions(this.state.revision + 1, options));
     return this.finish(run);

@@ -56,7 +56,7 @@ export class SkillbookDraft implements BookReader {
 
   /** Like {@link Skillbook.applyBatch}, on the draft: the draft changes, or nothing does. */
   applyBatch(raw: unknown, options: ApplyOptions = {}): DraftBatchResult {
-    const parsed = parseBatch(raw);
+    const parsed = parseBatch(raw, options.limits);
     if (!parsed.ok) return { ok: false, book: this, error: parsed.error };
     return this.absorb(runOperations(this, parsed.ops, batchOptions(this.rev + 1, options), this.entries));
   }

@@ -11,6 +11,8 @@ export { formatAceTimestamp, systemClock } from './formatAceTimestamp.ts';
 export { createIdAllocator, formatSkillId, idSuffix } from './createIdAllocator.ts';
 export type { IdAllocatorHandle } from './createIdAllocator.ts';
 export { RawBatchSchema, RawInsightSourceSchema, RawOperationSchema, parseBatch, parseOperation } from './parseOperation.ts';
+export { checkOperationLimits } from './operationLimits.ts';
+export type { OperationLimits } from './operationLimits.ts';
 export type { ParseBatchResult, ParseOperationResult, ParsedOperation, RawBatch, RawOperation } from './parseOperation.ts';
 export {
   AppliedOpSchema,

@@ -8,6 +8,8 @@ import { parsePyJson } from './internal/pyJson.ts';
 import { PyError, dictEntries, dictGet, dictHas, isDict, pyInt, pyStr } from './internal/python.ts';
 import { normalizeKeywords, normalizeOptionalText } from './normalize.ts';
 import { errorInfo } from './SkillbookError.ts';
+import { checkOperationLimits } from './operationLimits.ts';
+import type { OperationLimits } from './operationLimits.ts';
 import type { InsightSource, OpType, SkillbookErrorInfo } from './types.ts';
 
 /** The documented shape of an insight source in an operation (extra keys are allowed). */
@@ -164,18 +166,19 @@ export type ParseBatchResult =
  * Parses a raw batch as ACE's `UpdateBatch.from_json` does: an object whose `operations` list
  * holds the operations; items that are not objects are ignored, and so is an `operations`
  * value that is not a list. JSON text is accepted too. All operations are parsed before any is
- * applied, so a malformed operation anywhere refuses the batch. Never throws.
+ * applied, so a malformed operation anywhere refuses the batch, and so does one past `limits`
+ * (see {@link checkOperationLimits}). Never throws.
  */
-export function parseBatch(raw: unknown): ParseBatchResult {
+export function parseBatch(raw: unknown, limits?: OperationLimits): ParseBatchResult {
   try {
-    return parseBatchValue(raw);
+    return parseBatchValue(raw, limits);
   } catch (e) {
     // Only exotic caller values (throwing getters, hostile proxies) get here.
     return { ok: false, error: errorInfo('invalid_batch', `unreadable batch: ${String(e)}`) };
   }
 }
 
-function parseBatchValue(raw: unknown): ParseBatchResult {
+function parseBatchValue(raw: unknown, limits: OperationLimits | undefined): ParseBatchResult {
   let payload = raw;
   if (typeof raw === 'string') {
     const parsed = parsePyJson(raw);
@@ -195,6 +198,8 @@ function parseBatchValue(raw: unknown): ParseBatchResult {
     if (!isDict(item)) continue;
     const result = parseOperation(item, i);
     if (!result.ok) return result;
+    const over = limits ? checkOperationLimits(result.op, limits) : null;
+    if (over) return { ok: false, error: over };
     ops[count++] = result.op;
   }
   ops.length = count;

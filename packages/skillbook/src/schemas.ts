@@ -63,6 +63,7 @@ export const SkillbookErrorCodeSchema = z.enum([
   'duplicate_skill_id',
   'invalid_document',
   'unsupported_schema_version',
+  'limit_exceeded',
 ]);
 
 /** A structured refusal (`SkillbookErrorInfo`). */

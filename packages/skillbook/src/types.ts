@@ -1,3 +1,4 @@
+import type { OperationLimits } from './operationLimits.ts';
 /**
  * The public types of the Skillbook value. The data model mirrors ACE's schema-v2 document;
  * the revision bookkeeping is Cohort's own (see docs/skillbook.md, "Conflicts").
@@ -93,14 +94,15 @@ export type SkillbookErrorCode =
   | 'unknown_operation_type'
   | 'duplicate_skill_id'
   | 'invalid_document'
-  | 'unsupported_schema_version';
+  | 'unsupported_schema_version'
+  | 'limit_exceeded';
 
 /** A structured refusal. `opIndex` names the failing operation of a batch. */
 export interface SkillbookErrorInfo {
   readonly code: SkillbookErrorCode;
   readonly message: string;
   readonly opIndex?: number;
-  /** For documents: the JSON path of the offending value, e.g. `skills.context-00001.issue`. */
+  /** The JSON path of the offending value: `skills.context-00001.issue` in a document, `operations.0.insight` in a batch. */
   readonly path?: string;
 }
 
@@ -118,6 +120,8 @@ export interface ApplyOptions {
   readonly clock?: Clock;
   /** Allocates ids instead of the book's own `next_id` counter (the runtime shares one per tree). */
   readonly allocateId?: IdAllocator;
+  /** Refuse (`limit_exceeded`) an operation that carries more than these allow (default: no limits). */
+  readonly limits?: OperationLimits;
 }
 
 /** Why an op in a commit conflicts with what changed since the commit's base revision. */

@@ -4,12 +4,13 @@ import type { FileStoreOptions, ResolvedFileStoreOptions } from './FileStoreOpti
 import { checkFileStoreOptions, resolveFileStoreOptions } from './FileStoreOptions.ts';
 import type { AppendResult, CommitRecord, HistoryOptions, HistoryPage, LeaseResult, Store, StoreError, StoreSnapshot } from './Store.ts';
 import type { OpenResult } from './StoreOpenError.ts';
+import { openFailure } from './StoreOpenError.ts';
+import { documentPathProblem } from './internal/documentPath.ts';
 import type { StoreNotice } from './StoreNotice.ts';
 import { openFileStore } from './internal/openFileStore.ts';
 import type { DiskView } from './internal/DiskView.ts';
 import type { StoreContext } from './internal/StoreContext.ts';
 import { HistoryReader } from './internal/HistoryReader.ts';
-import { storePaths } from './internal/StorePaths.ts';
 import { StoreWorker } from './internal/StoreWorker.ts';
 import { faithfulSeams } from './internal/StoreSeams.ts';
 import type { StoreSeams } from './internal/StoreSeams.ts';
@@ -50,8 +51,11 @@ export class FileStore implements Store {
 
   /**
    * Opens the store of the document at `path`, creating the document when it does not exist.
-   * Fails (as a value, writing nothing) on corruption before the journal's tail, an unreadable
-   * document or base, a document of another schema version, or a lock it could not get.
+   * A document opened under a symbolic link is opened as the file the link points to. Never
+   * throws: fails (as a value, writing nothing) on a path that names no file, corruption before
+   * the journal's tail, an unreadable document or base, a document of another schema version, a
+   * symbolic link planted as one of the store's files, a lock it could not get, or a directory
+   * it may not write.
    */
   static open(path: string, options: FileStoreOptions = {}): Promise<OpenResult<FileStore>> {
     return FileStore.openWith(path, options, faithfulSeams);
@@ -64,15 +68,21 @@ export class FileStore implements Store {
    * @internal
    */
   static async openWith(path: string, options: FileStoreOptions, seams: StoreSeams): Promise<OpenResult<FileStore>> {
-    const paths = storePaths(path);
+    const badPath = documentPathProblem(path);
+    if (badPath) return { ok: false, error: { code: 'invalid_options', message: badPath, file: String(path) } };
     const bad = checkFileStoreOptions(options);
-    if (bad) return { ok: false, error: { code: 'invalid_options', message: `invalid options: ${bad}`, file: paths.document } };
-    const resolved: ResolvedFileStoreOptions = resolveFileStoreOptions(options);
-    const opened = await openFileStore(resolved, paths, seams);
-    if (!opened.ok) return opened;
-    const notices = opened.ctx.notices.openNotices;
-    opened.ctx.notices.markOpened();
-    return { ok: true, store: new FileStore(opened.ctx, opened.view), notices };
+    if (bad) return { ok: false, error: { code: 'invalid_options', message: `invalid options: ${bad}`, file: path } };
+    try {
+      const resolved: ResolvedFileStoreOptions = resolveFileStoreOptions(options);
+      const opened = await openFileStore(resolved, path, seams);
+      if (!opened.ok) return opened;
+      const notices = opened.ctx.notices.openNotices;
+      opened.ctx.notices.markOpened();
+      return { ok: true, store: new FileStore(opened.ctx, opened.view), notices };
+    } catch (error) {
+      // a defect: still a value, as promised
+      return { ok: false, error: openFailure(error, path) };
+    }
   }
 
   /** The document's path. */

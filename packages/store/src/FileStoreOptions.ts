@@ -41,6 +41,14 @@ export interface FileStoreOptions {
   readonly create?: boolean;
   /** This process, for the lock file (default: the real pid and host name). */
   readonly process?: ProcessIdentity;
+  /**
+   * The permission bits of every file the store creates — the document, its side files,
+   * temporary files, recovery copies (`0o600`: the owner alone) — less the process's umask.
+   * Default: the document's own mode when it exists (a checkpoint keeps what you set with
+   * `chmod`), else `0o644`. A directory the store creates gets the matching mode (`0o700` for
+   * `0o600`); an existing directory's permissions are never changed.
+   */
+  readonly fileMode?: number;
 }
 
 /** {@link FileStoreOptions} with every default filled in. */
@@ -56,6 +64,8 @@ export interface ResolvedFileStoreOptions {
   readonly initialBook: Skillbook | null;
   readonly create: boolean;
   readonly process: ProcessIdentity;
+  /** `null`: the document's own mode, else `0o644` (decided when the document is found). */
+  readonly fileMode: number | null;
 }
 
 /** The numeric options, as they must be when given. */
@@ -65,6 +75,7 @@ const NumericOptionsSchema = z.object({
   idleCheckpointMs: z.number().nonnegative().finite().optional(),
   lockLeaseMs: z.number().positive().finite().optional(),
   lockWaitMs: z.number().nonnegative().finite().optional(),
+  fileMode: z.number().int().min(0).max(0o777, 'permission bits only (at most 0o777)').optional(),
 });
 
 /** Why `options` cannot be used (one line per bad option), or `null`. */
@@ -87,5 +98,6 @@ export function resolveFileStoreOptions(options: FileStoreOptions): ResolvedFile
     initialBook: options.initialBook ?? null,
     create: options.create ?? true,
     process: options.process ?? { pid: process.pid, host: hostname(), isAlive: isProcessAlive },
+    fileMode: options.fileMode ?? null,
   };
 }

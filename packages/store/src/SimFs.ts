@@ -123,6 +123,19 @@ export class SimFs {
     if ((options.mode ?? 'power') === 'power') this.disk.powerLoss(this.policy(options.tear));
   }
 
+  /**
+   * Limits the disk to `bytes` of file data (`null`: no limit, as when space is freed): a write
+   * or append past it keeps what fits and fails with `ENOSPC`, as on a full disk.
+   */
+  setCapacity(bytes: number | null): void {
+    this.disk.capacity = bytes;
+  }
+
+  /** Bytes of file data on the disk now (every visible file, once). */
+  get used(): number {
+    return this.disk.used();
+  }
+
   /** The next `times` fsyncs of a matching path fail with `EIO` (nothing they covered becomes durable). */
   failSync(options: { readonly path?: PathMatch; readonly times?: number } = {}): void {
     this.syncFaults.push({ match: options.path, times: options.times ?? 1 });
@@ -191,7 +204,7 @@ export class SimFs {
     if (fault) {
       fault.times -= 1;
       this.syncFaults = this.syncFaults.filter((f) => f.times > 0);
-      throw fsError('EIO', `fsync failed: ${path}`);
+      throw fsError('EIO', `fsync failed: ${path}`, path);
     }
   }
 
@@ -252,6 +265,7 @@ export class SimFs {
       link: async (existing, path) => (this.step(state, 'link', path), disk.link(existing, path)),
       unlink: async (path) => (this.step(state, 'unlink', path), disk.unlink(path)),
       stat: async (path) => (live(), disk.stat(path)),
+      realpath: async (path) => (live(), disk.stat(path) ? path : undefined),
       readdir: async (dir) => (live(), disk.list(dir)),
       syncDir: async (dir) => (this.syncStep(state, dir, 'syncDir'), disk.syncDir(dir)),
       mkdir: async (dir) => (live(), disk.mkdir(dir)),

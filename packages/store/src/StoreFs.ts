@@ -3,9 +3,14 @@
  * simulation can tear unsynced writes, fail an fsync or crash between two writes
  * ({@link SimFs}); {@link nodeFs} is the real one.
  *
- * Methods reject with an `Error` carrying a Node-style `code` (`ENOENT`, `EEXIST`, `EIO`, …),
- * like `node:fs`: this is a port to the operating system, and the store turns every such
- * rejection into a value (`StoreError` code `io`) before it reaches a caller.
+ * Methods reject with an `Error` carrying a Node-style `code` (`ENOENT`, `EEXIST`, `EIO`,
+ * `ENOSPC`, …) and, where there is one, the `path` it is about, like `node:fs`: this is a port to
+ * the operating system, and the store turns every such rejection into a value (`StoreError`
+ * code `io`) before it reaches a caller.
+ *
+ * No method follows a symbolic link in the last part of a path (`O_NOFOLLOW`): a link where a
+ * file is expected rejects with `ELOOP`, so a link planted as one of the store's files is never
+ * written through. Only {@link StoreFs.realpath} resolves links (the document's own name).
  */
 export interface StoreFs {
   /**
@@ -29,9 +34,9 @@ export interface StoreFs {
    * file exists (the lock file); `sync` fsyncs the file before resolving. The directory
    * entry is durable only after {@link StoreFs.syncDir}.
    */
-  writeFile(path: string, data: Uint8Array, options?: { readonly exclusive?: boolean; readonly sync?: boolean }): Promise<void>;
-  /** Opens `path` for appending, creating it when missing. */
-  openAppend(path: string): Promise<StoreAppendHandle>;
+  writeFile(path: string, data: Uint8Array, options?: { readonly exclusive?: boolean; readonly sync?: boolean; readonly mode?: number }): Promise<void>;
+  /** Opens `path` for appending, creating it (with `mode`, less the umask) when missing. */
+  openAppend(path: string, options?: { readonly mode?: number }): Promise<StoreAppendHandle>;
   /** Cuts `path` to `size` bytes and fsyncs it. */
   truncate(path: string, size: number): Promise<void>;
   /** Atomically replaces `to` with `from` (POSIX `rename`). */
@@ -40,14 +45,16 @@ export interface StoreFs {
   link(existing: string, path: string): Promise<void>;
   /** Removes `path`; rejects with `ENOENT` when it does not exist. */
   unlink(path: string): Promise<void>;
-  /** Size and identity of `path`, or `undefined` when it does not exist. */
+  /** Size and identity of `path` itself (`lstat`: a symbolic link rejects with `ELOOP`), or `undefined` when it does not exist. */
   stat(path: string): Promise<StoreFileStat | undefined>;
+  /** The absolute path with every symbolic link in it resolved, or `undefined` when it does not exist (a link to nothing included). */
+  realpath(path: string): Promise<string | undefined>;
   /** The names (not paths) in `dir`; empty when it does not exist. */
   readdir(dir: string): Promise<string[]>;
   /** Makes `dir`'s entries (creations, renames, removals) durable. */
   syncDir(dir: string): Promise<void>;
-  /** Creates `dir` and its parents when missing. */
-  mkdir(dir: string): Promise<void>;
+  /** Creates `dir` and its parents when missing (with `mode`, less the umask); an existing directory's permissions are left as they are. */
+  mkdir(dir: string, options?: { readonly mode?: number }): Promise<void>;
 }
 
 /** An open append-only file. */
@@ -61,7 +68,11 @@ export interface StoreAppendHandle {
 
 /** What {@link StoreFs.stat} reports. */
 export interface StoreFileStat {
+  /** A regular file, a directory, or something else (a device, a socket, a pipe). */
+  readonly kind: 'file' | 'directory' | 'other';
   readonly size: number;
+  /** The permission bits (`0o644`), where the file system has them. */
+  readonly mode?: number;
   /** The file itself (device and inode): unchanged by writes, different for another file under the same name. */
   readonly identity: string;
   /**
@@ -80,7 +91,16 @@ export function fsErrorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-/** Creates an `Error` with a Node-style `code`, as {@link StoreFs} implementations reject with. */
-export function fsError(code: string, message: string): Error & { code: string } {
-  return Object.assign(new Error(`${code}: ${message}`), { code });
+/** Creates an `Error` with a Node-style `code` (and the `path` it is about), as {@link StoreFs} implementations reject with. */
+export function fsError(code: string, message: string, path?: string): Error & { code: string; path?: string } {
+  return Object.assign(new Error(`${code}: ${message}`), { code }, path === undefined ? {} : { path });
+}
+
+/** The `path` of a rejection from a {@link StoreFs} method, if it names one. */
+export function fsErrorPath(error: unknown): string | undefined {
+  if (typeof error === 'object' && error !== null && 'path' in error) {
+    const path = (error as { path: unknown }).path;
+    return typeof path === 'string' ? path : undefined;
+  }
+  return undefined;
 }

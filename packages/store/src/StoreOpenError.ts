@@ -1,3 +1,4 @@
+import { fsErrorCode, fsErrorPath } from './StoreFs.ts';
 import type { LockHolder, StoreNotice } from './StoreNotice.ts';
 
 /** Stable codes of every way opening a file store can fail. */
@@ -10,6 +11,7 @@ export type StoreOpenErrorCode =
   | 'missing_document'
   | 'invalid_options'
   | 'locked'
+  | 'symlink'
   | 'io';
 
 /** Where in a file the problem is: a byte offset, a 1-based line (and column), a JSON path. */
@@ -58,4 +60,18 @@ export function describeOpenError(error: StoreOpenError): string {
   const where = p?.line !== undefined ? `:${p.line}${p.column !== undefined ? `:${p.column}` : ''}` : p?.offset !== undefined ? ` @${p.offset}` : '';
   const path = p?.path ? ` at ${p.path}` : '';
   return `${error.code}: ${error.message} (${error.file}${where}${path})`;
+}
+
+/**
+ * A file-system failure while opening, as an open error naming the file it is about: a
+ * symbolic link where the store keeps a file of its own (`ELOOP`) is `symlink`, anything else
+ * (no permission, a read-only or full disk) is `io`.
+ */
+export function openFailure(error: unknown, file: string): StoreOpenError {
+  const at = fsErrorPath(error) ?? file;
+  const message = error instanceof Error ? error.message : String(error);
+  if (fsErrorCode(error) === 'ELOOP') {
+    return { code: 'symlink', message: `${at} is a symbolic link: the store never follows a link for a file of its own; move it away (or put the file it points to there)`, file: at, cause: error };
+  }
+  return { code: 'io', message: `opening failed: ${message}`, file: at, cause: error };
 }

@@ -47,4 +47,6 @@ export type { SimCrashOptions, SimMount, SimOp } from './SimFs.ts';
 export type { TearPolicy } from './internal/SimDisk.ts';
 export type { ProcessIdentity } from './internal/WriterLock.ts';
 export { inspectBook } from './inspectBook.ts';
+export { repairJournal } from './repairJournal.ts';
+export type { CutRecord, JournalRepair, RepairOptions, RepairResult } from './repairJournal.ts';
 export type { BookInspection, InspectedBlock, InspectedCommit, InspectionFinding } from './inspectBook.ts';

@@ -23,6 +23,7 @@ import { readDisk } from './internal/readDisk.ts';
 import { RecoveryCopies } from './internal/RecoveryCopies.ts';
 import { scanJournal } from './internal/scanJournal.ts';
 import { storePaths } from './internal/StorePaths.ts';
+import { documentPathProblem, resolveDocument } from './internal/documentPath.ts';
 
 /** One session's block of a commit, as `cohort book log` shows it. */
 export interface InspectedBlock {
@@ -155,7 +156,9 @@ async function readLock(fs: StoreFs, path: string): Promise<LockHolder | null> {
  */
 export async function inspectBook(document: string, options: { readonly fs?: StoreFs } = {}): Promise<BookInspection> {
   const fs = options.fs ?? nodeFs;
-  const paths = storePaths(document);
+  // a document opened under a symbolic link is the file it points to, as for `FileStore.open`
+  const resolved = documentPathProblem(document) ? null : await resolveDocument(fs, document).catch(() => null);
+  const paths = storePaths(resolved?.ok ? resolved.document : document);
   const findings: InspectionFinding[] = [];
   const ledgerRead = await readLedger(fs, paths.ledger);
   const ledger = ledgerRead !== null && !isLedgerFault(ledgerRead) ? ledgerRead : null;

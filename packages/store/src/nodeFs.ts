@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { link, mkdir, open, readdir, rename, stat, truncate, unlink } from 'node:fs/promises';
+import { link, lstat, mkdir, open, readdir, realpath, rename, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import type { StoreAppendHandle, StoreFileStat, StoreFs } from './StoreFs.ts';
 import { fsErrorCode } from './StoreFs.ts';
@@ -13,8 +13,14 @@ async function orUndefined<T>(work: Promise<T>): Promise<T | undefined> {
   }
 }
 
-async function withFile<T>(path: string, flags: string | number, use: (fh: FileHandle) => Promise<T>): Promise<T> {
-  const fh = await open(path, flags, 0o644);
+/** Never through a symbolic link at the end of the path (see `StoreFs`). */
+const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_TRUNC, O_APPEND, O_NOFOLLOW } = constants;
+
+/** Files are created `rw-r--r--` unless told otherwise; the umask applies either way. */
+const DEFAULT_MODE = 0o644;
+
+async function withFile<T>(path: string, flags: number, use: (fh: FileHandle) => Promise<T>, mode = DEFAULT_MODE): Promise<T> {
+  const fh = await open(path, flags | O_NOFOLLOW, mode);
   try {
     return await use(fh);
   } finally {
@@ -24,7 +30,7 @@ async function withFile<T>(path: string, flags: string | number, use: (fh: FileH
 
 async function readFrom(path: string, offset: number): Promise<Uint8Array | undefined> {
   return orUndefined(
-    withFile(path, 'r', async (fh) => {
+    withFile(path, O_RDONLY, async (fh) => {
       const { size } = await fh.stat();
       const length = Math.max(0, size - offset);
       const buffer = new Uint8Array(length);
@@ -44,7 +50,7 @@ const CHUNK_BYTES = 4 << 20;
 
 async function readChunks(path: string, onChunk: (chunk: Uint8Array) => void): Promise<boolean> {
   const found = await orUndefined(
-    withFile(path, 'r', async (fh) => {
+    withFile(path, O_RDONLY, async (fh) => {
       const buffer = new Uint8Array(CHUNK_BYTES);
       let position = 0;
       for (;;) {
@@ -89,35 +95,45 @@ export const nodeFs: StoreFs = {
   readFrom,
   readChunks,
   async writeFile(path, data, options = {}) {
-    const flags = constants.O_WRONLY | constants.O_CREAT | (options.exclusive ? constants.O_EXCL : constants.O_TRUNC);
+    const flags = O_WRONLY | O_CREAT | (options.exclusive ? O_EXCL : O_TRUNC);
     await withFile(path, flags, async (fh) => {
       await new NodeAppendHandle(fh).append(data);
       if (options.sync) await fh.sync();
-    });
+    }, options.mode);
   },
-  async openAppend(path) {
-    return new NodeAppendHandle(await open(path, 'a', 0o644));
+  async openAppend(path, options = {}) {
+    return new NodeAppendHandle(await open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, options.mode ?? DEFAULT_MODE));
   },
   async truncate(path, size) {
-    await truncate(path, size);
-    await withFile(path, 'r+', (fh) => fh.sync());
+    await withFile(path, O_WRONLY, async (fh) => {
+      await fh.truncate(size);
+      await fh.sync();
+    });
   },
   rename: (from, to) => rename(from, to),
   link: (existing, path) => link(existing, path),
   unlink: (path) => unlink(path),
   async stat(path): Promise<StoreFileStat | undefined> {
-    const s = await orUndefined(stat(path, { bigint: true }));
+    const s = await orUndefined(lstat(path, { bigint: true }));
     if (!s) return undefined;
+    if (s.isSymbolicLink()) throw Object.assign(new Error(`ELOOP: a symbolic link, where the store keeps a file of its own: ${path}`), { code: 'ELOOP', path });
+    const kind = s.isFile() ? 'file' : s.isDirectory() ? 'directory' : 'other';
     // not ctime: giving the file a second name (link) changes it, and that is no write
-    return { size: Number(s.size), identity: `${s.dev}:${s.ino}`, fingerprint: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}` };
+    return { kind, size: Number(s.size), mode: Number(s.mode) & 0o7777, identity: `${s.dev}:${s.ino}`, fingerprint: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}` };
   },
+  realpath: (path) => orUndefined(realpath(path)),
   async readdir(dir) {
     return (await orUndefined(readdir(dir))) ?? [];
   },
   async syncDir(dir) {
-    await withFile(dir, 'r', (fh) => fh.sync());
+    const fh = await open(dir, O_RDONLY);
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
   },
-  async mkdir(dir) {
-    await mkdir(dir, { recursive: true });
+  async mkdir(dir, options = {}) {
+    await mkdir(dir, { recursive: true, ...(options.mode === undefined ? {} : { mode: options.mode }) });
   },
 };

@@ -61,6 +61,13 @@ describe('scanJournal', () => {
     expect(inRecord.corruption).toMatchObject({ offset: starts[1], lineNo: 4, reason: 'broken_group' });
   });
 
+  it('scanJournal - damage in the last two writes is corruption (only the last write can be torn), named where the first of them starts', () => {
+    const { bytes, starts } = journal();
+    const scan = scanJournal(damaged(damaged(bytes, (starts[2] ?? 0) - 20), bytes.length - 20));
+    expect(scan.tail).toBeNull();
+    expect(scan.corruption).toMatchObject({ offset: starts[1], lineNo: 4 });
+  });
+
   it('scanJournal - lines of the first format are whole writes of their own, before and between groups', () => {
     const v1 = (rev: number): string => encodeLine({ v: 1, t: 'commit', rev, prev: 'p', writer: 'w', session: 's', path: ['s'], ops: [], at: rev });
     const bytes = join(utf8(v1(1)), utf8(v1(2)), encodeGroup([lease(2)]), utf8(v1(3)));

@@ -1,4 +1,4 @@
-import { Draft, createSkillTools, mergeCommit, systemClock } from '@cohort/runtime';
+import { Draft, createSkillTools, defaultLimits, mergeCommit, operationLimits, systemClock } from '@cohort/runtime';
 import type { Commit, SessionId, SessionBatchResult } from '@cohort/runtime';
 import { Skillbook, createIdAllocator } from '@cohort/skillbook';
 import type { Skill } from '@cohort/skillbook';
@@ -15,8 +15,10 @@ type Allocator = ReturnType<typeof createIdAllocator>;
 
 function open(start: Skillbook, id: string, allocator: Allocator): DataSession {
   const draft = new Draft(start, { sessionId: id as SessionId, path: [id as SessionId] });
-  const options = { clock: systemClock, allocateId: allocator.allocate };
+  // the runtime's write path: tool arguments and batches checked against the limits
+  const options = { clock: systemClock, allocateId: allocator.allocate, limits: operationLimits(defaultLimits) };
   const host = {
+    limits: defaultLimits,
     endedReason: () => null,
     book: { get: (skillId: string): Skill | undefined => draft.get(skillId) },
     write(raw: unknown): SessionBatchResult {

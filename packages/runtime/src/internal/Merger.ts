@@ -1,8 +1,10 @@
 import type { Actor } from 'xstate';
 import type { Clock } from '../Clock.ts';
 import type { Commit } from '../Commit.ts';
+import type { Draft } from '../Draft.ts';
 import type { ConflictPolicy } from '../ConflictPolicy.ts';
 import { defect, failureSeed } from '../FailureSeed.ts';
+import type { FailureSeed } from '../FailureSeed.ts';
 import type { Limits } from '../Limits.ts';
 import type { RuntimeEvent } from '../RuntimeEvent.ts';
 import type { SessionId } from '../SessionId.ts';
@@ -93,8 +95,9 @@ export class Merger {
       done(refused(failureSeed('cancelled', `session ${sessionId} is no longer waiting for its merge`)));
       return;
     }
-    if (node.draft.opCount > limits.maxOpsPerCommit) {
-      done(refused(failureSeed('limit_exceeded', `commit of ${sessionId} has ${node.draft.opCount} ops; maxOpsPerCommit is ${limits.maxOpsPerCommit}`)));
+    const broken = commitLimitBroken(sessionId, node.draft, limits);
+    if (broken) {
+      done(refused(broken));
       return;
     }
     if (!owner) {
@@ -112,4 +115,18 @@ export class Merger {
     const node = this.deps.registry.get(sessionId);
     if (node) this.deps.emit({ type: 'merge.backpressure', sessionId, path: [...node.path], at: this.deps.clock.now(), queued });
   }
+}
+
+/** The commit limit a draft's commit breaks (ops, bytes of text), or `null`. */
+function commitLimitBroken(sessionId: SessionId, draft: Draft, limits: Limits): FailureSeed | null {
+  if (draft.opCount > limits.maxOpsPerCommit) {
+    return failureSeed('limit_exceeded', `commit of ${sessionId} has ${draft.opCount} ops; maxOpsPerCommit is ${limits.maxOpsPerCommit}`);
+  }
+  // bytes ≤ 3 × characters: the exact count only when that bound does not settle it
+  if (draft.textLength * 3 <= limits.maxCommitBytes) return null;
+  const bytes = draft.textBytes();
+  if (bytes > limits.maxCommitBytes) {
+    return failureSeed('limit_exceeded', `commit of ${sessionId} carries ${bytes} bytes of text; maxCommitBytes is ${limits.maxCommitBytes}`);
+  }
+  return null;
 }

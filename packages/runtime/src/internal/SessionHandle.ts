@@ -1,5 +1,6 @@
 import type { Skill, Skillbook } from '@cohort/skillbook';
 import type { Usage } from '../Budget.ts';
+import type { Limits } from '../Limits.ts';
 import type { ChargeResult, Session, SessionBatchResult, SessionBody, SpawnOptions } from '../Session.ts';
 import type { SessionId } from '../SessionId.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
@@ -43,6 +44,10 @@ export class SessionHandle<I = unknown> implements Session<I> {
 
   get attempt(): number {
     return this.node.attempt;
+  }
+
+  get limits(): Limits {
+    return this.host.limits;
   }
 
   get book(): Skillbook {
@@ -107,6 +112,10 @@ class NodeTools implements ToolHost {
     private readonly node: SessionNode,
     private readonly host: SessionHost,
   ) {}
+
+  get limits(): Limits {
+    return this.host.limits;
+  }
 
   endedReason(): string | null {
     return this.node.endedReason();

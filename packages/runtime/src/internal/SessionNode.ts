@@ -2,6 +2,7 @@ import { createActor } from 'xstate';
 import type { Actor, AnyActorRef } from 'xstate';
 import type { BudgetAccount } from '../Budget.ts';
 import type { Clock } from '../Clock.ts';
+import type { Limits } from '../Limits.ts';
 import type { Draft } from '../Draft.ts';
 import type { Session, SessionBatchResult, SessionBody, SpawnOptions } from '../Session.ts';
 import type { SessionId } from '../SessionId.ts';
@@ -15,6 +16,7 @@ import { SessionHandle } from './SessionHandle.ts';
 /** What a session's node needs from the tree that runs it. */
 export interface SessionHost {
   readonly clock: Clock;
+  readonly limits: Limits;
   write(node: SessionNode, raw: unknown): SessionBatchResult;
   /** Null when `count` new skill ids can be allocated now; else when the next id lease is answered (see `SkillIds`). */
   whenIds(count: number): Promise<string | null> | null;

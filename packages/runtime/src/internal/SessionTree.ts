@@ -63,8 +63,12 @@ export class SessionTree implements SessionHost {
   private readonly skillIds: SkillIds;
   private readonly merger: Merger;
 
+  /** The runtime's limits (what tools and batches are checked against). */
+  readonly limits: Limits;
+
   constructor(private readonly deps: TreeDeps) {
     this.clock = deps.clock;
+    this.limits = deps.limits;
     this.skillIds = deps.skillIds;
     this.registry = new SessionRegistry(deps.runtimeId);
     const { registry } = this;

@@ -1,5 +1,5 @@
 import { formatSkillId } from '@cohort/skillbook';
-import type { ApplyOptions, Section, SkillId } from '@cohort/skillbook';
+import type { ApplyOptions, OperationLimits, Section, SkillId } from '@cohort/skillbook';
 import type { IdLease, LeaseResult } from '@cohort/store';
 import type { Clock } from '../Clock.ts';
 import type { Draft } from '../Draft.ts';
@@ -52,8 +52,10 @@ export class SkillIds {
   constructor(
     private readonly source: LeaseSource,
     clock: Clock,
+    limits?: OperationLimits,
   ) {
-    this.writeOptions = { clock, allocateId: (section: Section) => this.allocate(section) };
+    // a batch past the operation limits is refused before anything of it is applied
+    this.writeOptions = { clock, allocateId: (section: Section) => this.allocate(section), ...(limits ? { limits } : {}) };
   }
 
   /** Asks for the first lease; resolves (never rejects) once it is answered, with why it was refused or null. */

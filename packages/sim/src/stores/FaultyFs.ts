@@ -44,14 +44,15 @@ export function faultyFs(inner: StoreFs, fault: FsFault, onFault: (description: 
       trip('writeFile', path);
       return inner.writeFile(path, data, options);
     },
-    openAppend: async (path) => wrapHandle(await inner.openAppend(path), path),
+    openAppend: async (path, options) => wrapHandle(await inner.openAppend(path, options), path),
     truncate: (path, size) => inner.truncate(path, size),
     rename: (from, to) => inner.rename(from, to),
     link: (existing, path) => inner.link(existing, path),
     unlink: (path) => inner.unlink(path),
     stat: (path) => inner.stat(path),
+    realpath: (path) => inner.realpath(path),
     readdir: (dir) => inner.readdir(dir),
     syncDir: (dir) => inner.syncDir(dir),
-    mkdir: (dir) => inner.mkdir(dir),
+    mkdir: (dir, options) => inner.mkdir(dir, options),
   };
 }

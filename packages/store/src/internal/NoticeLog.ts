@@ -86,6 +86,10 @@ export class NoticeLog {
       await handle.append(utf8(`${this.torn ? '\n' : ''}${JSON.stringify(notice)}\n`));
       await handle.sync();
       this.torn = false;
+    } catch (error) {
+      // part of the record may have reached the file (a full disk): the next one starts a new line
+      this.torn = true;
+      throw error;
     } finally {
       await handle.close();
     }

@@ -59,11 +59,25 @@ export class SimDisk {
   private readonly pending = new Map<string, DirOp[]>();
   private readonly dirs = new Set<string>(['/', '.']);
   private nextInode = 1;
+  /** The most file data the disk holds (`null`: no limit). */
+  capacity: number | null = null;
+
+  /** Bytes of file data the visible names hold (a file under two names counts once). */
+  used(): number {
+    let total = 0;
+    for (const id of new Set(this.names.values())) total += this.inodes.get(id)?.data.length ?? 0;
+    return total;
+  }
+
+  /** How many of `wanted` new bytes fit (all of them when there is no limit). */
+  private room(wanted: number): number {
+    return this.capacity === null ? wanted : Math.max(0, Math.min(wanted, this.capacity - this.used()));
+  }
 
   private inode(path: string): Inode {
     const id = this.names.get(path);
     const node = id === undefined ? undefined : this.inodes.get(id);
-    if (!node) throw fsError('ENOENT', `no such file: ${path}`);
+    if (!node) throw fsError('ENOENT', `no such file: ${path}`, path);
     return node;
   }
 
@@ -75,7 +89,7 @@ export class SimDisk {
   }
 
   private requireDir(path: string): void {
-    if (!this.dirs.has(dirname(path))) throw fsError('ENOENT', `no such directory: ${dirname(path)}`);
+    if (!this.dirs.has(dirname(path))) throw fsError('ENOENT', `no such directory: ${dirname(path)}`, path);
   }
 
   exists(path: string): boolean {
@@ -87,10 +101,11 @@ export class SimDisk {
     return id === undefined ? undefined : this.inodes.get(id)?.data;
   }
 
-  stat(path: string): { size: number; identity: string; fingerprint: string } | undefined {
+  stat(path: string): { kind: 'file' | 'directory'; size: number; identity: string; fingerprint: string } | undefined {
     const id = this.names.get(path);
     const node = id === undefined ? undefined : this.inodes.get(id);
-    return node ? { size: node.data.length, identity: `${id}`, fingerprint: `${id}:${node.version}` } : undefined;
+    if (!node) return this.dirs.has(path) ? { kind: 'directory', size: 0, identity: `dir:${path}`, fingerprint: `dir:${path}` } : undefined;
+    return { kind: 'file', size: node.data.length, identity: `${id}`, fingerprint: `${id}:${node.version}` };
   }
 
   list(dir: string): string[] {
@@ -103,28 +118,34 @@ export class SimDisk {
     for (let d = dir; !this.dirs.has(d); d = dirname(d)) this.dirs.add(d);
   }
 
-  /** Creates or truncates `path` and writes `data`; a new file gets a new inode. */
+  /**
+   * Creates or truncates `path` and writes `data`; a new file gets a new inode. On a full disk
+   * (see `capacity`) the file keeps what fits and the write fails with `ENOSPC`, as `write(2)` does.
+   */
   write(path: string, data: Uint8Array, exclusive: boolean): void {
     this.requireDir(path);
     const id = this.names.get(path);
-    if (id !== undefined && exclusive) throw fsError('EEXIST', `file exists: ${path}`);
+    if (id !== undefined && exclusive) throw fsError('EEXIST', `file exists: ${path}`, path);
     if (id === undefined) {
       const fresh = this.nextInode++;
-      this.inodes.set(fresh, { data: data.slice(), synced: new Uint8Array(0), version: 1 });
+      this.inodes.set(fresh, { data: new Uint8Array(0), synced: new Uint8Array(0), version: 1 });
       this.names.set(path, fresh);
       this.record({ kind: 'link', path, inode: fresh });
-      return;
+    } else {
+      const node = this.inode(path);
+      node.data = new Uint8Array(0);
+      node.version += 1;
     }
-    const node = this.inode(path);
-    node.data = data.slice();
-    node.version += 1;
+    this.append(path, data);
   }
 
   append(path: string, data: Uint8Array): void {
     if (!this.names.has(path)) this.write(path, new Uint8Array(0), false);
     const node = this.inode(path);
-    node.data = concat(node.data, data);
+    const fits = this.room(data.length);
+    node.data = concat(node.data, fits === data.length ? data : data.subarray(0, fits));
     node.version += 1;
+    if (fits < data.length) throw fsError('ENOSPC', `no space left on device: ${path}`, path);
   }
 
   truncate(path: string, size: number): void {
@@ -140,7 +161,7 @@ export class SimDisk {
 
   rename(from: string, to: string): void {
     const id = this.names.get(from);
-    if (id === undefined) throw fsError('ENOENT', `no such file: ${from}`);
+    if (id === undefined) throw fsError('ENOENT', `no such file: ${from}`, from);
     this.requireDir(to);
     this.names.delete(from);
     this.names.set(to, id);
@@ -150,20 +171,20 @@ export class SimDisk {
 
   link(existing: string, path: string): void {
     const id = this.names.get(existing);
-    if (id === undefined) throw fsError('ENOENT', `no such file: ${existing}`);
-    if (this.names.has(path)) throw fsError('EEXIST', `file exists: ${path}`);
+    if (id === undefined) throw fsError('ENOENT', `no such file: ${existing}`, existing);
+    if (this.names.has(path)) throw fsError('EEXIST', `file exists: ${path}`, path);
     this.requireDir(path);
     this.names.set(path, id);
     this.record({ kind: 'link', path, inode: id });
   }
 
   unlink(path: string): void {
-    if (!this.names.delete(path)) throw fsError('ENOENT', `no such file: ${path}`);
+    if (!this.names.delete(path)) throw fsError('ENOENT', `no such file: ${path}`, path);
     this.record({ kind: 'unlink', path });
   }
 
   syncDir(dir: string): void {
-    if (!this.dirs.has(dir)) throw fsError('ENOENT', `no such directory: ${dir}`);
+    if (!this.dirs.has(dir)) throw fsError('ENOENT', `no such directory: ${dir}`, dir);
     for (const op of this.pending.get(dir) ?? []) this.applyDurable(op);
     this.pending.delete(dir);
   }

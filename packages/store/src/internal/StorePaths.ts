@@ -44,6 +44,18 @@ export function tempPath(path: string): string {
   return `${path}.cohort-tmp`;
 }
 
+/**
+ * Whether `name` (in the document's directory) is a temporary file of this store's: of the
+ * document or a side file (`skillbook.json.cohort-tmp`, `skillbook.json.base.cohort-tmp`, …) or
+ * of a recovery copy. None is needed once the store is open: a checkpoint's temporary files that
+ * hold the ledger's revision are renamed into place first.
+ */
+export function isTemporary(paths: StorePaths, name: string): boolean {
+  if (!name.endsWith('.cohort-tmp')) return false;
+  const document = basename(paths.document);
+  return name.startsWith(`${document}.`) || name.startsWith(`${paths.stem}.recovery-`);
+}
+
 /** The path of a recovery copy named `name`, beside the document. */
 export function copyPath(paths: StorePaths, name: string): string {
   return join(paths.dir, name);

@@ -1,4 +1,5 @@
 import type { AppendResult, CommitRecord, LeaseResult, StoreError } from '../Store.ts';
+import type { LockAttempt } from './WriterLock.ts';
 import { appendGroup, refusal } from './appendGroup.ts';
 import type { GroupItem, ItemResult } from './appendGroup.ts';
 import { CheckpointIncomplete } from './checkpoint.ts';
@@ -117,9 +118,19 @@ export class StoreWorker {
     return next;
   }
 
-  /** Runs `body` under the writer lock; a lock it cannot get is a `locked` refusal. */
-  private async locked<T extends Outcome>(body: () => Promise<T>, waitMs = this.ctx.options.lockWaitMs): Promise<T | Outcome> {
-    const attempt = await this.ctx.lock.acquire(waitMs);
+  /**
+   * Runs `body` under the writer lock; a lock it cannot get is a `locked` refusal, and one it
+   * cannot even write (a full or failing disk) an `io` refusal: nothing was written, so the
+   * store goes on and the next task tries again.
+   */
+  private async locked<T extends Outcome>(body: () => Promise<T>, waitMs = this.ctx.options.lockWaitMs, refused = 0): Promise<T | Outcome> {
+    let attempt: LockAttempt;
+    try {
+      attempt = await this.ctx.lock.acquire(waitMs);
+    } catch (thrown) {
+      await reportIo(this.ctx, 'lock', this.ctx.paths.lock, thrown, refused, false).catch(() => undefined);
+      return { ok: false, error: { code: 'io', message: `the writer lock could not be written: ${thrown instanceof Error ? thrown.message : String(thrown)}`, cause: thrown } };
+    }
     if (!attempt.ok) return { ok: false, error: { code: 'locked', message: attempt.message, ...(attempt.holder ? { holder: attempt.holder } : {}) } };
     if (attempt.takeover) {
       const { previous, reason } = attempt.takeover;
@@ -153,7 +164,7 @@ export class StoreWorker {
     };
     try {
       if (this.poisoned) throw this.poisoned;
-      const outcome = await this.locked(() => this.write(group, settle));
+      const outcome = await this.locked(() => this.write(group, settle), this.ctx.options.lockWaitMs, group.length);
       if (!outcome.ok) for (const p of group) settle(p, refusal(p.item.kind, outcome.error));
     } catch (thrown) {
       const error = await this.fail('append', thrown, group.length - settled.size);

@@ -6,7 +6,7 @@ import type { DiskView } from './DiskView.ts';
 import { afterLines } from './DiskView.ts';
 import { lineBody } from './JournalLine.ts';
 import type { ExternalLine } from './JournalLine.ts';
-import { REMEMBERED_CHECKPOINTS, REMEMBERED_RENUMBERINGS, writeLedger } from './Ledger.ts';
+import { REMEMBERED_CHECKPOINTS, REMEMBERED_RENUMBERINGS, isLedgerFault, readLedger, sameLedger, writeLedger } from './Ledger.ts';
 import type { Ledger, Renumbered } from './Ledger.ts';
 import { replaceDocument, watchAfter } from './replacedFile.ts';
 import type { Replacement } from './replacedFile.ts';
@@ -64,6 +64,69 @@ export async function fingerprintIfHolds(ctx: StoreContext, digest: string): Pro
   return stat && bytes && sha256Hex(bytes) === digest ? stat.fingerprint : null;
 }
 
+/** The ledger a checkpoint of `request` writes, its journal record (if any) being already in `base`. */
+function ledgerOf(ctx: StoreContext, view: DiskView, base: DiskView, request: CheckpointRequest, digest: string): Ledger {
+  const remembered = [...view.ledger.renumbered, ...(request.renumbered ?? [])].slice(-REMEMBERED_RENUMBERINGS);
+  return {
+    format: 'cohort-ledger/2', revision: request.book.revision, contentDigest: digest, chain: base.chain,
+    writerId: ctx.options.writerId, journalOffset: base.journalEnd,
+    lineage: request.lineage === undefined ? view.ledger.lineage : request.lineage, at: ctx.options.clock.now(),
+    leases: ctx.sequencer.leaseRecord, renumbered: remembered,
+    checkpoints: request.rewriteDocument || request.text !== undefined
+      ? [...view.ledger.checkpoints.filter((r) => r !== request.book.revision), request.book.revision].slice(-REMEMBERED_CHECKPOINTS)
+      : view.ledger.checkpoints,
+  };
+}
+
+/**
+ * Everything up to and including a checkpoint's commit point: the temporary files, the
+ * external record, the ledger. The view after its record and the ledger, or `lock_lost`. A failure before the
+ * commit point (a full disk, say) takes back what it wrote at once — the temporary files, the
+ * record — so nothing stays behind to fill the disk, and rethrows; one after it (the ledger
+ * was replaced, then something failed) is a {@link CheckpointIncomplete}.
+ */
+async function upToCommitPoint(
+  ctx: StoreContext, view: DiskView, request: CheckpointRequest, bytes: Uint8Array, digest: string,
+): Promise<{ readonly base: DiskView; readonly ledger: Ledger } | 'lock_lost'> {
+  const { fs, paths } = ctx;
+  const temps = request.rewriteDocument ? [tempPath(paths.document), tempPath(paths.base)] : [tempPath(paths.base)];
+  let base = view;
+  let ledger: Ledger | null = null;
+  try {
+    if (request.rewriteDocument) await writeFresh(fs, tempPath(paths.document), bytes);
+    await writeFresh(fs, tempPath(paths.base), bytes);
+    if (!(await ctx.lock.verify())) {
+      await removeAll(ctx, temps);
+      return 'lock_lost';
+    }
+    if (request.external) {
+      const line: ExternalLine = {
+        v: 2, t: 'external', rev: request.book.revision, prev: view.chain, writer: ctx.options.writerId, ...request.external, digest, at: ctx.options.clock.now(),
+      };
+      base = afterLines(view, await appendRecord(ctx, view, line), 2, chainDigest(view.chain, lineBody(line)));
+    }
+    ledger = ledgerOf(ctx, view, base, request, digest);
+    await writeLedger(fs, paths.ledger, ledger);
+    return { base, ledger };
+  } catch (error) {
+    if (ledger && (await holds(ctx, ledger))) throw error instanceof CheckpointIncomplete ? error : new CheckpointIncomplete(error);
+    await removeAll(ctx, temps);
+    if (base !== view) await fs.truncate(paths.journal, view.journalEnd).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Whether the ledger file names `ledger` (its replacement happened before what failed). */
+async function holds(ctx: StoreContext, ledger: Ledger): Promise<boolean> {
+  const written = await readLedger(ctx.fs, ctx.paths.ledger).catch(() => null);
+  return written !== null && !isLedgerFault(written) && sameLedger(written, ledger);
+}
+
+/** Removes temporary files (best effort: one that stays is removed by the next open). */
+async function removeAll(ctx: StoreContext, paths: readonly string[]): Promise<void> {
+  for (const path of paths) await ctx.fs.unlink(path).catch(() => undefined);
+}
+
 /**
  * Makes `book` the document's new revision, crash-safely: the new bytes go to temporary files
  * (fsynced); then the ledger is replaced atomically — the commit point; then the temporary
@@ -76,31 +139,9 @@ export async function writeCheckpoint(ctx: StoreContext, view: DiskView, request
   const text = request.text ?? request.book.toJSON();
   const bytes = utf8(text);
   const digest = sha256Hex(bytes);
-  const temps = request.rewriteDocument ? [tempPath(paths.document), tempPath(paths.base)] : [tempPath(paths.base)];
-  if (request.rewriteDocument) await writeFresh(fs, tempPath(paths.document), bytes);
-  await writeFresh(fs, tempPath(paths.base), bytes);
-  if (!(await ctx.lock.verify())) {
-    for (const temp of temps) await fs.unlink(temp).catch(() => undefined);
-    return { ok: false, reason: 'lock_lost' };
-  }
-  let base = view;
-  if (request.external) {
-    const line: ExternalLine = {
-      v: 2, t: 'external', rev: request.book.revision, prev: view.chain, writer: ctx.options.writerId, ...request.external, digest, at: ctx.options.clock.now(),
-    };
-    base = afterLines(view, await appendRecord(ctx, view, line), 2, chainDigest(view.chain, lineBody(line)));
-  }
-  const remembered = [...view.ledger.renumbered, ...(request.renumbered ?? [])].slice(-REMEMBERED_RENUMBERINGS);
-  const ledger: Ledger = {
-    format: 'cohort-ledger/2', revision: request.book.revision, contentDigest: digest, chain: base.chain,
-    writerId: ctx.options.writerId, journalOffset: base.journalEnd,
-    lineage: request.lineage === undefined ? view.ledger.lineage : request.lineage, at: ctx.options.clock.now(),
-    leases: ctx.sequencer.leaseRecord, renumbered: remembered,
-    checkpoints: request.rewriteDocument || request.text !== undefined
-      ? [...view.ledger.checkpoints.filter((r) => r !== request.book.revision), request.book.revision].slice(-REMEMBERED_CHECKPOINTS)
-      : view.ledger.checkpoints,
-  };
-  await writeLedger(fs, paths.ledger, ledger);
+  const committed = await upToCommitPoint(ctx, view, request, bytes, digest);
+  if (committed === 'lock_lost') return { ok: false, reason: 'lock_lost' };
+  const { base, ledger } = committed;
   const entries = view.since.length;
   let after: DiskView;
   let replacement: Replacement | null = null;

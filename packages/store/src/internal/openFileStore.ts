@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path';
 import { Skillbook } from '@cohort/skillbook';
 import type { ResolvedFileStoreOptions } from '../FileStoreOptions.ts';
 import type { StoreFs } from '../StoreFs.ts';
@@ -19,20 +20,29 @@ import type { StoreSeams } from './StoreSeams.ts';
 import { ensureJournal, noticeBase } from './StoreContext.ts';
 import type { StoreContext } from './StoreContext.ts';
 import type { StorePaths } from './StorePaths.ts';
-import { tempPath } from './StorePaths.ts';
+import { isTemporary, tempPath } from './StorePaths.ts';
 import { cutInterrupted, cutTornTail } from './syncWithDisk.ts';
 import type { DiskView } from './DiskView.ts';
 import { initialView } from './DiskView.ts';
 import { WriterLock } from './WriterLock.ts';
+import type { LockAttempt } from './WriterLock.ts';
+import { resolveDocument } from './documentPath.ts';
+import { directoryMode, withFileMode } from './fileModeFs.ts';
+
+/** The mode of a new store's files when no `fileMode` is given (less the umask). */
+const DEFAULT_FILE_MODE = 0o644;
+import { storePaths } from './StorePaths.ts';
+import { openFailure } from '../StoreOpenError.ts';
 import { writeOrigin } from './originFile.ts';
 import type { IdLease } from '../Store.ts';
 
 /** An opened store: its context and the view of its files after the open. */
 export type Opened = { ok: true; ctx: StoreContext; view: DiskView } | { ok: false; error: StoreOpenError };
 
-type Shared = Pick<StoreContext, 'lock' | 'notices'>;
+type Shared = Pick<StoreContext, 'lock' | 'notices'> & { readonly seams: StoreSeams };
+type LockTakeover = NonNullable<Extract<LockAttempt, { ok: true }>['takeover']>;
 
-function contextFor(options: ResolvedFileStoreOptions, paths: StorePaths, shared: Shared & { readonly seams: StoreSeams }, book: Skillbook, ledger: Ledger, leases: readonly IdLease[] = [], atLedger: Skillbook = book): StoreContext {
+function contextFor(options: ResolvedFileStoreOptions, paths: StorePaths, shared: Shared, book: Skillbook, ledger: Ledger, leases: readonly IdLease[] = [], atLedger: Skillbook = book): StoreContext {
   const sequencer = new CommitSequencer(book, ledger.leases);
   if (leases.length > 0) sequencer.takeLeases(ledger.leases, leases);
   const versions = new BaseVersions();
@@ -105,60 +115,85 @@ async function foreignDocument(read: Extract<DiskRead, { kind: 'tracked' }>, fs:
  * crash leaves (an unfinished checkpoint, a torn journal tail) and reconciles a document
  * another writer changed while no Cohort process ran.
  */
-export async function openFileStore(options: ResolvedFileStoreOptions, paths: StorePaths, seams: StoreSeams = faithfulSeams): Promise<Opened> {
-  const { fs, clock, writerId } = options;
-  await fs.mkdir(paths.dir);
-  const shared: Shared & { readonly seams: StoreSeams } = {
-    seams,
-    lock: new WriterLock(fs, paths.lock, writerId, options.process, clock, { leaseMs: options.lockLeaseMs, waitMs: options.lockWaitMs }),
-    notices: new NoticeLog(fs, paths.conflicts),
-  };
-  const attempt = await shared.lock.acquire();
-  if (!attempt.ok) {
-    return { ok: false, error: { code: 'locked', message: attempt.message, file: paths.lock, ...(attempt.holder ? { holder: attempt.holder } : {}) } };
-  }
+export async function openFileStore(options: ResolvedFileStoreOptions, path: string, seams: StoreSeams = faithfulSeams): Promise<Opened> {
+  const { clock, writerId } = options;
+  let file = path;
   try {
-    const read = await readDisk(options.fs, paths, { trustSnapshot: true });
-    if (!read.ok) return read;
-    const value = read.value;
-    if (value.kind === 'missing' && !options.create) {
-      return { ok: false, error: { code: 'missing_document', message: 'the document does not exist (create: false)', file: paths.document } };
+    await options.fs.mkdir(dirname(path), options.fileMode === null ? {} : { mode: directoryMode(options.fileMode) });
+    const resolved = await resolveDocument(options.fs, path);
+    if (!resolved.ok) return resolved;
+    const paths = storePaths(resolved.document);
+    file = paths.document;
+    const mode = options.fileMode ?? (await options.fs.stat(paths.document))?.mode ?? DEFAULT_FILE_MODE;
+    const fs = withFileMode(options.fs, mode);
+    const opening: ResolvedFileStoreOptions = { ...options, fs };
+    const shared: Shared = {
+      seams,
+      lock: new WriterLock(fs, paths.lock, writerId, options.process, clock, { leaseMs: options.lockLeaseMs, waitMs: options.lockWaitMs }),
+      notices: new NoticeLog(fs, paths.conflicts),
+    };
+    const attempt = await shared.lock.acquire();
+    if (!attempt.ok) {
+      return { ok: false, error: { code: 'locked', message: attempt.message, file: paths.lock, ...(attempt.holder ? { holder: attempt.holder } : {}) } };
     }
-    const foreign = value.kind === 'tracked' ? await foreignDocument(value, options.fs, paths) : { ok: true as const, doc: null };
-    if (!foreign.ok) return foreign;
-    await shared.notices.load();
-    let ctx: StoreContext;
-    let view: DiskView;
-    if (value.kind === 'missing') {
-      const book = options.initialBook ?? Skillbook.empty();
-      const ledger = initialLedger(writerId, book.revision, sha256Hex(book.toJSON()));
-      ctx = contextFor(options, paths, shared, book, ledger);
-      view = initialView(ledger, book);
-    } else if (value.kind === 'fresh') {
-      const ledger = initialLedger(writerId, 0, value.document.digest);
-      ctx = contextFor(options, paths, shared, value.book, ledger);
-      view = initialView(ledger, value.book);
-    } else {
-      ctx = contextFor(options, paths, shared, value.head, value.ledger, value.leases, value.baseBook);
-      view = initialView(value.ledger, value.baseBook);
+    try {
+      return await openLocked(opening, paths, shared, attempt.takeover);
+    } finally {
+      await shared.lock.release().catch(() => undefined);
     }
-    if (attempt.takeover) {
-      const { previous, reason } = attempt.takeover;
-      await ctx.notices.emit({
-        type: 'store.lock_taken_over', ...noticeBase(ctx, 'lock_taken_over', previous.writerId, previous.generation),
-        lockFile: paths.lock, previous, generation: previous.generation + 1, reason,
-      });
-    }
-    if (value.kind === 'missing') view = await startTracking(ctx, view, undefined, true);
-    else if (value.kind === 'fresh') view = await startTracking(ctx, view, value.document.text ?? '', false);
-    else {
-      view = await resume(ctx, view, value);
-      if (foreign.doc) view = (await reconcileExternal(ctx, view, foreign.doc)) ?? view;
-    }
-    return { ok: true, ctx, view };
   } catch (error) {
-    return { ok: false, error: { code: 'io', message: `opening failed: ${(error as Error).message}`, file: paths.document, cause: error } };
-  } finally {
-    await shared.lock.release().catch(() => undefined);
+    return { ok: false, error: openFailure(error, file) };
+  }
+}
+
+/** The context and first view of the files as read (nothing written yet). */
+function startContext(options: ResolvedFileStoreOptions, paths: StorePaths, shared: Shared, value: DiskRead): { ctx: StoreContext; view: DiskView } {
+  if (value.kind === 'missing') {
+    const book = options.initialBook ?? Skillbook.empty();
+    const ledger = initialLedger(options.writerId, book.revision, sha256Hex(book.toJSON()));
+    return { ctx: contextFor(options, paths, shared, book, ledger), view: initialView(ledger, book) };
+  }
+  if (value.kind === 'fresh') {
+    const ledger = initialLedger(options.writerId, 0, value.document.digest);
+    return { ctx: contextFor(options, paths, shared, value.book, ledger), view: initialView(ledger, value.book) };
+  }
+  return { ctx: contextFor(options, paths, shared, value.head, value.ledger, value.leases, value.baseBook), view: initialView(value.ledger, value.baseBook) };
+}
+
+/** The open, under the writer lock: read and check, stop on a hard error, then repair, reconcile or create. */
+async function openLocked(options: ResolvedFileStoreOptions, paths: StorePaths, shared: Shared, takeover: LockTakeover | null): Promise<Opened> {
+  const read = await readDisk(options.fs, paths, { trustSnapshot: true });
+  if (!read.ok) return read;
+  const value = read.value;
+  if (value.kind === 'missing' && !options.create) {
+    return { ok: false, error: { code: 'missing_document', message: 'the document does not exist (create: false)', file: paths.document } };
+  }
+  const foreign = value.kind === 'tracked' ? await foreignDocument(value, options.fs, paths) : { ok: true as const, doc: null };
+  if (!foreign.ok) return foreign;
+  await shared.notices.load();
+  const started = startContext(options, paths, shared, value);
+  const ctx = started.ctx;
+  let view = started.view;
+  if (takeover) {
+    const { previous, reason } = takeover;
+    await ctx.notices.emit({
+      type: 'store.lock_taken_over', ...noticeBase(ctx, 'lock_taken_over', previous.writerId, previous.generation),
+      lockFile: paths.lock, previous, generation: previous.generation + 1, reason,
+    });
+  }
+  if (value.kind === 'missing') view = await startTracking(ctx, view, undefined, true);
+  else if (value.kind === 'fresh') view = await startTracking(ctx, view, value.document.text ?? '', false);
+  else {
+    view = await resume(ctx, view, value);
+    if (foreign.doc) view = (await reconcileExternal(ctx, view, foreign.doc)) ?? view;
+  }
+  await removeTemporaries(ctx);
+  return { ok: true, ctx, view };
+}
+
+/** Removes the temporary files a crash or a failed write left (a full disk stays full otherwise). */
+async function removeTemporaries(ctx: StoreContext): Promise<void> {
+  for (const name of await ctx.fs.readdir(ctx.paths.dir)) {
+    if (isTemporary(ctx.paths, name)) await ctx.fs.unlink(join(ctx.paths.dir, name)).catch(() => undefined);
   }
 }

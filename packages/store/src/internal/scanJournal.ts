@@ -103,10 +103,11 @@ interface Member {
 
 /**
  * Splits journal bytes into checked records, by write: a group (a header, then exactly the
- * lines and bytes it announces) or a line of the first format. Whatever follows the last whole
- * write and is not itself a whole write is the torn tail of an interrupted append — cut from
- * the first byte of that write, so no part of an unacknowledged write survives. Damage that a
- * whole write follows is corruption, which no crash produces. `offset` and `firstLine` place
+ * lines and bytes it announces) or a line of the first format. Only the last write can be torn
+ * (a write that failed is cut off again before the next one, and a crash leaves at most the one
+ * in flight): damage inside it is the torn tail of an interrupted append — cut from the first
+ * byte of that write, so no part of an unacknowledged write survives. Damage that another write
+ * follows (a whole one, or the header of one) is corruption, which no crash produces. `offset` and `firstLine` place
  * `bytes` within the file (for reading only what another writer appended).
  *
  * With `visit`, each good record is handed to it once its write is known whole, and not kept
@@ -198,6 +199,8 @@ export function scanJournal(bytes: Uint8Array, offset = 0, firstLine = 1, visit?
     if (!decoded.ok) {
       broken({ offset: at, lineNo, reason: decoded.fault, message: decoded.message });
     } else if (decoded.line.t === 'group') {
+      // another write starts after the damage: the damaged one was not the last write, and only the last can be torn
+      if (firstBad) corruption ??= firstBad;
       group = { offset: at, lineNo, lines: decoded.line.lines, end: lineEnd + decoded.line.bytes, members: [], checked: 0 };
     } else if (decoded.line.v === 1) {
       whole(lineEnd, 1);

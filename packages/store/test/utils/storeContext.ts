@@ -3,14 +3,13 @@ import { resolveFileStoreOptions } from '../../src/FileStoreOptions.ts';
 import type { DiskView } from '../../src/internal/DiskView.ts';
 import { openFileStore } from '../../src/internal/openFileStore.ts';
 import type { StoreContext } from '../../src/internal/StoreContext.ts';
-import { storePaths } from '../../src/internal/StorePaths.ts';
 import { DOC } from './simStore.ts';
 
 /** The internals of a file store opened on a fresh mount of `sim`, with the writer lock held (as the store's worker holds it). */
 export async function openContext(sim: SimFs, options: FileStoreOptions = {}): Promise<{ ctx: StoreContext; view: DiskView }> {
   const mount = sim.mount();
   const resolved = resolveFileStoreOptions({ fs: mount, process: mount.process, idleCheckpointMs: 0, writerId: 'w-test', ...options });
-  const opened = await openFileStore(resolved, storePaths(DOC));
+  const opened = await openFileStore(resolved, DOC);
   if (!opened.ok) throw new Error(opened.error.message);
   const locked = await opened.ctx.lock.acquire(0);
   if (!locked.ok) throw new Error(locked.message);

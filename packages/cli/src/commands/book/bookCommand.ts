@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { BookInspection } from '@cohort/store';
 import type { RegisterCommand } from '../../CliCommand.ts';
 import type { CliIo } from '../../CliIo.ts';
+import { printableOutput } from '../../printable.ts';
 import { readInspection } from './readInspection.ts';
 
 /** A read-only `book` command: a view of one store's inspection. */
@@ -35,7 +36,9 @@ export function bookCommand<F extends { readonly json?: true }>(spec: BookView<F
     spec.options?.(command);
     command.action(async (path: string, flags: F) => {
       const report = await readInspection(spec.name, path, io, spec.progress);
-      exit(report ? spec.view(report, flags, io) : 1);
+      // skill text, ids and names are other programs' and models': escaped for a terminal, exact as JSON
+      const shown: CliIo = flags.json ? io : { out: printableOutput(io.out), err: printableOutput(io.err) };
+      exit(report ? spec.view(report, flags, shown) : 1);
     });
   };
 }

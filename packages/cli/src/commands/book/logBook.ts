@@ -1,6 +1,7 @@
 import type { BookInspection, InspectedCommit } from '@cohort/store';
 import type { CliIo } from '../../CliIo.ts';
 import { optionValue, wholeNumber } from '../../optionValue.ts';
+import { printable } from '../../printable.ts';
 import { json, time } from './bookFormat.ts';
 import { bookCommand } from './bookCommand.ts';
 
@@ -9,15 +10,16 @@ interface LogFlags {
   readonly limit?: number;
 }
 
+// ids, session paths and writers come from sessions and other programs: shown escaped, one line each
 function where(e: InspectedCommit): string {
-  if (e.kind === 'mark') return `(${e.ops.join(', ')})`;
-  return e.path.length > 0 ? e.path.join('/') : (e.sessionId ?? '');
+  if (e.kind === 'mark') return printable(`(${e.ops.join(', ')})`);
+  return printable(e.path.length > 0 ? e.path.join('/') : (e.sessionId ?? ''));
 }
 
 function what(e: InspectedCommit): string {
   if (e.kind === 'mark') return 'the document was re-based here';
   if (e.kind === 'commit' && e.blocks.length > 1) return '';
-  return e.ops.join(', ');
+  return printable(e.ops.join(', '));
 }
 
 /**
@@ -26,13 +28,13 @@ function what(e: InspectedCommit): string {
  * the committing session: the tree of session paths that wrote it.
  */
 function logLines(entries: readonly InspectedCommit[]): string {
-  const writer = Math.max(6, ...entries.map((e) => e.writer.length));
+  const writer = Math.max(6, ...entries.map((e) => printable(e.writer).length));
   const path = Math.max(4, ...entries.map((e) => where(e).length));
   return entries.map((e) => {
-    const head = `${e.inDocument ? ' ' : '*'}r${String(e.revision).padEnd(6)} ${time(e.at)}  ${e.writer.padEnd(writer)}  ${where(e).padEnd(path)}  ${what(e)}`.trimEnd();
+    const head = `${e.inDocument ? ' ' : '*'}r${String(e.revision).padEnd(6)} ${time(e.at)}  ${printable(e.writer).padEnd(writer)}  ${where(e).padEnd(path)}  ${what(e)}`.trimEnd();
     if (e.kind !== 'commit' || e.blocks.length <= 1) return `${head}\n`;
     const indent = ' '.repeat(8 + time(e.at).length + 2 + writer + 2);
-    const blocks = e.blocks.map((b) => `${indent}${'  '.repeat(Math.max(0, b.path.length - e.path.length))}${b.path.join('/')}  ${b.ops.join(', ')}\n`);
+    const blocks = e.blocks.map((b) => `${indent}${'  '.repeat(Math.max(0, b.path.length - e.path.length))}${printable(b.path.join('/'))}  ${printable(b.ops.join(', '))}\n`);
     return `${head}\n${blocks.join('')}`;
   }).join('');
 }

@@ -8,7 +8,7 @@ import { isPostgresUrl, readPostgresInspection } from './postgresTarget.ts';
 import { readProgressFs, storeBytes } from './readProgressFs.ts';
 
 /** Why `path` cannot be a store's document, in words for the user, or `null` when it is a file. */
-async function pathProblem(path: string): Promise<string | null> {
+export async function pathProblem(path: string): Promise<string | null> {
   const found = await stat(path).catch((error: unknown) => fsErrorCode(error) ?? 'EIO');
   if (typeof found === 'string') {
     return found === 'ENOENT' ? `${path} does not exist (give the store's document, e.g. data/skillbook.json)` : `cannot read ${path} (${found})`;
