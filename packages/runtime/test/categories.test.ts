@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Subject } from 'rxjs';
 import { createRuntime, isDefect, isError, isInterruption, isRuntimeError, SessionFailureSchema, SimulatedClock } from '@cohort/runtime';
 import type { SessionOutcome } from '@cohort/runtime';
 import { MemoryStore } from '@cohort/store';
-import type { AppendResult, CommitRecord, HistoryOptions, Store, StoreNotice } from '@cohort/store';
+import type { AppendResult, CommitRecord } from '@cohort/store';
+import { DelegatingStore } from '@cohort/store/testing';
 
 function failure(o: SessionOutcome) {
   if (o.status !== 'failed') throw new Error(`expected a failure, got ${o.status}`);
@@ -11,36 +11,19 @@ function failure(o: SessionOutcome) {
 }
 
 /** A store whose every append ends as `answer` says. */
-class FaultyStore implements Store {
-  readonly kind = 'faulty';
-  readonly notices$ = new Subject<StoreNotice>();
-  private readonly inner = new MemoryStore();
-  constructor(private answer: 'reject' | 'refuse' | 'throw' | 'ok') {}
+class FaultyStore extends DelegatingStore {
+  constructor(private answer: 'reject' | 'refuse' | 'throw' | 'ok') {
+    super(new MemoryStore());
+  }
   /** Answers like this from the next append on. */
   then(answer: 'reject' | 'refuse' | 'throw' | 'ok'): void {
     this.answer = answer;
   }
-  readonly openNotices = [];
-  load() {
-    return this.inner.load();
-  }
-  current() {
-    return this.inner.current();
-  }
-  leaseIds(count: number) {
-    return this.inner.leaseIds(count);
-  }
-  history(options?: HistoryOptions) {
-    return this.inner.history(options);
-  }
-  append(commit: CommitRecord): Promise<AppendResult> {
+  override append(commit: CommitRecord): Promise<AppendResult> {
     if (this.answer === 'ok') return this.inner.append(commit);
     if (this.answer === 'throw') throw new RangeError('store bug, thrown at once');
     if (this.answer === 'reject') return Promise.reject(new TypeError('store bug'));
     return Promise.resolve({ ok: false, error: { code: 'io', message: 'EIO: disk on fire' } });
-  }
-  close() {
-    return this.inner.close();
   }
 }
 

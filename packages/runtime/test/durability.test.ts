@@ -1,40 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { Subject } from 'rxjs';
 import { createRuntime } from '@cohort/runtime';
 import type { Session } from '@cohort/runtime';
 import { MemoryStore } from '@cohort/store';
-import type { AppendResult, CommitRecord, HistoryOptions, Store, StoreNotice } from '@cohort/store';
+import type { AppendResult, CommitRecord } from '@cohort/store';
+import { DelegatingStore } from '@cohort/store/testing';
 import { Skillbook } from '@cohort/skillbook';
 
 /** A store whose appends wait until the test releases them. */
-class GatedStore implements Store {
-  readonly kind = 'gated';
-  readonly notices$ = new Subject<StoreNotice>();
-  readonly inner: MemoryStore;
+class GatedStore extends DelegatingStore {
   readonly waiting: { commit: CommitRecord; release: () => void }[] = [];
   constructor(initial = Skillbook.empty()) {
-    this.inner = new MemoryStore(initial);
+    super(new MemoryStore(initial));
   }
-  readonly openNotices = [];
-  load() {
-    return this.inner.load();
-  }
-  current() {
-    return this.inner.current();
-  }
-  leaseIds(count: number) {
-    return this.inner.leaseIds(count);
-  }
-  history(options?: HistoryOptions) {
-    return this.inner.history(options);
-  }
-  append(commit: CommitRecord): Promise<AppendResult> {
+  override append(commit: CommitRecord): Promise<AppendResult> {
     return new Promise((resolve) => {
       this.waiting.push({ commit, release: () => resolve(this.inner.append(commit)) });
     });
-  }
-  close() {
-    return this.inner.close();
   }
 }
 

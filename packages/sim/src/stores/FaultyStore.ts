@@ -1,5 +1,5 @@
 import type { AppendResult, CommitRecord, Store } from '@cohort/store';
-import { DelegatingStore } from './DelegatingStore.ts';
+import { DelegatingStore } from '@cohort/store/testing';
 
 /** Which append fails, and how. */
 export interface StoreFault {

@@ -13,7 +13,7 @@
 import { writeSync } from 'node:fs';
 import { AceSkillbook } from './aceSkillbook.ts';
 import type { AceSkill } from './aceSkillbook.ts';
-import { prng } from './prng.ts';
+import { seededRandom } from '../../src/internal/SimDisk.ts';
 
 /** The writer's options (argv[2], JSON). */
 export interface AceWriterOptions {
@@ -93,7 +93,7 @@ function step(book: AceSkillbook, options: AceWriterOptions, random: () => numbe
 
 async function main(): Promise<void> {
   const options = JSON.parse(process.argv[2] ?? '{}') as AceWriterOptions;
-  const random = prng(options.seed);
+  const random = seededRandom(options.seed);
   const [lo, hi] = options.sleepMs ?? [5, 80];
   const until = options.durationMs === undefined ? Infinity : Date.now() + options.durationMs;
   const counter = { n: 0 };

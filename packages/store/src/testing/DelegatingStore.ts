@@ -1,11 +1,12 @@
-import type { AppendResult, CommitRecord, HistoryOptions, HistoryPage, LeaseResult, Store, StoreNotice, StoreSnapshot } from '@cohort/store';
+import type { AppendResult, CommitRecord, HistoryOptions, HistoryPage, LeaseResult, Store, StoreSnapshot } from '../Store.ts';
+import type { StoreNotice } from '../StoreNotice.ts';
 
 /**
- * A store that hands everything to `inner`; the simulation's wrappers (recording, fault
- * injection, the deliberately broken ack-before-sync) override only what they change.
+ * A store that hands everything to `inner`; a test's wrapper (recording, fault injection, a
+ * deliberately broken store) overrides only what it changes.
  */
 export class DelegatingStore implements Store {
-  constructor(protected readonly inner: Store) {}
+  constructor(readonly inner: Store) {}
 
   get kind(): string {
     return this.inner.kind;
