@@ -116,6 +116,10 @@ describe('cohort book with a PostgreSQL store', () => {
     expect([shown.code, shown.out.includes('first skill')]).toEqual([0, true]);
     const stats = JSON.parse((await runCohort(['book', 'stats', url, '--json'])).out) as { revision: number; skills: number; journal: { commits: number } };
     expect(stats).toMatchObject({ revision: 1, skills: 1, journal: { commits: 1 } });
+    // the text speaks of what a PostgreSQL store has: its commits, not a journal file, copies or a lock file
+    const text = (await runCohort(['book', 'stats', url])).out;
+    expect(text).toMatch(/^\s+commits\s+1$/m);
+    expect(text).not.toMatch(/bytes|recovery copies|^\s+lock|document at/m);
     const log = await runCohort(['book', 'log', url]);
     expect([log.code, /root\/planner\s+ADD context-00001/.test(log.out)]).toEqual([0, true]);
     const verified = await runCohort(['book', 'verify', url]);

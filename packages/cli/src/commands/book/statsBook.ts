@@ -3,6 +3,7 @@ import type { CliIo } from '../../CliIo.ts';
 import { damaged, json, rows } from './bookFormat.ts';
 import type { BookFlags } from './bookFormat.ts';
 import { bookCommand } from './bookCommand.ts';
+import { isPostgresUrl } from './postgresTarget.ts';
 
 function stats(report: BookInspection, flags: BookFlags, io: CliIo): number {
   const book = report.book;
@@ -25,13 +26,22 @@ function stats(report: BookInspection, flags: BookFlags, io: CliIo): number {
     return 0;
   }
   io.out.write(`${report.document}\n`);
-  io.out.write(rows([
-    ['revision', `${book.revision} (document at ${summary.documentRevision ?? '—'}, ${report.journal.pastDocument} in the journal past it)`],
+  const counts: [string, string | number][] = [
     ['skills', `${s.skills} (${s.active_skills} active)`],
     ...Object.entries(s.by_section).map(([k, v]): [string, number] => [`  ${k}`, v]),
+  ];
+  const conflictLog: [string, string] = ['conflict log', `${report.conflictLog.length} records`];
+  // a PostgreSQL store has its commits in a table: no journal file, recovery copies or lock file
+  if (isPostgresUrl(report.document)) {
+    io.out.write(rows([['revision', book.revision], ...counts, ['commits', report.journal.commits], conflictLog]));
+    return 0;
+  }
+  io.out.write(rows([
+    ['revision', `${book.revision} (document at ${summary.documentRevision ?? '—'}, ${report.journal.pastDocument} in the journal past it)`],
+    ...counts,
     ['journal', `${report.journal.commits} commits, ${report.journal.marks} marks, ${report.journal.bytes} bytes`],
     ['recovery copies', report.recoveryCopies.length === 0 ? 'none' : report.recoveryCopies.join(', ')],
-    ['conflict log', `${report.conflictLog.length} records`],
+    conflictLog,
     ['lock', report.lock ? `pid ${report.lock.pid} on ${report.lock.host} (${report.lock.writerId})` : 'free'],
   ]));
   return 0;
