@@ -16,7 +16,7 @@ import { FileStore, describeOpenError } from '@cohort/store';
 import type { StoreNotice } from '@cohort/store';
 import { childCommand, spawnMergeChild } from '../../packages/store/test/utils/spawnMergeChild.ts';
 import type { AceOp, AceSave, AceWriterOptions } from '../../packages/store/test/utils/aceWriter.ts';
-import { prng } from '../../packages/store/test/utils/prng.ts';
+import { seededRandom } from '../../packages/store/src/internal/SimDisk.ts';
 
 const WRITER = fileURLToPath(new URL('../../packages/store/test/utils/aceWriter.ts', import.meta.url));
 
@@ -118,7 +118,7 @@ export async function measureSharing(options: SharingOptions): Promise<SharingRe
   opened.store.notices$.subscribe((x) => notices.push(x));
   const rt = createRuntime({ store: opened.store });
   await rt.ready;
-  const random = prng(options.seed);
+  const random = seededRandom(options.seed);
   let n = 0;
   const next = (): number => (n += 1);
   let stop = false;
