@@ -3,7 +3,7 @@ import { createRuntime, isDefect, isError, isInterruption, isRuntimeError, Sessi
 import type { SessionOutcome } from '@cohort/runtime';
 import { MemoryStore } from '@cohort/store';
 import type { AppendResult, CommitRecord } from '@cohort/store';
-import { DelegatingStore } from '@cohort/store/testing';
+import { DelegatingStore } from '@cohort/store/adapter';
 
 function failure(o: SessionOutcome) {
   if (o.status !== 'failed') throw new Error(`expected a failure, got ${o.status}`);

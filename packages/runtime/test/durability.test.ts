@@ -3,7 +3,7 @@ import { createRuntime } from '@cohort/runtime';
 import type { Session } from '@cohort/runtime';
 import { MemoryStore } from '@cohort/store';
 import type { AppendResult, CommitRecord } from '@cohort/store';
-import { DelegatingStore } from '@cohort/store/testing';
+import { DelegatingStore } from '@cohort/store/adapter';
 import { Skillbook } from '@cohort/skillbook';
 
 /** A store whose appends wait until the test releases them. */

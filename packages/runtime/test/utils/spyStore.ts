@@ -1,6 +1,6 @@
 import { MemoryStore } from '@cohort/store';
 import type { AppendResult, CommitRecord, LeaseResult, Store } from '@cohort/store';
-import { DelegatingStore } from '@cohort/store/testing';
+import { DelegatingStore } from '@cohort/store/adapter';
 
 /**
  * A store that hands everything to `inner` (a {@link MemoryStore} by default) and records what

@@ -1,7 +1,7 @@
 import type { Skillbook } from '@cohort/skillbook';
 import { commitOps } from '@cohort/store';
 import type { AppendResult, CommitRecord, StoreSnapshot } from '@cohort/store';
-import { DelegatingStore } from '@cohort/store/testing';
+import { DelegatingStore } from '@cohort/store/adapter';
 
 /**
  * A deliberately broken store, for proving the checker can fail: it acknowledges an append

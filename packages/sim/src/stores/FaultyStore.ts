@@ -1,5 +1,5 @@
 import type { AppendResult, CommitRecord, Store } from '@cohort/store';
-import { DelegatingStore } from '@cohort/store/testing';
+import { DelegatingStore } from '@cohort/store/adapter';
 
 /** Which append fails, and how. */
 export interface StoreFault {

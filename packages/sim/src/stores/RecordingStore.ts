@@ -1,7 +1,7 @@
 import type { AppliedOp } from '@cohort/skillbook';
 import { commitOps } from '@cohort/store';
 import type { AppendResult, CommitRecord, Store } from '@cohort/store';
-import { DelegatingStore } from '@cohort/store/testing';
+import { DelegatingStore } from '@cohort/store/adapter';
 
 /**
  * One append the runtime handed its store, and how it ended. `aliveAtSubmit` /

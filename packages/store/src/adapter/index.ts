@@ -2,8 +2,9 @@
  * `@cohort/store/adapter`: the parts every store shares, for a store kept elsewhere (a
  * database): the {@link CommitSequencer} that decides appends exactly as the memory and file
  * stores decide them (the base of a commit, the conflict table since it, final and renumbered
- * ids, leases), the {@link ResyncWindow} that ends a speculative client's divergence, and the
- * history record of what a store was created with.
+ * ids, leases), the {@link ResyncWindow} that ends a speculative client's divergence, the
+ * history record of what a store was created with, and a {@link DelegatingStore} to wrap a
+ * store in (metrics, fault injection) overriding only what the wrapper changes.
  *
  * @example
  * ```ts
@@ -24,3 +25,4 @@ export { validLeaseCount } from '../internal/IdLeases.ts';
 export { EXTERNAL_SESSION, createdCommit } from '../internal/persistedCommit.ts';
 export { occurrenceId } from '../internal/digest.ts';
 export { DEFAULT_HISTORY_LIMIT } from '../internal/HistoryReader.ts';
+export { DelegatingStore } from '../DelegatingStore.ts';

@@ -8,4 +8,3 @@ export { PROTOTYPE_IDS, leaseAllocator } from './conformance/idCases.ts';
 export { readHistory } from './conformance/historyCases.ts';
 export { ManualClock, addOp, makeCommit, replayAll } from './commitFixtures.ts';
 export type { MadeCommit, MakeCommitOptions, RawOp } from './commitFixtures.ts';
-export { DelegatingStore } from './DelegatingStore.ts';

@@ -1,9 +1,20 @@
-import type { AppendResult, CommitRecord, HistoryOptions, HistoryPage, LeaseResult, Store, StoreSnapshot } from '../Store.ts';
-import type { StoreNotice } from '../StoreNotice.ts';
+import type { AppendResult, CommitRecord, HistoryOptions, HistoryPage, LeaseResult, Store, StoreSnapshot } from './Store.ts';
+import type { StoreNotice } from './StoreNotice.ts';
 
 /**
- * A store that hands everything to `inner`; a test's wrapper (recording, fault injection, a
- * deliberately broken store) overrides only what it changes.
+ * A store that hands everything to `inner`: a wrapper (metrics, recording, fault injection)
+ * extends it and overrides only what it changes.
+ *
+ * @example
+ * ```ts
+ * class CountingStore extends DelegatingStore {
+ *   appends = 0;
+ *   override append(commit: CommitRecord) {
+ *     this.appends++;
+ *     return this.inner.append(commit);
+ *   }
+ * }
+ * ```
  */
 export class DelegatingStore implements Store {
   constructor(readonly inner: Store) {}
