@@ -27,6 +27,11 @@ export class DelegatingStore implements Store {
     return this.inner.notices$;
   }
 
+  /** The inner store's books from other writers, when it has them (a store shared by processes). */
+  get external$(): Store['external$'] {
+    return this.inner.external$;
+  }
+
   get openNotices(): readonly StoreNotice[] {
     return this.inner.openNotices;
   }

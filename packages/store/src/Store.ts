@@ -190,6 +190,6 @@ export interface Store {
    * to a new subscriber. A runtime's root follows it, so sessions spawned afterwards start from
    * those skills. Optional: a store only this process writes has none.
    */
-  readonly external$?: Observable<StoreSnapshot>;
+  readonly external$?: Observable<StoreSnapshot> | undefined;
   close(): Promise<void>;
 }
