@@ -5,7 +5,7 @@ import { FileStore } from './FileStore.ts';
 import type { FileStoreOptions } from './FileStoreOptions.ts';
 import { indexByOrigin, liveVersionOf, readCopy } from './inspectCopies.ts';
 import { atomicWrite } from './internal/atomicWrite.ts';
-import { sameContent } from './internal/contentConflicts.ts';
+import { sameContent, skillSide } from './internal/contentConflicts.ts';
 import { utf8 } from './internal/digest.ts';
 import { nodeFs } from './nodeFs.ts';
 import type { StoreOpenErrorCode } from './StoreOpenError.ts';
@@ -52,16 +52,16 @@ export type RecoverResult =
     }
   | { readonly ok: false; readonly error: RecoverError };
 
-const side = (s: Skill): SkillSide => ({ issue: s.issue, insight: s.insight ?? null, keywords: [...s.keywords], active: s.active, updatedAt: s.updated_at });
-
 /** The live book with `skills` added as they are, each under its own id unless the live book has it (then the next free one). */
 function withSkills(live: Skillbook, skills: readonly Skill[]): { book: Skillbook; placed: Map<string, string> } {
   let counter = live.nextId;
   const placed = new Map<string, string>();
+  const used = new Set<string>();
   const added: PlainSkill[] = skills.map((s) => {
     let id: string = s.id;
-    while (live.has(id) || [...placed.values()].includes(id)) id = formatSkillId(s.section === 'harness' ? 'harness' : 'context', (counter += 1));
+    while (live.has(id) || used.has(id)) id = formatSkillId(s.section === 'harness' ? 'harness' : 'context', (counter += 1));
     placed.set(s.id, id);
+    used.add(id);
     return { ...s, id };
   });
   return { book: live.adopt({ skills: added, purged: [], nextId: counter }), placed };
@@ -104,7 +104,7 @@ export async function recoverCopy(document: string, copy: string, options: FileS
       const mine = liveVersionOf(live, byOrigin, skill);
       if (!mine) missing.push(skill);
       else if (sameContent(mine, skill) && mine.active === skill.active) already += 1;
-      else conflicts.push({ skillId: mine.id, copyId: skill.id, live: side(mine), copy: side(skill) });
+      else conflicts.push({ skillId: mine.id, copyId: skill.id, live: skillSide(mine), copy: skillSide(skill) });
     }
     if (missing.length > 0) {
       await atomicWrite(fs, document, utf8(withSkills(live, missing).book.toJSON()));

@@ -1,4 +1,5 @@
 import type { Renumbered } from './Ledger.ts';
+import { RecentMap } from './RecentMap.ts';
 
 /** How many renumberings a store remembers in memory (the newest; the ledger keeps the newest 256 across reopening). */
 export const RENUMBERINGS_IN_MEMORY = 65_536;
@@ -12,7 +13,7 @@ const key = (id: string, createdAt: string): string => `${createdAt}\u0000${id}`
  * the id it was given, and is not a newcomer again. Bounded (the oldest go first).
  */
 export class RenumberMemory {
-  private readonly map = new Map<string, string>();
+  private readonly map = new RecentMap<string, string>(RENUMBERINGS_IN_MEMORY);
 
   constructor(initial: readonly Renumbered[] = []) {
     this.add(initial);
@@ -25,31 +26,15 @@ export class RenumberMemory {
 
   /** Remembers renumberings (a newer one of the same skill replaces the older). */
   add(renumbered: readonly Renumbered[]): void {
-    for (const r of renumbered) {
-      const k = key(r.from, r.createdAt);
-      this.map.delete(k);
-      this.map.set(k, r.to);
-    }
-    this.trim();
-  }
-
-  private trim(): void {
-    for (const k of this.map.keys()) {
-      if (this.map.size <= RENUMBERINGS_IN_MEMORY) break;
-      this.map.delete(k);
-    }
+    for (const r of renumbered) this.map.set(key(r.from, r.createdAt), r.to);
   }
 
   /** Remembers renumberings older than every one remembered (read back from the journal): the first to go past the bound. */
   addOlder(renumbered: readonly Renumbered[]): void {
-    const newer = [...this.map];
+    const newer = [...this.map.entries()];
     this.map.clear();
     this.add(renumbered);
-    for (const [k, to] of newer) {
-      this.map.delete(k);
-      this.map.set(k, to);
-    }
-    this.trim();
+    for (const [k, to] of newer) this.map.set(k, to);
   }
 
   /** How many are remembered. */

@@ -1,4 +1,8 @@
 import type { AppliedOp, Conflict, Skill, Skillbook } from '@cohort/skillbook';
+import type { SkillSide } from '../StoreNotice.ts';
+
+/** A skill's counters, which merges add up and never count down. */
+export const SKILL_COUNTERS = ['used_count', 'helpful_count', 'harmful_count', 'neutral_count'] as const;
 
 /**
  * Whether two skills under one id are the same skill: ACE keeps `created_at` for a skill's
@@ -13,6 +17,11 @@ export function sameContent(a: Skill, b: Skill): boolean {
   if (a.issue !== b.issue || (a.insight ?? '') !== (b.insight ?? '')) return false;
   if (a.keywords.length !== b.keywords.length) return false;
   return a.keywords.every((k, i) => k === b.keywords[i]);
+}
+
+/** One side of a conflict, as notices and recovery results show it. */
+export function skillSide(s: Skill): SkillSide {
+  return { issue: s.issue, insight: s.insight ?? null, keywords: [...s.keywords], active: s.active, updatedAt: s.updated_at };
 }
 
 /**

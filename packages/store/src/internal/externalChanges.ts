@@ -4,6 +4,15 @@ import { sameContent, sameSkill } from './contentConflicts.ts';
 
 const SAMPLE = 50;
 
+/** Lists of skill ids as an {@link ExternalChanges}: up to 50 ids per list, the counts exact. */
+export function changeSummary(lists: Readonly<Record<'added' | 'changed' | 'removed' | 'dropped', readonly string[]>>): ExternalChanges {
+  const { added, changed, removed, dropped } = lists;
+  return {
+    added: added.slice(0, SAMPLE), changed: changed.slice(0, SAMPLE), removed: removed.slice(0, SAMPLE), dropped: dropped.slice(0, SAMPLE),
+    counts: { added: added.length, changed: changed.length, removed: removed.length, dropped: dropped.length },
+  };
+}
+
 /** What changed from `base` to `disk`, skill by skill (up to 50 ids per list; the counts are exact). O(n). */
 export function externalChanges(base: Skillbook, disk: Skillbook): ExternalChanges {
   const added: string[] = [];
@@ -21,8 +30,5 @@ export function externalChanges(base: Skillbook, disk: Skillbook): ExternalChang
     const before = base.get(skill.id);
     if (!before || !sameSkill(before, skill)) added.push(skill.id);
   }
-  return {
-    added: added.slice(0, SAMPLE), changed: changed.slice(0, SAMPLE), removed: removed.slice(0, SAMPLE), dropped: dropped.slice(0, SAMPLE),
-    counts: { added: added.length, changed: changed.length, removed: removed.length, dropped: dropped.length },
-  };
+  return changeSummary({ added, changed, removed, dropped });
 }

@@ -2,6 +2,7 @@ import type { PlainSkill, Skill, Skillbook } from '@cohort/skillbook';
 import type { ExternalChanges } from '../StoreNotice.ts';
 import { sameSkillFields } from './bookChange.ts';
 import { sameContent, sameSkill } from './contentConflicts.ts';
+import { changeSummary } from './externalChanges.ts';
 import { mapExternalIds } from './mapExternalIds.ts';
 import type { IdKnowledge } from './mapExternalIds.ts';
 import type { Renumbered } from './Ledger.ts';
@@ -31,15 +32,6 @@ export interface ExternalMerge {
   readonly idMap: ReadonlyMap<string, string>;
   /** The renumberings made now, to remember. */
   readonly fresh: readonly Renumbered[];
-}
-
-const SAMPLE = 50;
-
-function summary(lists: Record<'added' | 'changed' | 'removed' | 'dropped', string[]>): ExternalChanges {
-  return {
-    added: lists.added.slice(0, SAMPLE), changed: lists.changed.slice(0, SAMPLE), removed: lists.removed.slice(0, SAMPLE), dropped: lists.dropped.slice(0, SAMPLE),
-    counts: { added: lists.added.length, changed: lists.changed.length, removed: lists.removed.length, dropped: lists.dropped.length },
-  };
 }
 
 /** The same skill (id and `created_at`) in `book`, if it holds it. */
@@ -112,5 +104,5 @@ export function mergeExternal(base: Skillbook | null, disk: Skillbook, live: Ski
   }
   const changed = puts.length > 0 || purged.length > 0;
   const book = changed ? live.adopt({ skills: puts, purged, nextId: d.nextId }, { revision: live.revision + 1 }) : live.reserveIds(d.nextId);
-  return { book, disk: d, baseKnown: b !== null, changes: summary(lists), conflicts, idMap: mapped.idMap, fresh: mapped.fresh };
+  return { book, disk: d, baseKnown: b !== null, changes: changeSummary(lists), conflicts, idMap: mapped.idMap, fresh: mapped.fresh };
 }

@@ -1,6 +1,6 @@
 import type { InsightSource, PlainSkill, Skill } from '@cohort/skillbook';
 import { sameSkillFields } from './bookChange.ts';
-import { sameContent } from './contentConflicts.ts';
+import { SKILL_COUNTERS, sameContent } from './contentConflicts.ts';
 
 /** Why another writer's change of one skill could not be taken (DESIGN's conflict table, and the case of no known base). */
 export type SkillConflictReason = 'content_changed' | 'removed' | 'no_base';
@@ -23,8 +23,6 @@ export interface SkillMerge {
 }
 
 const KEEP: SkillMerge = { outcome: 'keep' };
-
-const COUNTERS = ['used_count', 'helpful_count', 'harmful_count', 'neutral_count'] as const;
 
 /** The canonical JSON of a source (keys sorted), as ACE de-duplicates them. */
 function signature(source: InsightSource): string {
@@ -106,7 +104,7 @@ function mergeThreeWays(base: Skill, theirs: Skill, live: Skill, at: string, cou
     else next = { ...next, active: false };
   }
   // a removed skill stays removed: ACE cannot bring one back, and a copy that shows it active may just be older
-  for (const k of COUNTERS) next = { ...next, [k]: live[k] + Math.max(0, theirs[k] - Math.max(base[k], counterBase?.[k] ?? 0)) };
+  for (const k of SKILL_COUNTERS) next = { ...next, [k]: live[k] + Math.max(0, theirs[k] - Math.max(base[k], counterBase?.[k] ?? 0)) };
   const fresh = theirs.occurrences.filter((s) => !base.occurrences.some((b) => signature(b) === signature(s)));
   next = { ...next, occurrences: unionSources(live.occurrences, fresh) };
   return settle(live, next, theirs, at, conflict);
@@ -120,7 +118,7 @@ function mergeThreeWays(base: Skill, theirs: Skill, live: Skill, at: string, cou
 function mergeWithoutBase(theirs: Skill, live: Skill, at: string): SkillMerge {
   if (sameSkillFields(live, theirs)) return KEEP;
   let next: PlainSkill = { ...live };
-  for (const k of COUNTERS) next = { ...next, [k]: Math.max(live[k], theirs[k]) };
+  for (const k of SKILL_COUNTERS) next = { ...next, [k]: Math.max(live[k], theirs[k]) };
   next = { ...next, occurrences: unionSources(live.occurrences, theirs.occurrences) };
   const newer = theirs.updated_at > live.updated_at;
   let conflict: SkillConflict | undefined;

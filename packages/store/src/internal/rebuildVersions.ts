@@ -14,6 +14,7 @@ import { adoptExternal } from './JournalReplay.ts';
 import type { DiskView } from './DiskView.ts';
 import type { Renumbered } from './Ledger.ts';
 import { readOrigin } from './originFile.ts';
+import { RecentMap } from './RecentMap.ts';
 import { scanJournal } from './scanJournal.ts';
 import type { StoreContext } from './StoreContext.ts';
 
@@ -39,19 +40,6 @@ export function applyTheirs(from: Skillbook, theirs: Theirs): Skillbook {
   return from.adopt({ skills: theirs.skills, purged: theirs.purged, nextId: theirs.next }, { revision: from.revision });
 }
 
-class Window<K, V> {
-  readonly map = new Map<K, V>();
-  constructor(private readonly limit: number) {}
-  set(key: K, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    for (const k of this.map.keys()) {
-      if (this.map.size <= this.limit) break;
-      this.map.delete(k);
-    }
-  }
-}
-
 /**
  * Replays the history from what the store was created with through the journal up to the view's
  * end, keeping the books of the last revisions the document held and the other writers' saves,
@@ -67,9 +55,9 @@ export async function rebuildVersions(ctx: StoreContext, view: DiskView): Promis
   const scan = scanJournal(bytes);
   if (scan.corruption) return null;
   let book = origin.origin?.book ?? Skillbook.empty();
-  const revisions = new Window<number, Skillbook>(REVISIONS_REBUILT);
+  const revisions = new RecentMap<number, Skillbook>(REVISIONS_REBUILT);
   const written = new Set([book.revision, ...view.ledger.checkpoints]);
-  const externals = new Window<string, DocumentVersion>(VERSIONS_KEPT.external);
+  const externals = new RecentMap<string, DocumentVersion>(VERSIONS_KEPT.external);
   const renumbered: Renumbered[] = [];
   revisions.set(book.revision, book);
   for (const { line } of scan.entries) {
@@ -85,7 +73,7 @@ export async function rebuildVersions(ctx: StoreContext, view: DiskView): Promis
       book = adoptExternal(book, line);
       const theirs = line.theirs;
       const from = !theirs ? undefined : theirs.base === null ? before
-        : theirs.base.source === 'external' ? externals.map.get(theirs.base.digest ?? '')?.book : revisions.map.get(theirs.base.rev);
+        : theirs.base.source === 'external' ? externals.get(theirs.base.digest ?? '')?.book : revisions.get(theirs.base.rev);
       if (theirs && from) externals.set(theirs.digest, { source: 'external', digest: theirs.digest, book: applyTheirs(from, theirs), revision: line.rev, at: line.at });
       written.add(line.rev);
       for (const [was, to] of line.renumbered) {
@@ -95,6 +83,6 @@ export async function rebuildVersions(ctx: StoreContext, view: DiskView): Promis
     }
     revisions.set(book.revision, book);
   }
-  const candidates = [...revisions.map].filter(([revision]) => written.has(revision)).map(([revision, b]): DocumentVersion => ({ source: 'cohort', digest: null, book: b, revision, at: 0 }));
-  return { candidates, externals: [...externals.map.values()], renumbered };
+  const candidates = [...revisions.entries()].filter(([revision]) => written.has(revision)).map(([revision, b]): DocumentVersion => ({ source: 'cohort', digest: null, book: b, revision, at: 0 }));
+  return { candidates, externals: [...externals.values()], renumbered };
 }

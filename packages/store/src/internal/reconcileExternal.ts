@@ -1,6 +1,6 @@
 import { Skillbook, formatAceTimestamp } from '@cohort/skillbook';
-import type { Skill } from '@cohort/skillbook';
-import type { ForkConflict, MergeBase, SkillSide, StoreNotice } from '../StoreNotice.ts';
+import type { ForkConflict, MergeBase, StoreNotice } from '../StoreNotice.ts';
+import { skillSide } from './contentConflicts.ts';
 import { writeCheckpoint } from './checkpoint.ts';
 import type { CheckpointResult } from './checkpoint.ts';
 import { occurrenceId } from './digest.ts';
@@ -35,10 +35,6 @@ type ReconcileNotice = Extract<StoreNotice, { type: 'store.adopted' | 'store.reb
 /** How the store took a document in: as it is, merged, or merged with real conflicts whose losing side went to a copy. */
 type Outcome = 'adopt' | 'rebase' | 'fork';
 
-function side(skill: Skill | null): SkillSide | null {
-  return skill && { issue: skill.issue, insight: skill.insight ?? null, keywords: [...skill.keywords], active: skill.active, updatedAt: skill.updated_at };
-}
-
 /** The Cohort session whose commit past the document last touched `skillId`, if one did. */
 function lastSession(view: DiskView, skillId: string): string | null {
   for (let i = view.since.length - 1; i >= 0; i -= 1) {
@@ -49,7 +45,7 @@ function lastSession(view: DiskView, skillId: string): string | null {
 }
 
 function forkConflicts(view: DiskView, conflicts: readonly MergeConflict[]): ForkConflict[] {
-  return conflicts.map((c) => ({ skillId: c.skillId, type: c.type, reason: c.reason, theirs: side(c.theirs), ours: side(c.ours), sessionId: lastSession(view, c.skillId) }));
+  return conflicts.map((c) => ({ skillId: c.skillId, type: c.type, reason: c.reason, theirs: c.theirs && skillSide(c.theirs), ours: c.ours && skillSide(c.ours), sessionId: lastSession(view, c.skillId) }));
 }
 
 function mergeBase(found: BaseMatch | null): MergeBase {

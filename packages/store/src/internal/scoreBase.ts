@@ -1,6 +1,6 @@
 import type { Skill, Skillbook } from '@cohort/skillbook';
 import { sameSkillFields } from './bookChange.ts';
-import { sameSkill } from './contentConflicts.ts';
+import { SKILL_COUNTERS, sameSkill } from './contentConflicts.ts';
 
 /**
  * How well a version explains another writer's document, as the version it started from:
@@ -26,10 +26,8 @@ export interface BaseScore {
   readonly newestChange: string;
 }
 
-const COUNTERS = ['used_count', 'helpful_count', 'harmful_count', 'neutral_count'] as const;
-
 function descends(from: Skill, to: Skill): boolean {
-  return to.updated_at >= from.updated_at && COUNTERS.every((k) => to[k] >= from[k]) && to.occurrences.length >= from.occurrences.length;
+  return to.updated_at >= from.updated_at && SKILL_COUNTERS.every((k) => to[k] >= from[k]) && to.occurrences.length >= from.occurrences.length;
 }
 
 /** Scores `version` as the base of `disk` (both as their writers wrote them, ids untouched). O(n). */
