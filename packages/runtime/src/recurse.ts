@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { memoByLimits } from './internal/memoByLimits.ts';
 import type { Limits } from './Limits.ts';
 import { defaultLimits } from './Limits.ts';
 import type { Session, SpawnOptions } from './Session.ts';
@@ -21,19 +22,8 @@ function recurseSchemas(l: Limits) {
   return { task, args, call: z.union([args, task]) };
 }
 
-/** Built once per set of limit values (see `toolSchemas`: zod compiles a schema on its first use), the oldest dropped past 16. */
-const schemasOf = new Map<string, ReturnType<typeof recurseSchemas>>();
-
-function schemasFor(limits: Limits): ReturnType<typeof recurseSchemas> {
-  const key = `${limits.maxTextLength} ${limits.maxIdLength} ${limits.maxChildren}`;
-  let schemas = schemasOf.get(key);
-  if (!schemas) {
-    schemas = recurseSchemas(limits);
-    if (schemasOf.size >= 16) schemasOf.delete(schemasOf.keys().next().value ?? '');
-    schemasOf.set(key, schemas);
-  }
-  return schemas;
-}
+/** Built once per set of limit values (see `memoByLimits`). */
+const schemasFor = memoByLimits((l) => `${l.maxTextLength} ${l.maxIdLength} ${l.maxChildren}`, recurseSchemas);
 
 const Task = schemasFor(defaultLimits).task;
 

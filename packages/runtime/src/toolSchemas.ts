@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { memoByLimits } from './internal/memoByLimits.ts';
 import type { Limits } from './Limits.ts';
 import { defaultLimits } from './Limits.ts';
 
@@ -87,36 +88,18 @@ function buildToolSchemas(l: Limits) {
 /** The zod schemas of the Skillbook tools, one per tool. */
 export type ToolSchemas = ReturnType<typeof buildToolSchemas>;
 
-/**
- * Schemas built, by the limits they state: a runtime's limits are a new object, and zod compiles
- * a schema's parser on its first use, so schemas made per runtime would cost every runtime that
- * compilation (a fan-out of short-lived runtimes spent a fifth more CPU). Bounded: a program
- * that makes runtimes of ever new limits rebuilds the oldest.
- */
-const built = new Map<string, ToolSchemas>();
-const KEPT_SCHEMAS = 16;
-/** The same, by the limits object itself: every session of a runtime asks with its one object. */
-const byObject = new WeakMap<Limits, ToolSchemas>();
+const memoized = memoByLimits((l) => `${l.maxTextLength} ${l.maxKeywords} ${l.maxKeywordLength} ${l.maxSources} ${l.maxIdLength}`, buildToolSchemas);
 
 /**
- * The Skillbook tools' zod schemas under `limits` (built once per set of limit values): every
- * text field, keyword and source list bounded, so a refusal names the field and the limit.
+ * The Skillbook tools' zod schemas under `limits` (built once per set of limit values, see
+ * `memoByLimits`): every text field, keyword and source list bounded, so a refusal names the
+ * field and the limit.
  *
  * @example
  * toolSchemas(defaultLimits).add_skill.safeParse({ section: 'harness', issue: 'x'.repeat(30_000) }).success; // false
  */
 export function toolSchemas(limits: Limits): ToolSchemas {
-  const known = byObject.get(limits);
-  if (known) return known;
-  const key = `${limits.maxTextLength} ${limits.maxKeywords} ${limits.maxKeywordLength} ${limits.maxSources} ${limits.maxIdLength}`;
-  let schemas = built.get(key);
-  if (!schemas) {
-    schemas = buildToolSchemas(limits);
-    if (built.size >= KEPT_SCHEMAS) built.delete(built.keys().next().value ?? '');
-    built.set(key, schemas);
-  }
-  byObject.set(limits, schemas);
-  return schemas;
+  return memoized(limits);
 }
 
 const defaults = toolSchemas(defaultLimits);
