@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Skillbook, createIdAllocator } from '@cohort/skillbook';
-import { SimFs } from '@cohort/store';
+import { FileStore, SimFs } from '@cohort/store';
 import { ManualClock, addOp, makeCommit, replayAll } from '@cohort/store/testing';
 import { DOC, collect, openRaw, openSim } from './utils/simStore.ts';
 
@@ -23,6 +23,27 @@ describe('FileStore durability', () => {
     const { store: again } = await openSim(sim);
     expect(again.book.toJSON()).toBe(replayAll(Skillbook.empty(), made.map((m) => m.ops)).toJSON());
     await again.close();
+  });
+
+  it('a failing read while catching up for load() is reported as store.io_failed, not swallowed; load resolves with the book held', async () => {
+    const sim = new SimFs();
+    const mount = sim.mount();
+    let failing = false;
+    const fs = Object.create(mount) as typeof mount;
+    fs.readFile = (path) => (failing && path === DOC ? Promise.reject(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' })) : mount.readFile(path));
+    const opened = await FileStore.open(DOC, { fs, process: mount.process, idleCheckpointMs: 0, writerId: 'w-test' });
+    if (!opened.ok) throw new Error(opened.error.message);
+    const store = opened.store;
+    expect((await store.append(makeCommit(store.book, [addOp('kept')], { basis: 'store' }).commit)).ok).toBe(true);
+    const notices = collect(store);
+    // another program's save, which the store must read to catch up
+    sim.write(DOC, Skillbook.empty().toJSON());
+    failing = true;
+    const snapshot = await store.load();
+    expect([...snapshot.book.skills()].map((s) => s.issue)).toEqual(['kept']);
+    expect(notices.find((n) => n.type === 'store.io_failed')).toMatchObject({ poisoned: false });
+    failing = false;
+    await store.close();
   });
 
   it('fsync failure - a group whose fsync fails is refused whole, cut from the journal, and the store goes on', async () => {

@@ -88,11 +88,11 @@ export class StoreWorker {
     });
   }
 
-  /** Catches up with the files (for `load`). */
+  /** Catches up with the files (for `load`); a failure is reported, and the book stays as it was. */
   refresh(): Promise<void> {
     return this.run(async () => {
       if (this.closing) return;
-      await this.locked(() => this.sync(), 0).catch(() => undefined);
+      await this.locked(() => this.sync(), 0).catch((thrown: unknown) => this.fail('sync', thrown, 0));
     });
   }
 
