@@ -72,12 +72,13 @@ class CohortRuntime implements Runtime {
     const auditWindow = options.auditWindow ?? DEFAULT_AUDIT_WINDOW;
     this.ledger = new RootLedger(initial, { store: this.store, clock, auditWindow, ids, persistedBlocks: seams.persistedBlocks });
     const skillIds = new SkillIds(ids.source, clock, operationLimits(limits));
+    const events = this.events;
     this.tree = new SessionTree({
       clock,
       limits,
       policy: options.conflicts ?? 'reject',
       budget: BudgetAccount.root(options.budget),
-      emit: (e) => this.events.next(e),
+      events: { get listening() { return events.observed; }, emit: (e) => events.next(e) },
       ledger: this.ledger,
       skillIds,
       runtimeId: this.runtimeId,

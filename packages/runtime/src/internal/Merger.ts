@@ -6,7 +6,7 @@ import type { ConflictPolicy } from '../ConflictPolicy.ts';
 import { defect, failureSeed } from '../FailureSeed.ts';
 import type { FailureSeed } from '../FailureSeed.ts';
 import type { Limits } from '../Limits.ts';
-import type { RuntimeEvent } from '../RuntimeEvent.ts';
+import type { EventSink } from './EventSink.ts';
 import type { SessionId } from '../SessionId.ts';
 import type { SessionAnswer } from '../sessionMachine.ts';
 import type { SupervisorEmitted, supervisorMachine } from '../supervisorMachine.ts';
@@ -26,7 +26,7 @@ export interface MergerDeps {
   readonly policy: ConflictPolicy;
   readonly limits: Limits;
   readonly clock: Clock;
-  readonly emit: (event: RuntimeEvent) => void;
+  readonly events: EventSink;
   /** Reports a defect of the runtime (a `runtime.defect` event). */
   readonly reportDefect: (thrown: unknown) => void;
 }
@@ -66,8 +66,11 @@ export class Merger {
     const node = this.deps.registry.get(sessionId);
     if (!node || node.state !== 'committing') return;
     try {
-      const event = verdictEvent(node, into, this.deps.clock.now(), answer.type === 'MERGED' ? answer : null, answer.type === 'REJECTED' ? answer.failure : null);
-      if (event) this.deps.emit(event);
+      const { events } = this.deps;
+      if (events.listening) {
+        const event = verdictEvent(node, into, this.deps.clock.now(), answer.type === 'MERGED' ? answer : null, answer.type === 'REJECTED' ? answer.failure : null);
+        if (event) events.emit(event);
+      }
       node.tell(answer);
     } catch (thrown) {
       this.deps.reportDefect(thrown);
@@ -113,7 +116,8 @@ export class Merger {
 
   private backpressure(sessionId: SessionId, queued: number): void {
     const node = this.deps.registry.get(sessionId);
-    if (node) this.deps.emit({ type: 'merge.backpressure', sessionId, path: [...node.path], at: this.deps.clock.now(), queued });
+    const { events } = this.deps;
+    if (node && events.listening) events.emit({ type: 'merge.backpressure', sessionId, path: [...node.path], at: this.deps.clock.now(), queued });
   }
 }
 

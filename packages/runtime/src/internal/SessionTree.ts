@@ -7,7 +7,6 @@ import type { FailureSeed } from '../FailureSeed.ts';
 import { defect, failureSeed } from '../FailureSeed.ts';
 import { toErrorInfo } from '../ErrorInfo.ts';
 import type { Limits } from '../Limits.ts';
-import type { RuntimeEvent } from '../RuntimeEvent.ts';
 import type { SessionBatchResult, SessionBody, SpawnOptions } from '../Session.ts';
 import type { SessionId } from '../SessionId.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
@@ -27,6 +26,7 @@ import { runBody } from './runBody.ts';
 import type { Seams } from './Seams.ts';
 import { SessionNode } from './SessionNode.ts';
 import type { Deliver, SessionHost } from './SessionNode.ts';
+import type { EventSink } from './EventSink.ts';
 import { SessionRegistry, liveDescendants } from './SessionRegistry.ts';
 import type { SkillIds } from './SkillIds.ts';
 
@@ -36,7 +36,7 @@ export interface TreeDeps {
   readonly limits: Limits;
   readonly policy: ConflictPolicy;
   readonly budget: BudgetAccount;
-  readonly emit: (event: RuntimeEvent) => void;
+  readonly events: EventSink;
   readonly ledger: RootLedger;
   /** The runtime's id allocator (id leases from the store). */
   readonly skillIds: SkillIds;
@@ -111,7 +111,8 @@ export class SessionTree implements SessionHost {
 
   /** Reports a defect of the runtime itself as an event instead of crashing the host. */
   reportDefect(thrown: unknown): void {
-    this.deps.emit({ type: 'runtime.defect', at: this.clock.now(), error: toErrorInfo(thrown) });
+    const { events } = this.deps;
+    if (events.listening) events.emit({ type: 'runtime.defect', at: this.clock.now(), error: toErrorInfo(thrown) });
   }
 
   // ---- SessionHost ----------------------------------------------------------------------
@@ -163,7 +164,7 @@ export class SessionTree implements SessionHost {
     const supervisor = this.supervisorOf(parent);
     const node = new SessionNode({ id, path, parent, body, options, attempt, deliver, draft, budget: account, supervisor }, this);
     this.registry.add(node);
-    this.deps.emit(spawnedEvent(id, path, this.clock.now(), attempt, options.name));
+    if (this.deps.events.listening) this.deps.events.emit(spawnedEvent(id, path, this.clock.now(), attempt, options.name));
     node.actor.start();
     runBody(node, (n, event) => this.bodyEnded(n, event));
     return id;
@@ -171,8 +172,11 @@ export class SessionTree implements SessionHost {
 
   private refused(id: SessionId, path: readonly SessionId[], seed: FailureSeed, attempt: number, options: SpawnOptions<unknown>): SessionOutcome {
     const failure = refusalFailure(id, path, seed, attempt, this.clock.now());
-    this.deps.emit(spawnedEvent(id, path, failure.at, attempt, options.name));
-    for (const event of failureEvents(failure, { tokens: 0, requests: 0 })) this.deps.emit(event);
+    const { events } = this.deps;
+    if (events.listening) {
+      events.emit(spawnedEvent(id, path, failure.at, attempt, options.name));
+      for (const event of failureEvents(failure, { tokens: 0, requests: 0 })) events.emit(event);
+    }
     return failedOutcome(failure);
   }
 
@@ -201,7 +205,7 @@ export class SessionTree implements SessionHost {
 
   private submitCommit(node: SessionNode): void {
     const commit = node.draft.toCommit(node.actor.getSnapshot().context.output);
-    this.deps.emit(committedEvent(node, this.clock.now(), commit.baseRevision));
+    if (this.deps.events.listening) this.deps.events.emit(committedEvent(node, this.clock.now(), commit.baseRevision));
     const supervisor = this.supervisorOf(node.parent);
     if (supervisor.getSnapshot().status === 'active') supervisor.send({ type: 'COMMIT', sessionId: node.id, commit });
     else node.tell({ type: 'REJECTED', failure: failureSeed('cancelled', 'the runtime closed before the merge') });
@@ -224,7 +228,8 @@ export class SessionTree implements SessionHost {
     this.deps.seams.dropFailed(node);
     this.finish(node, new Error(seed.message));
     const failure = sessionFailure(node, seed, cancelled, this.clock.now());
-    for (const event of failureEvents(failure, node.budget.spent())) this.deps.emit(event);
+    const { events } = this.deps;
+    if (events.listening) for (const event of failureEvents(failure, node.budget.spent())) events.emit(event);
     if (node.state === 'retrying') {
       const next = this.start(node.parent, node.body, node.options, node.attempt + 1, node.deliver, true);
       node.tell({ type: 'RETRIED', next });
