@@ -31,6 +31,9 @@ describe('replayCache', () => {
     expect(isProducedOp({ ...op })).toBe(false);
     expect(isProducedOp(JSON.parse(JSON.stringify(op)))).toBe(false);
     expect(Object.keys(op ?? {})).not.toContain('effect');
+    // what it did is no key of it at all (not even a symbol one): equality and copies never see it
+    expect(Reflect.ownKeys(op ?? {})).toEqual(Object.keys(op ?? {}));
+    expect(isProducedOp(Object.freeze({ ...op }))).toBe(false);
     expect(isProducedOp(null)).toBe(false);
     expect(isProducedOp('op')).toBe(false);
   });
