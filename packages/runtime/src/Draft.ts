@@ -1,11 +1,11 @@
-import type { AppliedOp, ApplyOptions, DraftBatchResult, Skill, Skillbook, SkillbookDraft } from '@cohort/skillbook';
+import type { AppliedOp, ApplyOptions, DraftBatchResult, DraftOperationResult, Skill, Skillbook, SkillbookDraft } from '@cohort/skillbook';
 import type { AuditEntry } from './AuditEntry.ts';
 import type { Commit } from './Commit.ts';
 import type { ConflictPolicy } from './ConflictPolicy.ts';
 import type { MergeResult } from './mergeCommit.ts';
 import { mergeCommit } from './mergeCommit.ts';
 import type { SessionId } from './SessionId.ts';
-import { textBytes, textLength } from './internal/textBytes.ts';
+import { opTextLength, textBytes, textLength } from './internal/textBytes.ts';
 
 interface OpenEntry {
   revision: number;
@@ -94,17 +94,35 @@ export class Draft {
   write(raw: unknown, options: ApplyOptions): DraftBatchResult {
     const result = this.editor.applyBatch(raw, options);
     if (!result.ok || result.applied.length === 0) return result;
-    const revision = this.editor.revision;
-    if (!this.open) {
-      // a copy of the batch's list (the caller has that one), sized to it rather than to 17
-      const { sessionId, path, name } = this.owner;
-      this.open = { revision, sessionId, path, name, ops: result.applied.slice() };
-      this.record(this.open);
-    } else for (const op of result.applied) this.open.ops.push(op);
-    this.open.revision = revision;
-    this.ops += result.applied.length;
-    this.chars += textLength(result.applied);
+    if (this.open) for (const op of result.applied) this.open.ops.push(op);
+    // a copy of the batch's list (the caller has that one), sized to it rather than to 17
+    else this.openEntry(result.applied.slice());
+    this.wrote(result.applied.length, textLength(result.applied));
     return result;
+  }
+
+  /** Applies one raw operation as {@link Draft.write} applies a batch of it, without the batch (a tool call's write). */
+  writeOperation(raw: unknown, options: ApplyOptions): DraftOperationResult {
+    const result = this.editor.applyOperation(raw, options);
+    if (!result.ok || result.applied === null) return result;
+    if (this.open) this.open.ops.push(result.applied);
+    else this.openEntry([result.applied]);
+    this.wrote(1, opTextLength(result.applied));
+    return result;
+  }
+
+  /** Opens the entry the draft's own writes go to until the next merge. */
+  private openEntry(ops: AppliedOp[]): void {
+    const { sessionId, path, name } = this.owner;
+    this.open = { revision: this.editor.revision, sessionId, path, name, ops };
+    this.record(this.open);
+  }
+
+  /** Counts `count` own ops with `chars` characters of text, written at the draft's revision. */
+  private wrote(count: number, chars: number): void {
+    if (this.open) this.open.revision = this.editor.revision;
+    this.ops += count;
+    this.chars += chars;
   }
 
   /** Merges a child's commit; on success its entries follow as one contiguous block. */

@@ -1,5 +1,5 @@
 import type { AnyActorLogic } from 'xstate';
-import type { BatchResult, Skillbook, SkillbookErrorInfo } from '@cohort/skillbook';
+import type { BatchResult, DraftOperationResult, Skillbook, SkillbookErrorInfo } from '@cohort/skillbook';
 import type { BudgetSpec, Usage } from './Budget.ts';
 import type { Limits } from './Limits.ts';
 import type { SessionId } from './SessionId.ts';
@@ -40,6 +40,11 @@ export type SessionBody<I = unknown, O = unknown> = ((session: Session<I>) => Pr
 export type SessionBatchResult =
   | { readonly ok: true; readonly applied: Extract<BatchResult, { ok: true }>['applied']; readonly skipped: Extract<BatchResult, { ok: true }>['skipped'] }
   | { readonly ok: false; readonly error: SkillbookErrorInfo | { readonly code: 'session_ended' | 'ids_unavailable'; readonly message: string } };
+
+/** What a session's write of one op gives (its tools' write): {@link SessionBatchResult} without the lists. */
+export type SessionOperationResult =
+  | DraftOperationResult
+  | { readonly ok: false; readonly error: { readonly code: 'session_ended' | 'ids_unavailable'; readonly message: string } };
 
 /** What `s.charge` returns. */
 export type ChargeResult =

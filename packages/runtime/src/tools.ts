@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import type { Skill } from '@cohort/skillbook';
+import type { AppliedOp, Skill } from '@cohort/skillbook';
 import type { Limits } from './Limits.ts';
 import { defaultLimits } from './Limits.ts';
-import type { SessionBatchResult } from './Session.ts';
+import type { SessionBatchResult, SessionOperationResult } from './Session.ts';
 import { parseToolArguments, toJsonSchema, toStrictJsonSchema } from './strictToolSchema.ts';
 import { AddSkillArgs, ReadSkillArgs, RemoveSkillArgs, TagSkillArgs, UpdateSkillArgs, toolSchemas } from './toolSchemas.ts';
 import type { ToolSchemas } from './toolSchemas.ts';
@@ -119,6 +119,8 @@ export interface ToolHost {
   endedReason(): string | null;
   readonly book: { get(id: string): Skill | undefined };
   write(raw: unknown): SessionBatchResult;
+  /** One raw op, as `write({ operations: [raw] })` would apply it, without the batch (a host without it is given the batch). */
+  writeOperation?(raw: unknown): SessionOperationResult;
   /**
    * Null when `count` new skill ids can be allocated now; otherwise a promise that resolves
    * once more are leased — with null (look again), or with why none could be had.
@@ -174,10 +176,17 @@ function toolFailed(thrown: unknown): ToolError {
   return { error: `tool failed: ${thrown instanceof Error ? thrown.message : String(thrown)}` };
 }
 
+/** Writes one op: on its own when the host can, else as a batch of one; `id` is the op's own (an UPDATE's target). */
 function write(host: ToolHost, op: Record<string, unknown>, id: string | undefined): SkillIdResult {
+  if (host.writeOperation) {
+    const result = host.writeOperation(op);
+    return result.ok ? written(result.applied, id) : { error: result.error.message };
+  }
   const result = host.write({ operations: [op] });
-  if (!result.ok) return { error: result.error.message };
-  const applied = result.applied[0];
+  return result.ok ? written(result.applied[0], id) : { error: result.error.message };
+}
+
+function written(applied: AppliedOp | null | undefined, id: string | undefined): SkillIdResult {
   return { ok: true, skill_id: applied?.skill_id ?? id ?? '' };
 }
 

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { callSkillTool, createRuntime } from '@cohort/runtime';
-import type { Limits, SkillToolName } from '@cohort/runtime';
+import { Draft, callSkillTool, createRuntime, createSkillTools, defaultLimits, operationLimits } from '@cohort/runtime';
+import type { Limits, SessionBatchResult, SessionId, SkillToolName } from '@cohort/runtime';
+import { Skillbook, createIdAllocator } from '@cohort/skillbook';
+import type { Skill } from '@cohort/skillbook';
 
 /** Small limits, so that random input crosses them often. */
 const limits = { maxTextLength: 40, maxKeywords: 3, maxKeywordLength: 8, maxSources: 2, maxIdLength: 16, maxCommitBytes: 6_000 } satisfies Partial<Limits>;
@@ -83,5 +85,44 @@ describe('the tool boundary (fuzzed)', () => {
     }), { numRuns: 150 });
     // the generator reaches the book, not only refusals
     expect(written).toBeGreaterThan(20);
+  });
+
+  it('tool boundary - tools that write one op at a time answer and write exactly as tools that write it as a batch of one', async () => {
+    const all: Limits = { ...defaultLimits, ...limits };
+    /** A session's draft and tools, on a host that writes one op at a time (`single`) or only batches; it ends after `calls` tool calls. */
+    const session = (start: Skillbook, single: boolean, calls: number) => {
+      const draft = new Draft(start, { sessionId: 's' as SessionId, path: ['s' as SessionId] });
+      let t = Date.UTC(2027, 0, 1);
+      const options = { clock: { now: () => (t += 1.5) }, allocateId: createIdAllocator(start.nextId).allocate, limits: operationLimits(all) };
+      let left = calls;
+      const host = {
+        limits: all,
+        endedReason: () => (left-- > 0 ? null : 'session s has ended; the call was not applied'),
+        book: { get: (id: string): Skill | undefined => draft.get(id) },
+        write(raw: unknown): SessionBatchResult {
+          const r = draft.write(raw, options);
+          return r.ok ? { ok: true, applied: r.applied, skipped: r.skipped } : { ok: false, error: r.error };
+        },
+        ...(single ? { writeOperation: (raw: unknown) => draft.writeOperation(raw, options) } : {}),
+      };
+      return { draft, tools: createSkillTools(host) };
+    };
+    let written = 0;
+    const seeded = Skillbook.empty().applyBatch({ operations: [
+      { type: 'ADD', section: 'context', issue: 'seed', insight: 'kept' }, { type: 'ADD', section: 'harness', issue: 'seed' },
+    ] }).book;
+    await fc.assert(fc.asyncProperty(fc.array(call, { minLength: 1, maxLength: 12 }), fc.nat({ max: 14 }), async (calls, ends) => {
+      const [one, batch] = [session(seeded, true, ends), session(seeded, false, ends)];
+      for (const [tool, raw] of calls) {
+        const [a, b] = [await callSkillTool(one.tools, tool, raw), await callSkillTool(batch.tools, tool, raw)];
+        expect(a).toEqual(b);
+      }
+      expect(one.draft.book.toJSON()).toBe(batch.draft.book.toJSON());
+      expect([one.draft.revision, one.draft.opCount, one.draft.textLength]).toEqual([batch.draft.revision, batch.draft.opCount, batch.draft.textLength]);
+      expect(one.draft.toCommit(null).entries).toEqual(batch.draft.toCommit(null).entries);
+      written += one.draft.opCount;
+    }), { numRuns: 200 });
+    // the calls reach the drafts, not only refusals
+    expect(written).toBeGreaterThan(50);
   });
 });

@@ -1,14 +1,14 @@
 import { findConflicts } from './conflicts.ts';
 import { commitChanges, revisionsOfEntry } from './internal/BookState.ts';
-import type { ActiveCounts, BookReader, BookState, SkillEntry } from './internal/BookState.ts';
+import type { ActiveCounts, BookReader, BookState, Changes, SkillEntry } from './internal/BookState.ts';
 import { changedAfter } from './internal/ChangeLog.ts';
 import type { ChangedAfter } from './internal/ChangeLog.ts';
 import { listValues } from './internal/ChunkedList.ts';
 import { shardedGet } from './internal/ShardedMap.ts';
 import { parseAppliedOps } from './parseAppliedOps.ts';
-import { parseBatch } from './parseOperation.ts';
+import { parseBatch, parseOnlyOperation } from './parseOperation.ts';
 import type { RunResult } from './runOperations.ts';
-import { batchOptions, replayOptions, runOperations } from './runOperations.ts';
+import { batchOptions, replayOptions, runOperation, runOperations } from './runOperations.ts';
 import type { Skillbook } from './Skillbook.ts';
 import type { AppliedOp, ApplyOptions, Conflict, Skill, SkillbookErrorInfo, SkillRevisions, SkippedOp } from './types.ts';
 
@@ -16,6 +16,18 @@ import type { AppliedOp, ApplyOptions, Conflict, Skill, SkillbookErrorInfo, Skil
 export type DraftBatchResult =
   | { readonly ok: true; readonly book: SkillbookDraft; readonly applied: AppliedOp[]; readonly skipped: SkippedOp[] }
   | { readonly ok: false; /** The unchanged draft. */ readonly book: SkillbookDraft; readonly error: SkillbookErrorInfo };
+
+/**
+ * The outcome of {@link SkillbookDraft.applyOperation}: the op applied (`applied`), skipped
+ * (`skipped`, as ACE skips an UPDATE of an unknown id), or neither (a value that is not an
+ * object: a batch ignores it); or refused, the draft unchanged.
+ */
+export type DraftOperationResult =
+  | { readonly ok: true; readonly applied: AppliedOp | null; readonly skipped: SkippedOp | null }
+  | { readonly ok: false; readonly error: SkillbookErrorInfo };
+
+/** What applying a value that is no operation gives: nothing, as a batch ignores it. */
+const NOTHING: DraftOperationResult = Object.freeze({ ok: true, applied: null, skipped: null });
 
 /**
  * A mutable draft of a {@link Skillbook} (`book.edit()`): the same batches with the same
@@ -61,6 +73,26 @@ export class SkillbookDraft implements BookReader {
     return this.absorb(runOperations(this, parsed.ops, batchOptions(this.rev + 1, options), this.entries));
   }
 
+  /**
+   * Applies one raw operation exactly as `applyBatch({ operations: [raw] }, options)` would —
+   * the same parsing, limits, rules, ids, revision and applied op — without the batch: no list
+   * in, none out. The write of one tool call.
+   *
+   * @example
+   * const draft = Skillbook.empty().edit();
+   * const r = draft.applyOperation({ type: 'ADD', section: 'harness', issue: 'flaky network' });
+   * r.ok && r.applied?.skill_id; // 'harness-00001'
+   */
+  applyOperation(raw: unknown, options: ApplyOptions = {}): DraftOperationResult {
+    const parsed = parseOnlyOperation(raw, options.limits);
+    if (parsed === null) return NOTHING;
+    if (!parsed.ok) return parsed;
+    const run = runOperation(this, parsed.op, batchOptions(this.rev + 1, options), this.entries);
+    if (!run.ok) return run;
+    if (run.changes) this.take(run.changes);
+    return { ok: true, applied: run.applied, skipped: run.skipped };
+  }
+
   /** Like {@link Skillbook.replay}, on the draft. */
   replay(ops: readonly AppliedOp[]): DraftBatchResult {
     const parsed = parseAppliedOps(ops);
@@ -70,22 +102,24 @@ export class SkillbookDraft implements BookReader {
 
   private absorb(run: RunResult): DraftBatchResult {
     if (!run.ok) return { ok: false, book: this, error: run.error };
-    const changes = run.changes;
-    if (changes) {
-      if (this.entries === null || this.added === null) {
-        // a run's collections are handed over (see `Changes`): the first change's become the draft's
-        this.entries = changes.entries;
-        this.added = changes.added;
-      } else {
-        // a run over a draft with a journal wrote into it in place (see `runOperations`)
-        if (changes.entries !== this.entries) for (const [id, entry] of changes.entries) this.entries.set(id, entry);
-        for (const added of changes.added) this.added.push(added);
-      }
-      this.rev = changes.revision;
-      this.next = changes.nextId;
-      this.counts = changes.active;
-    }
+    if (run.changes) this.take(run.changes);
     return { ok: true, book: this, applied: run.applied, skipped: run.skipped };
+  }
+
+  /** Takes what a run changed: its revision, counters and collections. */
+  private take(changes: Changes): void {
+    if (this.entries === null || this.added === null) {
+      // a run's collections are handed over (see `Changes`): the first change's become the draft's
+      this.entries = changes.entries;
+      this.added = changes.added;
+    } else {
+      // a run over a draft with a journal wrote into it in place (see `runOperations`)
+      if (changes.entries !== this.entries) for (const [id, entry] of changes.entries) this.entries.set(id, entry);
+      for (const added of changes.added) this.added.push(added);
+    }
+    this.rev = changes.revision;
+    this.next = changes.nextId;
+    this.counts = changes.active;
   }
 
   /**

@@ -5,7 +5,7 @@
  */
 export { Skillbook } from './Skillbook.ts';
 export type { BatchResult, LoadOptions, ParseResult } from './Skillbook.ts';
-export type { DraftBatchResult, SkillbookDraft } from './SkillbookDraft.ts';
+export type { DraftBatchResult, DraftOperationResult, SkillbookDraft } from './SkillbookDraft.ts';
 export { SkillbookError } from './SkillbookError.ts';
 export { formatAceTimestamp, systemClock } from './formatAceTimestamp.ts';
 export { createIdAllocator, formatSkillId, idSuffix } from './createIdAllocator.ts';

@@ -173,9 +173,26 @@ export function parseBatch(raw: unknown, limits?: OperationLimits): ParseBatchRe
   try {
     return parseBatchValue(raw, limits);
   } catch (e) {
-    // Only exotic caller values (throwing getters, hostile proxies) get here.
-    return { ok: false, error: errorInfo('invalid_batch', `unreadable batch: ${String(e)}`) };
+    return unreadableBatch(e);
   }
+}
+
+/**
+ * Parses `raw` as the only operation of a batch: what `parseBatch({ operations: [raw] }, limits)`
+ * says of it, without the batch around it — `null` for a value that is not an object (a batch
+ * ignores it). Never throws. (`SkillbookDraft.applyOperation`, one tool call's write.)
+ */
+export function parseOnlyOperation(raw: unknown, limits?: OperationLimits): ParseOperationResult | null {
+  try {
+    return parseBatchItem(raw, 0, limits);
+  } catch (e) {
+    return unreadableBatch(e);
+  }
+}
+
+function unreadableBatch(e: unknown): { readonly ok: false; readonly error: SkillbookErrorInfo } {
+  // Only exotic caller values (throwing getters, hostile proxies) get here.
+  return { ok: false, error: errorInfo('invalid_batch', `unreadable batch: ${String(e)}`) };
 }
 
 function parseBatchValue(raw: unknown, limits: OperationLimits | undefined): ParseBatchResult {
@@ -194,14 +211,25 @@ function parseBatchValue(raw: unknown, limits: OperationLimits | undefined): Par
   const ops = new Array<ParsedOperation>(items.length);
   let count = 0;
   for (let i = 0; i < items.length; i++) {
-    const item: unknown = items[i];
-    if (!isDict(item)) continue;
-    const result = parseOperation(item, i);
+    const result = parseBatchItem(items[i], i, limits);
+    if (result === null) continue;
     if (!result.ok) return result;
-    const over = limits ? checkOperationLimits(result.op, limits) : null;
-    if (over) return { ok: false, error: over };
     ops[count++] = result.op;
   }
   ops.length = count;
   return { ok: true, ops };
+}
+
+/**
+ * One item of a batch's `operations` list at `opIndex`, as {@link parseBatch} reads it: `null`
+ * for an item that is not an object (ACE ignores it); otherwise the parsed operation, or why it
+ * is refused — malformed, or past `limits`. Throws only for an exotic value (a Proxy whose
+ * traps throw), which the batch as a whole reports.
+ */
+function parseBatchItem(item: unknown, opIndex: number, limits: OperationLimits | undefined): ParseOperationResult | null {
+  if (!isDict(item)) return null;
+  const result = parseOperation(item, opIndex);
+  if (!result.ok || !limits) return result;
+  const over = checkOperationLimits(result.op, limits);
+  return over ? { ok: false, error: over } : result;
 }

@@ -66,6 +66,36 @@ export function runOperations(base: BookReader, ops: readonly ParsedOperation[],
   }
 }
 
+/** What {@link runOperation} gives: a {@link RunResult} for one op, without lists. */
+export type RunOneResult =
+  | { readonly ok: true; readonly changes: Changes | null; readonly applied: AppliedOp | null; readonly skipped: SkippedOp | null }
+  | { readonly ok: false; readonly error: SkillbookErrorInfo };
+
+/**
+ * {@link runOperations} of a single op: the same scope and rules, without the lists and the
+ * result a batch needs (a tool call writes one op; bench row 2).
+ */
+export function runOperation(base: BookReader, op: ParsedOperation, options: RunOptions, journal: Map<string, SkillEntry> | null = null): RunOneResult {
+  const scope = new RunScope(base, options, journal);
+  try {
+    const outcome = scope.run(op);
+    if ('error' in outcome) {
+      scope.undo();
+      return { ok: false, error: outcome.error };
+    }
+    if ('skipped' in outcome) return { ok: true, changes: null, applied: null, skipped: skippedOp(op, outcome) };
+    return { ok: true, changes: scope.changes(), applied: outcome.applied, skipped: null };
+  } catch (e) {
+    scope.undo();
+    throw e;
+  }
+}
+
+/** How a skipped op is reported. */
+function skippedOp(op: ParsedOperation, outcome: Extract<Outcome, { readonly skipped: string }>): SkippedOp {
+  return Object.freeze({ opIndex: op.opIndex, type: op.type, skillId: op.skillId, code: outcome.code, reason: outcome.skipped });
+}
+
 function runAll(scope: RunScope, ops: readonly ParsedOperation[]): RunResult {
   // sized to the ops, not grown by push: the first push into `[]` reserves 17 slots, and most
   // batches are one tool call's single op (bench row 2)
@@ -79,7 +109,7 @@ function runAll(scope: RunScope, ops: readonly ParsedOperation[]): RunResult {
       return { ok: false, error: outcome.error };
     }
     if ('skipped' in outcome) {
-      skipped.push(Object.freeze({ opIndex: op.opIndex, type: op.type, skillId: op.skillId, code: outcome.code, reason: outcome.skipped }));
+      skipped.push(skippedOp(op, outcome));
     } else applied[count++] = outcome.applied;
   }
   applied.length = count;

@@ -1,7 +1,7 @@
 import type { Skill, Skillbook } from '@cohort/skillbook';
 import type { Usage } from '../Budget.ts';
 import type { Limits } from '../Limits.ts';
-import type { ChargeResult, Session, SessionBatchResult, SessionBody, SpawnOptions } from '../Session.ts';
+import type { ChargeResult, Session, SessionBatchResult, SessionBody, SessionOperationResult, SpawnOptions } from '../Session.ts';
 import type { SessionId } from '../SessionId.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
 import { createSkillTools } from '../tools.ts';
@@ -127,6 +127,10 @@ class NodeTools implements ToolHost {
 
   write(raw: unknown): SessionBatchResult {
     return this.host.write(this.node, raw);
+  }
+
+  writeOperation(raw: unknown): SessionOperationResult {
+    return this.host.writeOperation(this.node, raw);
   }
 
   whenIds(count: number): Promise<string | null> | null {

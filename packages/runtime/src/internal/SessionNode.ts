@@ -4,7 +4,7 @@ import type { BudgetAccount } from '../Budget.ts';
 import type { Clock } from '../Clock.ts';
 import type { Limits } from '../Limits.ts';
 import type { Draft } from '../Draft.ts';
-import type { Session, SessionBatchResult, SessionBody, SpawnOptions } from '../Session.ts';
+import type { Session, SessionBatchResult, SessionBody, SessionOperationResult, SpawnOptions } from '../Session.ts';
 import type { SessionId } from '../SessionId.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
 import { sessionMachine } from '../sessionMachine.ts';
@@ -18,6 +18,8 @@ export interface SessionHost {
   readonly clock: Clock;
   readonly limits: Limits;
   write(node: SessionNode, raw: unknown): SessionBatchResult;
+  /** One raw op, as `write` would apply a batch of it (a tool call's write). */
+  writeOperation(node: SessionNode, raw: unknown): SessionOperationResult;
   /** Null when `count` new skill ids can be allocated now; else when the next id lease is answered (see `SkillIds`). */
   whenIds(count: number): Promise<string | null> | null;
   spawn(parent: SessionNode, body: SessionBody<never, unknown>, options: SpawnOptions<unknown>): Promise<SessionOutcome>;

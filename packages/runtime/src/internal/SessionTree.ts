@@ -7,7 +7,7 @@ import type { FailureSeed } from '../FailureSeed.ts';
 import { defect, failureSeed } from '../FailureSeed.ts';
 import { toErrorInfo } from '../ErrorInfo.ts';
 import type { Limits } from '../Limits.ts';
-import type { SessionBatchResult, SessionBody, SpawnOptions } from '../Session.ts';
+import type { SessionBatchResult, SessionBody, SessionOperationResult, SpawnOptions } from '../Session.ts';
 import type { SessionId } from '../SessionId.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
 import type { SessionEmitted } from '../sessionMachine.ts';
@@ -118,9 +118,17 @@ export class SessionTree implements SessionHost {
   // ---- SessionHost ----------------------------------------------------------------------
 
   write(node: SessionNode, raw: unknown): SessionBatchResult {
+    return this.endedRefusal(node) ?? this.skillIds.write(node.draft, raw);
+  }
+
+  writeOperation(node: SessionNode, raw: unknown): SessionOperationResult {
+    return this.endedRefusal(node) ?? this.skillIds.writeOperation(node.draft, raw);
+  }
+
+  /** Why a session that has ended may not write, as its write's refusal; null while it may. */
+  private endedRefusal(node: SessionNode): { readonly ok: false; readonly error: { readonly code: 'session_ended'; readonly message: string } } | null {
     const ended = node.endedReason();
-    if (ended) return { ok: false, error: { code: 'session_ended', message: ended } };
-    return this.skillIds.write(node.draft, raw);
+    return ended ? { ok: false, error: { code: 'session_ended', message: ended } } : null;
   }
 
   whenIds(count: number): Promise<string | null> | null {

@@ -1,9 +1,9 @@
 import { formatSkillId } from '@cohort/skillbook';
-import type { ApplyOptions, OperationLimits, Section, SkillId } from '@cohort/skillbook';
+import type { ApplyOptions, DraftBatchResult, DraftOperationResult, OperationLimits, Section, SkillId } from '@cohort/skillbook';
 import type { IdLease, LeaseResult } from '@cohort/store';
 import type { Clock } from '../Clock.ts';
 import type { Draft } from '../Draft.ts';
-import type { SessionBatchResult } from '../Session.ts';
+import type { SessionBatchResult, SessionOperationResult } from '../Session.ts';
 
 /** Where leases come from: the runtime's store. */
 export interface LeaseSource {
@@ -20,6 +20,10 @@ const EXHAUSTED = Symbol('ids exhausted');
 const RAN_OUT =
   'no skill id is at hand: the runtime used up its id lease in one synchronous stretch and the next one is on its way; ' +
   'retry the batch after an await (the add_skill tool waits for it)';
+
+function ranOut(): { readonly ok: false; readonly error: { readonly code: 'ids_unavailable'; readonly message: string } } {
+  return { ok: false, error: { code: 'ids_unavailable', message: RAN_OUT } };
+}
 
 /**
  * The skill ids of one runtime: one allocator for the whole session tree, drawing from **id
@@ -96,15 +100,28 @@ export class SkillIds {
 
   /** Applies a raw ACE batch to `draft`, allocating the ids of its ADDs from the lease. */
   write(draft: Draft, raw: unknown): SessionBatchResult {
+    const result = this.applying(draft, raw, false);
+    if (result === null) return ranOut();
+    return result.ok ? { ok: true, applied: result.applied, skipped: result.skipped } : { ok: false, error: result.error };
+  }
+
+  /** Applies one raw operation to `draft` as {@link SkillIds.write} applies a batch of it (a tool call's write). */
+  writeOperation(draft: Draft, raw: unknown): SessionOperationResult {
+    return this.applying(draft, raw, true) ?? ranOut();
+  }
+
+  /** Applies a batch, or one op, to `draft`; `null` when it ran out of leased ids (refused whole; the next lease is asked for). */
+  private applying(draft: Draft, raw: unknown, one: false): DraftBatchResult | null;
+  private applying(draft: Draft, raw: unknown, one: true): DraftOperationResult | null;
+  private applying(draft: Draft, raw: unknown, one: boolean): DraftBatchResult | DraftOperationResult | null {
     this.writing = draft;
     try {
-      const result = draft.write(raw, this.writeOptions);
-      return result.ok ? { ok: true, applied: result.applied, skipped: result.skipped } : { ok: false, error: result.error };
+      return one ? draft.writeOperation(raw, this.writeOptions) : draft.write(raw, this.writeOptions);
     } catch (thrown) {
       if (thrown !== EXHAUSTED) throw thrown;
       if (!this.asking) this.grow();
       void this.ask(this.size);
-      return { ok: false, error: { code: 'ids_unavailable', message: RAN_OUT } };
+      return null;
     } finally {
       this.writing = null;
       this.prefetch();

@@ -9,20 +9,17 @@ function sized(text: string | undefined, size: (text: string) => number): number
 }
 
 /**
- * The sizes of the text `ops` carry — ids, sections, issues, insights, reasons, keywords,
+ * The sizes of the text `op` carries — its id, section, issue, insight, reason, keywords,
  * insight sources — by `size`. (No closure made per call: under esbuild's keepNames, as `tsx`
  * runs code, each named closure costs a `__name` call — a fifth of a write's time here.)
  */
-function measure(ops: readonly AppliedOp[], size: (text: string) => number): number {
-  let total = 0;
-  for (const op of ops) {
-    total += size(op.skill_id) + size(op.section) + sized(op.issue, size) + sized(op.insight, size) + sized(op.reason, size);
-    if (op.keywords) for (const k of op.keywords) total += size(k);
-    if (!op.insight_source) continue;
-    for (const s of op.insight_source) {
-      total += size(s.trace_uid) + size(s.source_system) + size(s.trace_id) + sized(s.display_name, size) + sized(s.relation, size)
-        + sized(s.sample_question, size) + sized(s.operation_type, size) + sized(s.error_identification, size) + sized(s.learning_text, size);
-    }
+function measure(op: AppliedOp, size: (text: string) => number): number {
+  let total = size(op.skill_id) + size(op.section) + sized(op.issue, size) + sized(op.insight, size) + sized(op.reason, size);
+  if (op.keywords) for (const k of op.keywords) total += size(k);
+  if (!op.insight_source) return total;
+  for (const s of op.insight_source) {
+    total += size(s.trace_uid) + size(s.source_system) + size(s.trace_id) + sized(s.display_name, size) + sized(s.relation, size)
+      + sized(s.sample_question, size) + sized(s.operation_type, size) + sized(s.error_identification, size) + sized(s.learning_text, size);
   }
   return total;
 }
@@ -33,10 +30,19 @@ function measure(ops: readonly AppliedOp[], size: (text: string) => number): num
  * needed only for a commit near `limits.maxCommitBytes`.
  */
 export function textLength(ops: readonly AppliedOp[]): number {
-  return measure(ops, lengthOf);
+  let total = 0;
+  for (const op of ops) total += measure(op, lengthOf);
+  return total;
+}
+
+/** {@link textLength} of one op. */
+export function opTextLength(op: AppliedOp): number {
+  return measure(op, lengthOf);
 }
 
 /** The UTF-8 bytes of the text `ops` carry: what `limits.maxCommitBytes` bounds, about what they add to the journal and the document. */
 export function textBytes(ops: readonly AppliedOp[]): number {
-  return measure(ops, bytesOf);
+  let total = 0;
+  for (const op of ops) total += measure(op, bytesOf);
+  return total;
 }

@@ -1,0 +1,94 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Skillbook, createIdAllocator } from '../src/index.ts';
+import type { ApplyOptions, OperationLimits, SkillbookDraft } from '../src/index.ts';
+import { effectOf } from '../src/internal/replayCache.ts';
+import { book, rawBatch, rawOperation, tickingClock } from './utils/arbitraries.ts';
+
+/** Limits that some of the arbitrary ops break. */
+const tight: OperationLimits = { maxTextLength: 8, maxKeywords: 2, maxKeywordLength: 6, maxSources: 1, maxIdLength: 14 };
+
+/** Options two drafts are given alike: the same clock readings and the same ids, from two instances. */
+const twinOptions = fc.record({ allocated: fc.boolean(), limited: fc.boolean(), from: fc.nat({ max: 40 }) }).map(({ allocated, limited, from }) => () => {
+  const options: ApplyOptions = { clock: tickingClock(Date.UTC(2027, 0, 1)) };
+  return { ...options, ...(allocated ? { allocateId: createIdAllocator(from).allocate } : {}), ...(limited ? { limits: tight } : {}) };
+});
+
+/** Anything a caller may pass as an op: mostly ops, sometimes what is none. */
+const anyOperation = fc.oneof(
+  { weight: 8, arbitrary: rawOperation },
+  { weight: 1, arbitrary: fc.oneof(fc.constant(null), fc.string(), fc.integer(), fc.array(rawOperation, { maxLength: 1 })) },
+);
+
+function state(draft: SkillbookDraft): unknown {
+  const skills = [...draft.skills()].map((s) => [s, draft.revisionsOf(s.id)]);
+  return { revision: draft.revision, nextId: draft.nextId, size: draft.size, skills, active: draft.active };
+}
+
+describe('SkillbookDraft.applyOperation', () => {
+  it('applyOperation - one op gives exactly what a batch of that op gives: outcome, applied op, ids, revisions and book', () => {
+    fc.assert(
+      fc.property(book, rawBatch, anyOperation, twinOptions, (old, first, op, options) => {
+        const [single, batched] = [old.edit(), old.edit()];
+        const [o1, o2] = [options(), options()];
+        // a first batch gives the drafts a journal of their own (or not, when it is refused or empty)
+        single.applyBatch(first, o1);
+        batched.applyBatch(first, o2);
+        const one = single.applyOperation(op, o1);
+        const all = batched.applyBatch({ operations: [op] }, o2);
+        expect(one.ok).toBe(all.ok);
+        if (!one.ok || !all.ok) {
+          expect(one.ok ? null : one.error).toEqual(all.ok ? null : all.error);
+        } else {
+          expect(one.applied).toEqual(all.applied[0] ?? null);
+          expect(one.skipped).toEqual(all.skipped[0] ?? null);
+          if (one.applied) {
+            expect(Object.keys(one.applied)).toEqual(Object.keys(all.applied[0] ?? {}));
+            expect(Reflect.ownKeys(one.applied)).toEqual(Object.keys(one.applied));
+            expect(Object.isFrozen(one.applied)).toBe(true);
+            expect(effectOf(one.applied)).toEqual(effectOf(all.applied[0]));
+          }
+        }
+        expect(state(single)).toEqual(state(batched));
+        expect(single.finish().toJSON()).toBe(batched.finish().toJSON());
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('applyOperation - a refused op leaves the draft as it was, its earlier writes included', () => {
+    const draft = Skillbook.empty().edit();
+    const clock = tickingClock();
+    expect(draft.applyOperation({ type: 'ADD', section: 'harness', issue: 'a', insight: 'x' }, { clock }).ok).toBe(true);
+    const before = state(draft);
+    const dup = draft.applyOperation({ type: 'ADD', section: 'harness', skill_id: 'harness-00001', issue: 'b' }, { clock });
+    expect(dup).toMatchObject({ ok: false, error: { code: 'duplicate_skill_id', opIndex: 0 } });
+    const long = draft.applyOperation({ type: 'ADD', section: 'harness', issue: 'x'.repeat(9) }, { clock, limits: tight });
+    expect(long).toMatchObject({ ok: false, error: { code: 'limit_exceeded', path: 'operations.0.issue' } });
+    expect(state(draft)).toEqual(before);
+  });
+
+  it('applyOperation - an allocator that throws leaves the draft as it was, and the throw reaches the caller', () => {
+    const draft = Skillbook.empty().edit();
+    draft.applyOperation({ type: 'ADD', section: 'harness', issue: 'a' });
+    const before = state(draft);
+    const allocateId = (): never => {
+      throw new Error('no ids');
+    };
+    expect(() => draft.applyOperation({ type: 'ADD', section: 'harness', issue: 'b' }, { allocateId })).toThrow('no ids');
+    expect(state(draft)).toEqual(before);
+  });
+
+  it('applyOperation - what is no op is ignored, as in a batch; an unreadable one is refused, not thrown', () => {
+    const draft = Skillbook.empty().edit();
+    expect(draft.applyOperation('ADD')).toEqual({ ok: true, applied: null, skipped: null });
+    expect(draft.applyOperation([{ type: 'ADD', section: 'harness', issue: 'a' }])).toEqual({ ok: true, applied: null, skipped: null });
+    const hostile = new Proxy({}, { getPrototypeOf: () => { throw new Error('boom'); } });
+    const batched = draft.applyBatch({ operations: [hostile] });
+    expect(draft.applyOperation(hostile)).toEqual({ ok: false, error: batched.ok ? null : batched.error });
+    expect(draft.applyOperation(hostile)).toMatchObject({ ok: false, error: { code: 'invalid_batch' } });
+    const getter = { type: 'ADD', get issue(): unknown { throw new Error('boom'); } };
+    expect(draft.applyOperation(getter)).toMatchObject({ ok: false, error: { code: 'invalid_operation', opIndex: 0 } });
+    expect(draft.revision).toBe(0);
+  });
+});
