@@ -5,6 +5,8 @@ import type { IdAllocator, Section, SkillId } from './types.ts';
  * look like that or its suffix is beyond 2^53 (no counter can reach it).
  */
 export function idSuffix(id: string): number | undefined {
+  // an ADD reads back the id just allocated: its number is known (see `formatSkillId`)
+  if (id === lastId) return lastSuffix;
   // ids whose numeric suffix keeps the counter ahead: /^[A-Za-z_]+-([0-9]+)$/, scanned by hand
   // (this runs for every ADD)
   const dash = id.lastIndexOf('-');
@@ -27,8 +29,19 @@ export function formatSkillId(section: Section, n: number): SkillId {
   const digits = n < 0 ? `-${String(-n).padStart(4, '0')}` : String(n).padStart(5, '0');
   // joined, not `${section}-${digits}`: V8 makes a 13-character concatenation a cons string, which the
   // first Map look-up copies flat and every charCodeAt walks (W(10,000 × 10): 7 % of applying an ADD)
-  return [section, digits].join('-') as SkillId;
+  const id = [section, digits].join('-') as SkillId;
+  lastId = id;
+  // what parsing the id gives: nothing for a negative or unsafe number; 0 for -0
+  lastSuffix = n >= 0 && Number.isSafeInteger(n) ? n + 0 : undefined;
+  return id;
 }
+
+/**
+ * The last id formatted and its suffix: an ADD formats its id and then keeps the book's counter
+ * ahead of it, which parsed it back (5 % of applying an ADD).
+ */
+let lastId = '';
+let lastSuffix: number | undefined;
 
 /** A shared id counter; see {@link createIdAllocator}. */
 export interface IdAllocatorHandle {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createIdAllocator, formatSkillId, idSuffix } from '../src/index.ts';
 
@@ -35,6 +36,18 @@ describe('createIdAllocator', () => {
       undefined,
       undefined,
     ]);
+  });
+
+  it('idSuffix - the id just formatted reads back as reading it afresh does, whatever the number', () => {
+    const n = fc.oneof(fc.nat({ max: 200_000 }), fc.integer({ min: -99_999, max: -1 }), fc.double(), fc.constantFrom(2 ** 53, 2 ** 53 - 1, 1e21, -0));
+    fc.assert(
+      fc.property(fc.constantFrom('context', 'harness'), n, (section, value) => {
+        const id = formatSkillId(section, value);
+        const known = idSuffix(id);
+        formatSkillId(section === 'context' ? 'harness' : 'context', 7);
+        expect(known).toBe(idSuffix(id));
+      }),
+    );
   });
 
   it('refuses a counter that is not a safe integer (a programmer error)', () => {
