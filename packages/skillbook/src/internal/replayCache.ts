@@ -52,22 +52,8 @@ class Stamp extends Returning {
   }
 }
 
-/**
- * The last key of an op literal that {@link freezeWithEffect} will stamp (`{ …, at,
- * [EFFECT_SLOT]: undefined }`): V8 gives a literal an in-object slot per key, so the property
- * reserves one, and `freezeWithEffect` deletes it (the last property added: the object keeps its
- * size and its fast shape) for the effect to take. Without it the effect goes to a property
- * array of its own: one object and 40 B more kept per op, for as long as the audit keeps the op
- * (Node 20, V8 11.3; W(10,000 × 10) keeps 100,000 of them).
- */
-export const EFFECT_SLOT: unique symbol = Symbol('cohort.appliedOp.effectSlot');
-
-/** An op literal that reserved its effect's slot (see {@link EFFECT_SLOT}). */
-export type SlottedOp = AppliedOp & { readonly [EFFECT_SLOT]?: undefined };
-
 /** Freezes `op` (made by this package) with what applying it did. */
-export function freezeWithEffect(op: SlottedOp, effect: OpEffect): AppliedOp {
-  delete (op as { [EFFECT_SLOT]?: undefined })[EFFECT_SLOT];
+export function freezeWithEffect(op: AppliedOp, effect: OpEffect): AppliedOp {
   new Stamp(op, effect);
   return Object.freeze(op);
 }

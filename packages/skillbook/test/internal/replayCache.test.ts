@@ -38,14 +38,16 @@ describe('replayCache', () => {
     expect(isProducedOp('op')).toBe(false);
   });
 
-  it('freezeWithEffect - the usual ADD (issue, insight, default keywords) keeps no key for its effect slot', () => {
+  it('freezeWithEffect - the usual ADD (issue, insight, default keywords) is a plain frozen object of its seven keys', () => {
     const r = Skillbook.empty().applyBatch({ operations: [{ type: 'ADD', section: 'harness', issue: 'a', insight: 'b' }] }, { clock });
     if (!r.ok) throw new Error(r.error.message);
     const [op] = r.applied;
     expect(Reflect.ownKeys(op ?? {})).toEqual(['type', 'section', 'issue', 'keywords', 'insight', 'skill_id', 'at']);
+    expect(Object.getPrototypeOf(op)).toBe(Object.prototype);
+    expect(op?.constructor).toBe(Object);
+    expect(op).toStrictEqual({ type: 'ADD', section: 'harness', issue: 'a', keywords: ['harness'], insight: 'b', skill_id: 'harness-00001', at: op?.at });
     expect(Object.isFrozen(op)).toBe(true);
     expect(effectOf(op)).toBe(r.book.get('harness-00001'));
-    expect({ ...op }).toEqual(op);
   });
 
   it('replay - a replayed op found on the very skill it found first reuses its skill: every level shares one object', () => {
