@@ -1,4 +1,4 @@
-import type { AppliedOp, ApplyOptions, DraftBatchResult, DraftOperationResult, Skill, Skillbook, SkillbookDraft } from '@cohort/skillbook';
+import type { AppliedOp, ApplyOptions, DraftBatchResult, DraftOperationResult, OperationFields, Skill, Skillbook, SkillbookDraft } from '@cohort/skillbook';
 import type { AuditEntry } from './AuditEntry.ts';
 import type { Commit } from './Commit.ts';
 import type { ConflictPolicy } from './ConflictPolicy.ts';
@@ -101,9 +101,9 @@ export class Draft {
     return result;
   }
 
-  /** Applies one raw operation as {@link Draft.write} applies a batch of it, without the batch (a tool call's write). */
-  writeOperation(raw: unknown, options: ApplyOptions): DraftOperationResult {
-    const result = this.editor.applyOperation(raw, options);
+  /** Applies one op as {@link Draft.write} applies a batch of it, without the batch (a tool call's write). */
+  writeOperation(op: OperationFields, options: ApplyOptions): DraftOperationResult {
+    const result = this.editor.applyOperation(op, options);
     if (!result.ok || result.applied === null) return result;
     if (this.open) this.open.ops.push(result.applied);
     else this.openEntry([result.applied]);

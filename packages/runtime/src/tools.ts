@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AppliedOp, Skill } from '@cohort/skillbook';
+import type { AppliedOp, OperationFields, Skill } from '@cohort/skillbook';
 import type { Limits } from './Limits.ts';
 import { defaultLimits } from './Limits.ts';
 import type { SessionBatchResult, SessionOperationResult } from './Session.ts';
@@ -119,8 +119,8 @@ export interface ToolHost {
   endedReason(): string | null;
   readonly book: { get(id: string): Skill | undefined };
   write(raw: unknown): SessionBatchResult;
-  /** One raw op, as `write({ operations: [raw] })` would apply it, without the batch (a host without it is given the batch). */
-  writeOperation?(raw: unknown): SessionOperationResult;
+  /** One op, as `write({ operations: [op] })` would apply it, without the batch (a host without it is given the batch). */
+  writeOperation?(op: OperationFields): SessionOperationResult;
   /**
    * Null when `count` new skill ids can be allocated now; otherwise a promise that resolves
    * once more are leased — with null (look again), or with why none could be had.
@@ -177,7 +177,7 @@ function toolFailed(thrown: unknown): ToolError {
 }
 
 /** Writes one op: on its own when the host can, else as a batch of one; `id` is the op's own (an UPDATE's target). */
-function write(host: ToolHost, op: Record<string, unknown>, id: string | undefined): SkillIdResult {
+function write(host: ToolHost, op: OperationFields, id: string | undefined): SkillIdResult {
   if (host.writeOperation) {
     const result = host.writeOperation(op);
     return result.ok ? written(result.applied, id) : { error: result.error.message };
@@ -192,7 +192,13 @@ function written(applied: AppliedOp | null | undefined, id: string | undefined):
 
 function addSkill(host: ToolHost, a: z.infer<ToolSchemas['add_skill']>): ToolResult | Promise<ToolResult> {
   const waiting = a.skill_id === undefined ? host.whenIds?.(1) : null;
-  return waiting ? afterIds(host, waiting, a) : write(host, { type: 'ADD', ...a }, a.skill_id);
+  return waiting ? afterIds(host, waiting, a) : write(host, addOperation(a), a.skill_id);
+}
+
+/** The ADD of checked arguments, every field its own (see `OperationFields`). */
+function addOperation(a: z.infer<ToolSchemas['add_skill']>): OperationFields {
+  const { section, skill_id, issue, keywords, insight, insight_source } = a;
+  return { type: 'ADD', section, skill_id, issue, keywords, insight, metadata: undefined, reason: undefined, insight_source };
 }
 
 /** Waits for the runtime's next id lease, then adds; a lease that cannot be had is an `{ error }`. */
@@ -202,7 +208,7 @@ async function afterIds(host: ToolHost, waiting: Promise<string | null>, a: z.in
     if (error !== null) return { error };
   }
   try {
-    return write(host, { type: 'ADD', ...a }, a.skill_id);
+    return write(host, addOperation(a), a.skill_id);
   } catch (thrown) {
     return toolFailed(thrown);
   }
@@ -210,20 +216,29 @@ async function afterIds(host: ToolHost, waiting: Promise<string | null>, a: z.in
 
 function updateSkill(host: ToolHost, a: z.infer<ToolSchemas['update_skill']>): ToolResult {
   const skill = host.book.get(a.skill_id);
-  return skill ? write(host, { type: 'UPDATE', section: skill.section, ...a }, a.skill_id) : notFound(a.skill_id);
+  if (!skill) return notFound(a.skill_id);
+  const { skill_id, issue, keywords, insight, insight_source } = a;
+  const op: OperationFields = { type: 'UPDATE', section: skill.section, skill_id, issue, keywords, insight, metadata: undefined, reason: undefined, insight_source };
+  return write(host, op, skill_id);
 }
 
 function removeSkill(host: ToolHost, a: z.infer<ToolSchemas['remove_skill']>): ToolResult {
   const skill = host.book.get(a.skill_id);
-  return skill ? write(host, { type: 'REMOVE', section: skill.section, ...a }, a.skill_id) : notFound(a.skill_id);
+  if (!skill) return notFound(a.skill_id);
+  const op: OperationFields = {
+    type: 'REMOVE', section: skill.section, skill_id: a.skill_id, issue: undefined, keywords: undefined, insight: undefined, metadata: undefined, reason: a.reason, insight_source: undefined,
+  };
+  return write(host, op, a.skill_id);
 }
 
 function tagSkill(host: ToolHost, a: z.infer<ToolSchemas['tag_skill']>): ToolResult {
   const skill = host.book.get(a.skill_id);
   if (!skill) return notFound(a.skill_id);
   const delta = a.tag === 'helpful' ? 1 : a.tag === 'harmful' ? -1 : 0;
-  const { tag: _tag, ...rest } = a;
-  const result = write(host, { type: 'TAG', section: skill.section, ...rest, metadata: { delta } }, a.skill_id);
+  const op: OperationFields = {
+    type: 'TAG', section: skill.section, skill_id: a.skill_id, issue: undefined, keywords: undefined, insight: undefined, metadata: { delta }, reason: undefined, insight_source: a.insight_source,
+  };
+  const result = write(host, op, a.skill_id);
   if ('error' in result) return result;
   const after = host.book.get(a.skill_id);
   return {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Draft, callSkillTool, createRuntime, createSkillTools, defaultLimits, operationLimits } from '@cohort/runtime';
 import type { Limits, SessionBatchResult, SessionId, SkillToolName } from '@cohort/runtime';
 import { Skillbook, createIdAllocator } from '@cohort/skillbook';
-import type { Skill } from '@cohort/skillbook';
+import type { OperationFields, Skill } from '@cohort/skillbook';
 
 /** Small limits, so that random input crosses them often. */
 const limits = { maxTextLength: 40, maxKeywords: 3, maxKeywordLength: 8, maxSources: 2, maxIdLength: 16, maxCommitBytes: 6_000 } satisfies Partial<Limits>;
@@ -103,7 +103,7 @@ describe('the tool boundary (fuzzed)', () => {
           const r = draft.write(raw, options);
           return r.ok ? { ok: true, applied: r.applied, skipped: r.skipped } : { ok: false, error: r.error };
         },
-        ...(single ? { writeOperation: (raw: unknown) => draft.writeOperation(raw, options) } : {}),
+        ...(single ? { writeOperation: (op: OperationFields) => draft.writeOperation(op, options) } : {}),
       };
       return { draft, tools: createSkillTools(host) };
     };

@@ -7,6 +7,7 @@ import { listValues } from './internal/ChunkedList.ts';
 import { shardedGet } from './internal/ShardedMap.ts';
 import { parseAppliedOps } from './parseAppliedOps.ts';
 import { parseBatch, parseOnlyOperation } from './parseOperation.ts';
+import type { OperationFields } from './parseOperation.ts';
 import type { RunResult } from './runOperations.ts';
 import { batchOptions, replayOptions, runOperation, runOperations } from './runOperations.ts';
 import type { Skillbook } from './Skillbook.ts';
@@ -18,16 +19,12 @@ export type DraftBatchResult =
   | { readonly ok: false; /** The unchanged draft. */ readonly book: SkillbookDraft; readonly error: SkillbookErrorInfo };
 
 /**
- * The outcome of {@link SkillbookDraft.applyOperation}: the op applied (`applied`), skipped
- * (`skipped`, as ACE skips an UPDATE of an unknown id), or neither (a value that is not an
- * object: a batch ignores it); or refused, the draft unchanged.
+ * The outcome of {@link SkillbookDraft.applyOperation}: the op applied (`applied`) or skipped
+ * (`skipped`, as ACE skips an UPDATE of an unknown id); or refused, the draft unchanged.
  */
 export type DraftOperationResult =
   | { readonly ok: true; readonly applied: AppliedOp | null; readonly skipped: SkippedOp | null }
   | { readonly ok: false; readonly error: SkillbookErrorInfo };
-
-/** What applying a value that is no operation gives: nothing, as a batch ignores it. */
-const NOTHING: DraftOperationResult = Object.freeze({ ok: true, applied: null, skipped: null });
 
 /**
  * A mutable draft of a {@link Skillbook} (`book.edit()`): the same batches with the same
@@ -74,18 +71,21 @@ export class SkillbookDraft implements BookReader {
   }
 
   /**
-   * Applies one raw operation exactly as `applyBatch({ operations: [raw] }, options)` would —
-   * the same parsing, limits, rules, ids, revision and applied op — without the batch: no list
-   * in, none out. The write of one tool call.
+   * Applies one op exactly as `applyBatch({ operations: [op] }, options)` would — the same
+   * parsing, limits, rules, ids, revision, applied op and errors — without the batch: no list
+   * in, none out, and its fields read as properties (see {@link OperationFields}). The write of
+   * one tool call.
    *
    * @example
    * const draft = Skillbook.empty().edit();
-   * const r = draft.applyOperation({ type: 'ADD', section: 'harness', issue: 'flaky network' });
+   * const r = draft.applyOperation({
+   *   type: 'ADD', section: 'harness', skill_id: undefined, issue: 'flaky network', keywords: undefined,
+   *   insight: 'retry twice', metadata: undefined, reason: undefined, insight_source: undefined,
+   * });
    * r.ok && r.applied?.skill_id; // 'harness-00001'
    */
-  applyOperation(raw: unknown, options: ApplyOptions = {}): DraftOperationResult {
-    const parsed = parseOnlyOperation(raw, options.limits);
-    if (parsed === null) return NOTHING;
+  applyOperation(op: OperationFields, options: ApplyOptions = {}): DraftOperationResult {
+    const parsed = parseOnlyOperation(op, options.limits);
     if (!parsed.ok) return parsed;
     const run = runOperation(this, parsed.op, batchOptions(this.rev + 1, options), this.entries);
     if (!run.ok) return run;

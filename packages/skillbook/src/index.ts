@@ -13,7 +13,7 @@ export type { IdAllocatorHandle } from './createIdAllocator.ts';
 export { RawBatchSchema, RawInsightSourceSchema, RawOperationSchema, parseBatch, parseOperation } from './parseOperation.ts';
 export { checkOperationLimits } from './operationLimits.ts';
 export type { OperationLimits } from './operationLimits.ts';
-export type { ParseBatchResult, ParseOperationResult, ParsedOperation, RawBatch, RawOperation } from './parseOperation.ts';
+export type { OperationFields, ParseBatchResult, ParseOperationResult, ParsedOperation, RawBatch, RawOperation } from './parseOperation.ts';
 export {
   AppliedOpSchema,
   ConflictSchema,

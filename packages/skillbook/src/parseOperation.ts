@@ -107,54 +107,115 @@ export function parseOperation(raw: unknown, opIndex = 0): ParseOperationResult 
   try {
     return parseDict(raw, opIndex);
   } catch (e) {
-    if (e instanceof PyError) return { ok: false, error: errorInfo('invalid_operation', e.message, { opIndex }) };
-    // Reading a caller's value can only fail on exotic objects (throwing getters, proxies).
-    return { ok: false, error: errorInfo('invalid_operation', `unreadable operation: ${String(e)}`, { opIndex }) };
+    return unparsable(e, opIndex);
   }
+}
+
+function unparsable(e: unknown, opIndex: number): ParseOperationResult {
+  if (e instanceof PyError) return { ok: false, error: errorInfo('invalid_operation', e.message, { opIndex }) };
+  // Reading a caller's value can only fail on exotic objects (throwing getters, proxies).
+  return { ok: false, error: errorInfo('invalid_operation', `unreadable operation: ${String(e)}`, { opIndex }) };
 }
 
 function parseDict(raw: unknown, opIndex: number): ParseOperationResult {
   if (!isDict(raw)) return { ok: false, error: errorInfo('invalid_operation', 'an operation must be a JSON object', { opIndex }) };
   const metadataRaw = dictGet(raw, 'metadata');
-  if (!dictHas(raw, 'type')) return { ok: false, error: errorInfo('invalid_operation', "an operation needs a 'type'", { opIndex }) };
-  const type = pyStr(dictGet(raw, 'type')).toUpperCase();
-  if (!TYPES.has(type)) {
-    return { ok: false, error: errorInfo('unknown_operation_type', `Invalid operation type: ${type}`, { opIndex }) };
-  }
+  if (!dictHas(raw, 'type')) return noType(opIndex);
+  const type = opType(dictGet(raw, 'type'), opIndex);
+  if (typeof type !== 'string') return type;
   const sources = coerceInsightSources(dictGet(raw, 'insight_source'));
-  const rawKeywords = dictGet(raw, 'keywords');
-  const keywords = Array.isArray(rawKeywords) ? normalizeKeywords(rawKeywords) : [];
+  const keywords = keywordsOf(dictGet(raw, 'keywords'));
   const issue = normalizeOptionalText(dictGet(raw, 'issue'));
   const insight = normalizeOptionalText(dictGet(raw, 'insight'));
   const reason = normalizeOptionalText(dictGet(raw, 'reason'));
   const section = dictHas(raw, 'section') ? pyStr(dictGet(raw, 'section')) : '';
-  const rawId = dictGet(raw, 'skill_id');
-  const skillId = rawId === null || rawId === undefined ? null : pyStr(rawId);
-  // a prototype-less object is a dictionary in V8 (hundreds of bytes): made only for metadata that is there
-  let metadata: Record<string, number> = NO_METADATA;
-  let delta: -1 | 0 | 1 = 0;
-  if (isDict(metadataRaw)) {
-    metadata = Object.create(null) as Record<string, number>;
-    for (const [key, value] of dictEntries(metadataRaw)) {
-      const n = pyInt(value);
-      metadata[key] = Number(n);
-      if (key === 'delta') delta = n > 0n ? 1 : n < 0n ? -1 : 0;
-    }
-  }
-  const op: ParsedOperation = {
-    opIndex,
-    type: type as OpType,
-    section,
-    skillId,
-    issue,
-    keywords,
-    insight,
-    metadata,
-    delta,
-    reason,
-    sources,
-  };
+  const skillId = skillIdOf(dictGet(raw, 'skill_id'));
+  const metadata = metadataOf(metadataRaw);
+  // the same keys in the same order as `parseFields`: one shape
+  const op: ParsedOperation = { opIndex, type, section, skillId, issue, keywords, insight, metadata, delta: deltaOf(metadata), reason, sources };
   return { ok: true, op };
+}
+
+/**
+ * An operation whose every field is an own property of a plain object, `undefined` when absent:
+ * what code builds from arguments a schema has checked (the runtime's tools). Its fields are
+ * read as properties, not as a caller's dict whose every key must be checked to be its own
+ * (ACE's `d.get`: a tenth of applying a tool call's ADD), and parsed by the same rules.
+ */
+export interface OperationFields {
+  readonly type: string;
+  readonly section: string | undefined;
+  readonly skill_id: string | null | undefined;
+  readonly issue: string | null | undefined;
+  readonly keywords: readonly string[] | undefined;
+  readonly insight: string | null | undefined;
+  readonly metadata: Readonly<Record<string, number | string>> | undefined;
+  readonly reason: string | null | undefined;
+  readonly insight_source: RawOperation['insight_source'];
+}
+
+/** {@link parseOperation} of an op of {@link OperationFields}: the same result, read as properties. Never throws. */
+export function parseOperationFields(op: OperationFields, opIndex = 0): ParseOperationResult {
+  try {
+    return parseFields(op, opIndex);
+  } catch (e) {
+    return unparsable(e, opIndex);
+  }
+}
+
+/** `parseDict`, step for step, for fields that are own properties. */
+function parseFields(raw: OperationFields, opIndex: number): ParseOperationResult {
+  const metadataRaw = raw.metadata;
+  if (raw.type === undefined) return noType(opIndex);
+  const type = opType(raw.type, opIndex);
+  if (typeof type !== 'string') return type;
+  const sources = coerceInsightSources(raw.insight_source);
+  const keywords = keywordsOf(raw.keywords);
+  const issue = normalizeOptionalText(raw.issue);
+  const insight = normalizeOptionalText(raw.insight);
+  const reason = normalizeOptionalText(raw.reason);
+  const section = raw.section !== undefined ? pyStr(raw.section) : '';
+  const skillId = skillIdOf(raw.skill_id);
+  const metadata = metadataOf(metadataRaw);
+  const op: ParsedOperation = { opIndex, type, section, skillId, issue, keywords, insight, metadata, delta: deltaOf(metadata), reason, sources };
+  return { ok: true, op };
+}
+
+function noType(opIndex: number): ParseOperationResult {
+  return { ok: false, error: errorInfo('invalid_operation', "an operation needs a 'type'", { opIndex }) };
+}
+
+/** ACE's type: `str()`-ed and upper-cased, one of the four; or why not. */
+function opType(value: unknown, opIndex: number): OpType | ParseOperationResult {
+  const given = pyStr(value);
+  // a type given in capitals (the usual case) is its own upper case, without making a string
+  const type = TYPES.has(given) ? given : given.toUpperCase();
+  if (TYPES.has(type)) return type as OpType;
+  return { ok: false, error: errorInfo('unknown_operation_type', `Invalid operation type: ${type}`, { opIndex }) };
+}
+
+/** Keywords are read only from a list. */
+function keywordsOf(value: unknown): string[] {
+  return Array.isArray(value) ? normalizeKeywords(value) : [];
+}
+
+function skillIdOf(value: unknown): string | null {
+  return value === null || value === undefined ? null : pyStr(value);
+}
+
+/** `metadata` with each value through `int()` (beyond 2^53 approximate), or none. */
+function metadataOf(value: unknown): Readonly<Record<string, number>> {
+  if (!isDict(value)) return NO_METADATA;
+  // a prototype-less object is a dictionary in V8 (hundreds of bytes): made only for metadata that is there
+  const metadata = Object.create(null) as Record<string, number>;
+  for (const [key, item] of dictEntries(value)) metadata[key] = Number(pyInt(item));
+  return metadata;
+}
+
+/** The sign of `metadata.delta` (missing → 0): what TAG counts. */
+function deltaOf(metadata: Readonly<Record<string, number>>): -1 | 0 | 1 {
+  const delta = metadata['delta'] ?? 0;
+  return delta > 0 ? 1 : delta < 0 ? -1 : 0;
 }
 
 /** The outcome of parsing a batch. */
@@ -178,16 +239,11 @@ export function parseBatch(raw: unknown, limits?: OperationLimits): ParseBatchRe
 }
 
 /**
- * Parses `raw` as the only operation of a batch: what `parseBatch({ operations: [raw] }, limits)`
- * says of it, without the batch around it — `null` for a value that is not an object (a batch
- * ignores it). Never throws. (`SkillbookDraft.applyOperation`, one tool call's write.)
+ * Parses the fields of one op as the only operation of a batch: what
+ * `parseBatch({ operations: [op] }, limits)` says of it. Never throws.
  */
-export function parseOnlyOperation(raw: unknown, limits?: OperationLimits): ParseOperationResult | null {
-  try {
-    return parseBatchItem(raw, 0, limits);
-  } catch (e) {
-    return unreadableBatch(e);
-  }
+export function parseOnlyOperation(op: OperationFields, limits?: OperationLimits): ParseOperationResult {
+  return withinLimits(parseOperationFields(op, 0), limits);
 }
 
 function unreadableBatch(e: unknown): { readonly ok: false; readonly error: SkillbookErrorInfo } {
@@ -227,8 +283,11 @@ function parseBatchValue(raw: unknown, limits: OperationLimits | undefined): Par
  * traps throw), which the batch as a whole reports.
  */
 function parseBatchItem(item: unknown, opIndex: number, limits: OperationLimits | undefined): ParseOperationResult | null {
-  if (!isDict(item)) return null;
-  const result = parseOperation(item, opIndex);
+  return isDict(item) ? withinLimits(parseOperation(item, opIndex), limits) : null;
+}
+
+/** A parsed op, or its refusal when it breaks `limits`. */
+function withinLimits(result: ParseOperationResult, limits: OperationLimits | undefined): ParseOperationResult {
   if (!result.ok || !limits) return result;
   const over = checkOperationLimits(result.op, limits);
   return over ? { ok: false, error: over } : result;

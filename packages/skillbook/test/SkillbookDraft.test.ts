@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Skillbook, createIdAllocator } from '../src/index.ts';
 import type { ApplyOptions, OperationLimits, SkillbookDraft } from '../src/index.ts';
 import { effectOf } from '../src/internal/replayCache.ts';
-import { book, rawBatch, rawOperation, tickingClock } from './utils/arbitraries.ts';
+import { book, rawBatch, rawOperation, tickingClock, withEveryField } from './utils/arbitraries.ts';
 
 /** Limits that some of the arbitrary ops break. */
 const tight: OperationLimits = { maxTextLength: 8, maxKeywords: 2, maxKeywordLength: 6, maxSources: 1, maxIdLength: 14 };
@@ -14,11 +14,8 @@ const twinOptions = fc.record({ allocated: fc.boolean(), limited: fc.boolean(), 
   return { ...options, ...(allocated ? { allocateId: createIdAllocator(from).allocate } : {}), ...(limited ? { limits: tight } : {}) };
 });
 
-/** Anything a caller may pass as an op: mostly ops, sometimes what is none. */
-const anyOperation = fc.oneof(
-  { weight: 8, arbitrary: rawOperation },
-  { weight: 1, arbitrary: fc.oneof(fc.constant(null), fc.string(), fc.integer(), fc.array(rawOperation, { maxLength: 1 })) },
-);
+/** An op with every field its own (what `applyOperation` takes): well-formed, or wrong in the ways `rawOperation` is. */
+const anyOperation = rawOperation.map(withEveryField);
 
 function state(draft: SkillbookDraft): unknown {
   const skills = [...draft.skills()].map((s) => [s, draft.revisionsOf(s.id)]);
@@ -26,7 +23,7 @@ function state(draft: SkillbookDraft): unknown {
 }
 
 describe('SkillbookDraft.applyOperation', () => {
-  it('applyOperation - one op gives exactly what a batch of that op gives: outcome, applied op, ids, revisions and book', () => {
+  it('applyOperation - an op gives exactly what a batch of it gives: outcome, applied op, ids, revisions and book', () => {
     fc.assert(
       fc.property(book, rawBatch, anyOperation, twinOptions, (old, first, op, options) => {
         const [single, batched] = [old.edit(), old.edit()];
@@ -59,36 +56,33 @@ describe('SkillbookDraft.applyOperation', () => {
   it('applyOperation - a refused op leaves the draft as it was, its earlier writes included', () => {
     const draft = Skillbook.empty().edit();
     const clock = tickingClock();
-    expect(draft.applyOperation({ type: 'ADD', section: 'harness', issue: 'a', insight: 'x' }, { clock }).ok).toBe(true);
+    expect(draft.applyOperation(withEveryField({ type: 'ADD', section: 'harness', issue: 'a', insight: 'x' }), { clock }).ok).toBe(true);
     const before = state(draft);
-    const dup = draft.applyOperation({ type: 'ADD', section: 'harness', skill_id: 'harness-00001', issue: 'b' }, { clock });
+    const dup = draft.applyOperation(withEveryField({ type: 'ADD', section: 'harness', skill_id: 'harness-00001', issue: 'b' }), { clock });
     expect(dup).toMatchObject({ ok: false, error: { code: 'duplicate_skill_id', opIndex: 0 } });
-    const long = draft.applyOperation({ type: 'ADD', section: 'harness', issue: 'x'.repeat(9) }, { clock, limits: tight });
+    const long = draft.applyOperation(withEveryField({ type: 'ADD', section: 'harness', issue: 'x'.repeat(9) }), { clock, limits: tight });
     expect(long).toMatchObject({ ok: false, error: { code: 'limit_exceeded', path: 'operations.0.issue' } });
     expect(state(draft)).toEqual(before);
   });
 
   it('applyOperation - an allocator that throws leaves the draft as it was, and the throw reaches the caller', () => {
     const draft = Skillbook.empty().edit();
-    draft.applyOperation({ type: 'ADD', section: 'harness', issue: 'a' });
+    draft.applyOperation(withEveryField({ type: 'ADD', section: 'harness', issue: 'a' }));
     const before = state(draft);
     const allocateId = (): never => {
       throw new Error('no ids');
     };
-    expect(() => draft.applyOperation({ type: 'ADD', section: 'harness', issue: 'b' }, { allocateId })).toThrow('no ids');
+    expect(() => draft.applyOperation(withEveryField({ type: 'ADD', section: 'harness', issue: 'b' }), { allocateId })).toThrow('no ids');
     expect(state(draft)).toEqual(before);
   });
 
-  it('applyOperation - what is no op is ignored, as in a batch; an unreadable one is refused, not thrown', () => {
-    const draft = Skillbook.empty().edit();
-    expect(draft.applyOperation('ADD')).toEqual({ ok: true, applied: null, skipped: null });
-    expect(draft.applyOperation([{ type: 'ADD', section: 'harness', issue: 'a' }])).toEqual({ ok: true, applied: null, skipped: null });
-    const hostile = new Proxy({}, { getPrototypeOf: () => { throw new Error('boom'); } });
-    const batched = draft.applyBatch({ operations: [hostile] });
-    expect(draft.applyOperation(hostile)).toEqual({ ok: false, error: batched.ok ? null : batched.error });
-    expect(draft.applyOperation(hostile)).toMatchObject({ ok: false, error: { code: 'invalid_batch' } });
-    const getter = { type: 'ADD', get issue(): unknown { throw new Error('boom'); } };
-    expect(draft.applyOperation(getter)).toMatchObject({ ok: false, error: { code: 'invalid_operation', opIndex: 0 } });
-    expect(draft.revision).toBe(0);
+  it('applyOperation - a field given as undefined is a field not given, as in a batch', () => {
+    const [a, b] = [Skillbook.empty().edit(), Skillbook.empty().edit()];
+    const clock = (): ApplyOptions => ({ clock: tickingClock() });
+    const one = a.applyOperation(withEveryField({ type: 'TAG', skill_id: 'harness-00001' }), clock());
+    expect(one).toEqual({ ok: true, applied: null, skipped: expect.objectContaining({ code: 'no_skill', opIndex: 0 }) });
+    const added = a.applyOperation(withEveryField({ type: 'add', section: ' Harness ', issue: ' x ' }), clock());
+    const batched = b.applyBatch({ operations: [{ type: 'add', section: ' Harness ', issue: ' x ' }] }, clock());
+    expect(added.ok && added.applied).toEqual(batched.ok && batched.applied[0]);
   });
 });

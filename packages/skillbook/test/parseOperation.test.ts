@@ -1,6 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RawBatchSchema, RawOperationSchema, parseBatch, parseOperation } from '../src/index.ts';
 import type { ParsedOperation } from '../src/index.ts';
+import { parseOperationFields } from '../src/parseOperation.ts';
+import { OPERATION_FIELDS, rawOperation, withEveryField } from './utils/arbitraries.ts';
 
 function parsed(raw: unknown): ParsedOperation {
   const r = parseOperation(raw, 3);
@@ -148,5 +151,33 @@ describe('RawOperationSchema - the documented shape', () => {
     expect(RawOperationSchema.safeParse({ section: 'context' }).success).toBe(false);
     const { z } = await import('zod');
     expect(z.toJSONSchema(RawOperationSchema)).toMatchObject({ type: 'object', required: ['type'] });
+  });
+});
+
+describe('parseOperationFields - the same parse, read as properties', () => {
+  /** Any value where a field is due: the right type, a wrong one, or anything at all. */
+  const anyField = fc.oneof(fc.constant(undefined), fc.constant(null), fc.jsonValue({ maxDepth: 2 }), fc.anything({ maxDepth: 2 }));
+  const anyFields = fc.record({
+    ...(Object.fromEntries(OPERATION_FIELDS.map((key) => [key, anyField])) as Record<(typeof OPERATION_FIELDS)[number], typeof anyField>),
+    // mostly a type that parses, so that the other fields are read
+    type: fc.oneof({ weight: 4, arbitrary: fc.constantFrom('ADD', 'update', 'Tag', 'REMOVE') }, { weight: 1, arbitrary: anyField }),
+  });
+
+  it('parseOperationFields - an op with every field its own parses exactly as parseOperation parses it: op, or error', () => {
+    fc.assert(
+      fc.property(fc.oneof(rawOperation.map(withEveryField), anyFields.map(withEveryField)), fc.nat({ max: 5 }), (op, opIndex) => {
+        expect(parseOperationFields(op, opIndex)).toEqual(parseOperation(op, opIndex));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('parseOperationFields - the type given in any case, a deep value and an unreadable source answer as parseOperation does', () => {
+    const deep = (n: number): unknown => (n === 0 ? 'x' : [deep(n - 1)]);
+    const ops = [
+      { type: 'add', issue: 'a' }, { type: 'Tag', metadata: { delta: '-3' } }, { type: 'ADD', issue: deep(1000) },
+      { type: 'ADD', insight_source: { epoch: '--1', source_system: 's', trace_id: 't' } }, { type: 7 }, { type: undefined },
+    ];
+    for (const op of ops) expect(parseOperationFields(withEveryField(op), 2)).toEqual(parseOperation(withEveryField(op), 2));
   });
 });

@@ -1,4 +1,4 @@
-import type { Skill, Skillbook } from '@cohort/skillbook';
+import type { OperationFields, Skill, Skillbook } from '@cohort/skillbook';
 import type { Usage } from '../Budget.ts';
 import type { Limits } from '../Limits.ts';
 import type { ChargeResult, Session, SessionBatchResult, SessionBody, SessionOperationResult, SpawnOptions } from '../Session.ts';
@@ -129,8 +129,8 @@ class NodeTools implements ToolHost {
     return this.host.write(this.node, raw);
   }
 
-  writeOperation(raw: unknown): SessionOperationResult {
-    return this.host.writeOperation(this.node, raw);
+  writeOperation(op: OperationFields): SessionOperationResult {
+    return this.host.writeOperation(this.node, op);
   }
 
   whenIds(count: number): Promise<string | null> | null {

@@ -1,5 +1,6 @@
 import { createActor } from 'xstate';
 import type { Actor, AnyActorRef } from 'xstate';
+import type { OperationFields } from '@cohort/skillbook';
 import type { BudgetAccount } from '../Budget.ts';
 import type { Clock } from '../Clock.ts';
 import type { Limits } from '../Limits.ts';
@@ -18,8 +19,8 @@ export interface SessionHost {
   readonly clock: Clock;
   readonly limits: Limits;
   write(node: SessionNode, raw: unknown): SessionBatchResult;
-  /** One raw op, as `write` would apply a batch of it (a tool call's write). */
-  writeOperation(node: SessionNode, raw: unknown): SessionOperationResult;
+  /** One op, as `write` would apply a batch of it (a tool call's write). */
+  writeOperation(node: SessionNode, op: OperationFields): SessionOperationResult;
   /** Null when `count` new skill ids can be allocated now; else when the next id lease is answered (see `SkillIds`). */
   whenIds(count: number): Promise<string | null> | null;
   spawn(parent: SessionNode, body: SessionBody<never, unknown>, options: SpawnOptions<unknown>): Promise<SessionOutcome>;

@@ -1,4 +1,5 @@
 import { createActor } from 'xstate';
+import type { OperationFields } from '@cohort/skillbook';
 import type { InspectionEvent, Observer } from 'xstate';
 import { BudgetAccount } from '../Budget.ts';
 import type { Clock } from '../Clock.ts';
@@ -121,8 +122,8 @@ export class SessionTree implements SessionHost {
     return this.endedRefusal(node) ?? this.skillIds.write(node.draft, raw);
   }
 
-  writeOperation(node: SessionNode, raw: unknown): SessionOperationResult {
-    return this.endedRefusal(node) ?? this.skillIds.writeOperation(node.draft, raw);
+  writeOperation(node: SessionNode, op: OperationFields): SessionOperationResult {
+    return this.endedRefusal(node) ?? this.skillIds.writeOperation(node.draft, op);
   }
 
   /** Why a session that has ended may not write, as its write's refusal; null while it may. */

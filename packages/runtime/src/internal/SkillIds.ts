@@ -1,5 +1,5 @@
 import { formatSkillId } from '@cohort/skillbook';
-import type { ApplyOptions, DraftBatchResult, DraftOperationResult, OperationLimits, Section, SkillId } from '@cohort/skillbook';
+import type { ApplyOptions, DraftBatchResult, DraftOperationResult, OperationFields, OperationLimits, Section, SkillId } from '@cohort/skillbook';
 import type { IdLease, LeaseResult } from '@cohort/store';
 import type { Clock } from '../Clock.ts';
 import type { Draft } from '../Draft.ts';
@@ -105,18 +105,18 @@ export class SkillIds {
     return result.ok ? { ok: true, applied: result.applied, skipped: result.skipped } : { ok: false, error: result.error };
   }
 
-  /** Applies one raw operation to `draft` as {@link SkillIds.write} applies a batch of it (a tool call's write). */
-  writeOperation(draft: Draft, raw: unknown): SessionOperationResult {
-    return this.applying(draft, raw, true) ?? ranOut();
+  /** Applies one op to `draft` as {@link SkillIds.write} applies a batch of it (a tool call's write). */
+  writeOperation(draft: Draft, op: OperationFields): SessionOperationResult {
+    return this.applying(draft, op, true) ?? ranOut();
   }
 
   /** Applies a batch, or one op, to `draft`; `null` when it ran out of leased ids (refused whole; the next lease is asked for). */
   private applying(draft: Draft, raw: unknown, one: false): DraftBatchResult | null;
-  private applying(draft: Draft, raw: unknown, one: true): DraftOperationResult | null;
+  private applying(draft: Draft, op: OperationFields, one: true): DraftOperationResult | null;
   private applying(draft: Draft, raw: unknown, one: boolean): DraftBatchResult | DraftOperationResult | null {
     this.writing = draft;
     try {
-      return one ? draft.writeOperation(raw, this.writeOptions) : draft.write(raw, this.writeOptions);
+      return one ? draft.writeOperation(raw as OperationFields, this.writeOptions) : draft.write(raw, this.writeOptions);
     } catch (thrown) {
       if (thrown !== EXHAUSTED) throw thrown;
       if (!this.asking) this.grow();

@@ -48,22 +48,23 @@ export const PY_WS_CLASS = '[\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000
 
 /** Whether a UTF-16 code unit is Python white space (all of them are in the BMP). */
 export function isPyWhitespace(code: number): boolean {
-  return WS_CODES.has(code);
+  // printable ASCII never is (nor are the controls below U+0085 past U+0020): most text is settled without the set
+  return (code <= 0x20 || code >= 0x7f) && WS_CODES.has(code);
 }
 
 /** Python `s.strip()`. Linear, unlike a `/\s+$/` regex on long runs of white space. */
 export function pyStrip(s: string): string {
   let start = 0;
   let end = s.length;
-  while (start < end && WS_CODES.has(s.charCodeAt(start))) start++;
-  while (end > start && WS_CODES.has(s.charCodeAt(end - 1))) end--;
+  while (start < end && isPyWhitespace(s.charCodeAt(start))) start++;
+  while (end > start && isPyWhitespace(s.charCodeAt(end - 1))) end--;
   return start === 0 && end === s.length ? s : s.slice(start, end);
 }
 
 /** Python `s.rstrip()`. */
 export function pyRstrip(s: string): string {
   let end = s.length;
-  while (end > 0 && WS_CODES.has(s.charCodeAt(end - 1))) end--;
+  while (end > 0 && isPyWhitespace(s.charCodeAt(end - 1))) end--;
   return end === s.length ? s : s.slice(0, end);
 }
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { Skillbook } from '../../src/index.ts';
-import type { Clock } from '../../src/index.ts';
+import type { Clock, OperationFields } from '../../src/index.ts';
 
 /** A small pool of ids so that ops hit existing skills, collide, and include awkward names. */
 export const ID_POOL = [
@@ -51,6 +51,14 @@ export const rawOperation: fc.Arbitrary<Record<string, unknown>> = fc.record(
   },
   { requiredKeys: ['type'] },
 );
+
+/** The fields an operation has (see `OperationFields`). */
+export const OPERATION_FIELDS = ['type', 'section', 'skill_id', 'issue', 'keywords', 'insight', 'metadata', 'reason', 'insight_source'] as const;
+
+/** An op with every field its own property, `undefined` where the op has none. */
+export function withEveryField(op: Record<string, unknown>): OperationFields {
+  return Object.fromEntries(OPERATION_FIELDS.map((key) => [key, op[key]])) as unknown as OperationFields;
+}
 
 /** A raw batch of up to 6 operations. */
 export const rawBatch = fc.record({ reasoning: text, operations: fc.array(rawOperation, { maxLength: 6 }) });
