@@ -90,7 +90,11 @@ export function updateSkill(scope: RuleScope, op: ParsedOperation, entry: SkillE
   const occurrences = appendUniqueSources(old.occurrences, op.sources ?? []);
   const at = scope.timeOf(op);
   const content = issue !== old.issue || insight !== (old.insight ?? null) || !sameList(keywords, old.keywords);
-  const skill = makeSkill({ ...old, id: old.id, issue, keywords, insight, occurrences, at, created: old.created_at });
+  // the kept fields by name, not `{ ...old, … }`: on Node 20 a spread followed by keys makes a hidden class per object
+  const skill = makeSkill({
+    id: old.id, section: old.section, keywords, issue, insight, occurrences, active: old.active, used_count: old.used_count,
+    helpful_count: old.helpful_count, harmful_count: old.harmful_count, neutral_count: old.neutral_count, at, created: old.created_at,
+  });
   const effect: Effect = { before: old, after: skill, content, active: false, counters: occurrences !== old.occurrences };
   scope.putEffect(entry, effect);
   const given: AppliedFields = {
@@ -128,7 +132,11 @@ export function removeSkill(scope: RuleScope, op: ParsedOperation, entry: SkillE
   const occurrences = appendUniqueSources(old.occurrences, op.sources ?? []);
   if (!old.active && occurrences === old.occurrences) return { skipped: `skill ${old.id} is already removed`, code: 'no_change' };
   const at = scope.timeOf(op);
-  const skill = makeSkill({ ...old, insight: old.insight ?? null, occurrences, active: false, at, created: old.created_at });
+  const skill = makeSkill({
+    id: old.id, section: old.section, keywords: old.keywords, issue: old.issue, insight: old.insight ?? null, occurrences, active: false,
+    used_count: old.used_count, helpful_count: old.helpful_count, harmful_count: old.harmful_count, neutral_count: old.neutral_count,
+    at, created: old.created_at,
+  });
   const effect: Effect = { before: old, after: skill, content: false, active: old.active, counters: occurrences !== old.occurrences };
   scope.putEffect(entry, effect);
   return { applied: scope.applied(op, { section: old.section, skill_id: old.id, sources: op.sources ?? [], at }, effect) };
