@@ -195,9 +195,12 @@ function opType(value: unknown, opIndex: number): OpType | ParseOperationResult 
 }
 
 /** Keywords are read only from a list. */
-function keywordsOf(value: unknown): string[] {
-  return Array.isArray(value) ? normalizeKeywords(value) : [];
+function keywordsOf(value: unknown): readonly string[] {
+  return Array.isArray(value) ? normalizeKeywords(value) : NO_KEYWORDS;
 }
+
+/** The keywords of an operation that gives none: one frozen list for all of them. */
+const NO_KEYWORDS: readonly string[] = Object.freeze([]);
 
 function skillIdOf(value: unknown): string | null {
   return value === null || value === undefined ? null : pyStr(value);
