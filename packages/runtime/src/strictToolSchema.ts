@@ -55,10 +55,27 @@ export function toJsonSchema(schema: z.ZodObject): Record<string, unknown> {
  * // { ok: true, data: { q: 'x' } }
  */
 export function parseToolArguments<S extends z.ZodType>(schema: S, raw: unknown): { readonly ok: true; readonly data: z.infer<S> } | { readonly ok: false; readonly error: string } {
-  const plain = plainArguments(raw);
-  if (!plain.ok) return plain;
-  const parsed = schema.safeParse(plain.value);
-  return parsed.success ? { ok: true, data: parsed.data } : { ok: false, error: `invalid arguments: ${z.prettifyError(parsed.error)}` };
+  const checked = checkedArguments(schema, raw);
+  return typeof checked === 'string' ? { ok: false, error: checked } : { ok: true, data: checked.data };
+}
+
+/**
+ * {@link parseToolArguments} without its result object: zod's success, or the refusal's
+ * message. (The tools' own path: a tool call makes no wrapper it drops at once.)
+ */
+export function checkedArguments<S extends z.ZodType>(schema: S, raw: unknown): { readonly data: z.infer<S> } | string {
+  let plain: unknown;
+  try {
+    plain = plainCopy(raw, 0);
+  } catch (thrown) {
+    return unreadable(thrown);
+  }
+  const parsed = schema.safeParse(plain);
+  return parsed.success ? parsed : `invalid arguments: ${z.prettifyError(parsed.error)}`;
+}
+
+function unreadable(thrown: unknown): string {
+  return `invalid arguments: they cannot be read: ${thrown instanceof Error ? thrown.message : String(thrown)}`;
 }
 
 /**
@@ -76,7 +93,7 @@ export function plainArguments(raw: unknown): { readonly ok: true; readonly valu
   try {
     return { ok: true, value: plainCopy(raw, 0) };
   } catch (thrown) {
-    return { ok: false, error: `invalid arguments: they cannot be read: ${thrown instanceof Error ? thrown.message : String(thrown)}` };
+    return { ok: false, error: unreadable(thrown) };
   }
 }
 

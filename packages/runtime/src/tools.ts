@@ -3,7 +3,7 @@ import type { AppliedOp, OperationFields, Skill } from '@cohort/skillbook';
 import type { Limits } from './Limits.ts';
 import { defaultLimits } from './Limits.ts';
 import type { SessionBatchResult, SessionOperationResult } from './Session.ts';
-import { parseToolArguments, toJsonSchema, toStrictJsonSchema } from './strictToolSchema.ts';
+import { checkedArguments, toJsonSchema, toStrictJsonSchema } from './strictToolSchema.ts';
 import { AddSkillArgs, ReadSkillArgs, RemoveSkillArgs, TagSkillArgs, UpdateSkillArgs, toolSchemas } from './toolSchemas.ts';
 import type { ToolSchemas } from './toolSchemas.ts';
 
@@ -162,11 +162,11 @@ function toolsOf(host: ToolHost): [Tool, Tool, Tool, Tool, Tool] {
 /** One call: the arguments read once into plain data and checked, then run; whatever throws on the way is an `{ error }`. */
 function call<S extends z.ZodType>(host: ToolHost, schema: S, raw: unknown, run: (host: ToolHost, args: z.infer<S>) => ToolResult | Promise<ToolResult>): Promise<ToolResult> {
   try {
-    const parsed = parseToolArguments(schema, raw);
-    if (!parsed.ok) return Promise.resolve({ error: parsed.error });
+    const checked = checkedArguments(schema, raw);
+    if (typeof checked === 'string') return Promise.resolve({ error: checked });
     const ended = host.endedReason();
     if (ended) return Promise.resolve({ error: ended });
-    return Promise.resolve(run(host, parsed.data));
+    return Promise.resolve(run(host, checked.data));
   } catch (thrown) {
     return Promise.resolve(toolFailed(thrown));
   }
