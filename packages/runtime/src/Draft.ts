@@ -63,6 +63,11 @@ export class Draft {
     return this.editor.revision;
   }
 
+  /** ACE's `next_id` as the draft has it now: at or above the number of every id it holds. */
+  get nextId(): number {
+    return this.editor.nextId;
+  }
+
   /** A skill as the draft has it now (without building a book). */
   get(id: string): Skill | undefined {
     return this.editor.get(id);

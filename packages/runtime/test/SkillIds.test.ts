@@ -44,6 +44,23 @@ describe('SkillIds - final ids from the store\'s id leases', () => {
     await rt.close();
   });
 
+  it('ids - an allocated id the session holds already (it named it) is skipped, by add_skill and by a batch', async () => {
+    const store = new SpyStore();
+    store.lease = async (count) => ({ ok: true, lease: { from: 500, to: 500 + count } });
+    const rt = createRuntime({ store });
+    const named = (s: Session, n: number) => s.tools.add_skill({ section: 'harness', issue: `named ${n}`, insight: 'x', skill_id: `harness-00${n}` });
+    const outcome = await rt.run(async (s) => {
+      await named(s, 500);
+      await named(s, 502);
+      const tool = [idOf(await add(s, 'a')), idOf(await add(s, 'b'))];
+      await named(s, 505);
+      const batch = s.applyBatch({ operations: [{ type: 'ADD', section: 'harness', issue: 'c' }, { type: 'ADD', section: 'harness', issue: 'd' }] });
+      return { tool, batch: batch.ok ? batch.applied.map((op) => op.skill_id) : batch.error.message, next: idOf(await add(s, 'e')) };
+    });
+    expect(outcome).toMatchObject({ status: 'committed', output: { tool: ['harness-00501', 'harness-00503'], batch: ['harness-00504', 'harness-00506'], next: 'harness-00507' } });
+    await rt.close();
+  });
+
   it('leases - a burst of add_skill calls past the lease waits for the next one: every add gets its own id', async () => {
     const store = new SpyStore();
     const rt = createRuntime({ store });

@@ -50,6 +50,13 @@ export class SkillIds {
   private size: number = LEASE_SIZE.first;
   /** The draft being written: an id it already holds (a session chose it) is skipped. */
   private writing: Draft | null = null;
+  /**
+   * While one op is written: the draft's `next_id`. A book keeps `next_id` at or above the number
+   * of every id it has, so an id numbered past it is not the draft's, without looking it up (a
+   * look-up per ADD, a tenth of add_skill). A batch's earlier ADDs may have named ids past it
+   * before the draft counts them: a batch looks every id up.
+   */
+  private unseenAbove = Infinity;
   /** What every write applies with: made once, not per write (a write is a hot path). */
   private readonly writeOptions: ApplyOptions;
 
@@ -115,6 +122,7 @@ export class SkillIds {
   private applying(draft: Draft, op: OperationFields, one: true): DraftOperationResult | null;
   private applying(draft: Draft, raw: unknown, one: boolean): DraftBatchResult | DraftOperationResult | null {
     this.writing = draft;
+    if (one) this.unseenAbove = draft.nextId;
     try {
       return one ? draft.writeOperation(raw as OperationFields, this.writeOptions) : draft.write(raw, this.writeOptions);
     } catch (thrown) {
@@ -124,6 +132,7 @@ export class SkillIds {
       return null;
     } finally {
       this.writing = null;
+      this.unseenAbove = Infinity;
       this.prefetch();
     }
   }
@@ -131,8 +140,9 @@ export class SkillIds {
   private allocate(section: Section): SkillId {
     for (;;) {
       if (this.next >= this.end && !this.takeSpare()) throw EXHAUSTED;
-      const id = formatSkillId(section, this.next++);
-      if (this.writing?.get(id) === undefined) return id;
+      const n = this.next++;
+      const id = formatSkillId(section, n);
+      if (n > this.unseenAbove || this.writing?.get(id) === undefined) return id;
     }
   }
 
