@@ -236,11 +236,11 @@ class RunScope implements RuleScope {
     return this.entry(id) !== undefined;
   }
 
-  /** Keeps a new entry, deep-frozen at once: a draft hands it out before any commit. */
-  private put(id: string, entry: SkillEntry): void {
+  /** Keeps a new entry, deep-frozen at once: a draft hands it out before any commit. `added`: the id had none (nothing to look up for the undo). */
+  private put(id: string, entry: SkillEntry, added = false): void {
     freezeSkill(entry.skill);
     if (this.inPlace) {
-      const before = this.entries.get(id);
+      const before = added ? undefined : this.entries.get(id);
       if (this.replaced) this.replaced.push(id, before);
       else this.replaced = [id, before];
     }
@@ -249,7 +249,8 @@ class RunScope implements RuleScope {
 
   putAdded(id: string, skill: Skill): void {
     const r = this.options.revision;
-    this.put(id, { skill, contentRev: r, activeRev: r, countersRev: r });
+    // an added id was nowhere: the rules and the replay check that first
+    this.put(id, { skill, contentRev: r, activeRev: r, countersRev: r }, true);
     if (this.added) this.added.push(id);
     else this.added = [id];
     this.active[skill.section as Section] += 1;
