@@ -197,15 +197,20 @@ class RunScope implements RuleScope {
 
   /** Takes back what the run wrote in place (a failed run changes nothing). */
   undo(): void {
+    if (!this.inPlace) return;
     const replaced = this.replaced;
-    if (!replaced) return;
-    for (let i = replaced.length - 2; i >= 0; i -= 2) {
-      const id = replaced[i] as string;
-      const before = replaced[i + 1] as SkillEntry | undefined;
-      if (before === undefined) this.entries.delete(id);
-      else this.entries.set(id, before);
+    if (replaced) {
+      for (let i = replaced.length - 2; i >= 0; i -= 2) {
+        const id = replaced[i] as string;
+        const before = replaced[i + 1] as SkillEntry | undefined;
+        if (before === undefined) this.entries.delete(id);
+        else this.entries.set(id, before);
+      }
     }
+    // an added id was nowhere before the run (the rules and the replay check that first): it goes
+    for (const id of this.added ?? []) this.entries.delete(id);
     this.replaced = null;
+    this.added = null;
   }
 
   putEffect(entry: SkillEntry, effect: Effect): void {
@@ -236,11 +241,11 @@ class RunScope implements RuleScope {
     return this.entry(id) !== undefined;
   }
 
-  /** Keeps a new entry, deep-frozen at once: a draft hands it out before any commit. `added`: the id had none (nothing to look up for the undo). */
+  /** Keeps a new entry, deep-frozen at once: a draft hands it out before any commit. `added`: an ADD's (undone by `added`, not logged). */
   private put(id: string, entry: SkillEntry, added = false): void {
     freezeSkill(entry.skill);
-    if (this.inPlace) {
-      const before = added ? undefined : this.entries.get(id);
+    if (this.inPlace && !added) {
+      const before = this.entries.get(id);
       if (this.replaced) this.replaced.push(id, before);
       else this.replaced = [id, before];
     }
@@ -249,7 +254,6 @@ class RunScope implements RuleScope {
 
   putAdded(id: string, skill: Skill): void {
     const r = this.options.revision;
-    // an added id was nowhere: the rules and the replay check that first
     this.put(id, { skill, contentRev: r, activeRev: r, countersRev: r }, true);
     if (this.added) this.added.push(id);
     else this.added = [id];

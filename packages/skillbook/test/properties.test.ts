@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Skillbook } from '../src/index.ts';
 import type { AppliedOp, Skill, SkillbookDraft } from '../src/index.ts';
-import { book, history, rawBatch, tickingClock } from './utils/arbitraries.ts';
+import { ID_POOL, book, history, rawBatch, tickingClock } from './utils/arbitraries.ts';
 
 function everySkillRevisions(b: Skillbook): unknown[] {
   return [...b.skills()].map((s) => [s.id, b.revisionsOf(s.id)]);
@@ -132,6 +132,28 @@ describe('Skillbook laws (fast-check)', () => {
         expect(state(draft)).toEqual(before);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('rejection - a batch a draft rejects after some of its ops wrote in place leaves no entry behind: not in get, not in the finished book', () => {
+    fc.assert(
+      fc.property(book, rawBatch, rawBatch, (old, first, batch) => {
+        const clock = (): { clock: ReturnType<typeof tickingClock> } => ({ clock: tickingClock(Date.UTC(2027, 0, 1)) });
+        const [refused, kept] = [old.edit(), old.edit()];
+        // a journal of their own first, so that the refused batch writes in place before it fails
+        const a = refused.applyBatch({ operations: [{ type: 'ADD', section: 'harness', issue: 'journal' }, ...first.operations] }, clock());
+        kept.applyBatch({ operations: [{ type: 'ADD', section: 'harness', issue: 'journal' }, ...first.operations] }, clock());
+        if (!a.ok || a.applied.length === 0) return;
+        // the batch's ops, then one the rules refuse (a context skill needs an insight): ADDs named and allocated are written before it
+        const named = ID_POOL.map((id) => ({ type: 'ADD', section: 'harness', issue: 'named', skill_id: `${id}-new` }));
+        const last = [{ type: 'ADD', section: 'harness', issue: 'n' }, { type: 'ADD', section: 'context', issue: 'no insight' }];
+        const result = refused.applyBatch({ operations: [...batch.operations, ...named, ...last] }, clock());
+        expect(result.ok).toBe(false);
+        for (const id of [...ID_POOL.map((p) => `${p}-new`), `harness-${String(refused.nextId + 1).padStart(5, '0')}`]) expect(refused.get(id)).toBeUndefined();
+        expect(refused.revision).toBe(kept.revision);
+        expect(refused.finish().toJSON()).toBe(kept.finish().toJSON());
+      }),
+      { numRuns: 200 },
     );
   });
 
