@@ -8,8 +8,10 @@ import { shardedGet } from './internal/ShardedMap.ts';
 import { parseAppliedOps } from './parseAppliedOps.ts';
 import { parseBatch, parseOnlyOperation } from './parseOperation.ts';
 import type { OperationFields } from './parseOperation.ts';
+import type { ChangesTaker } from './runOperation.ts';
+import { runOperation } from './runOperation.ts';
 import type { RunResult } from './runOperations.ts';
-import { batchOptions, replayOptions, runOperation, runOperations } from './runOperations.ts';
+import { batchOptions, replayOptions, runOperations } from './runOperations.ts';
 import type { Skillbook } from './Skillbook.ts';
 import type { AppliedOp, ApplyOptions, Conflict, Skill, SkillbookErrorInfo, SkillRevisions, SkippedOp } from './types.ts';
 
@@ -39,7 +41,7 @@ export type DraftOperationResult =
  * draft.get('harness-00001')?.issue; // 'flaky network'
  * draft.finish().revision;           // 1
  */
-export class SkillbookDraft implements BookReader {
+export class SkillbookDraft implements BookReader, ChangesTaker {
   private base: Skillbook;
   private state: BookState;
   /** Entries written since `base`, by id (new and replaced); `null` until the first change. */
@@ -87,10 +89,7 @@ export class SkillbookDraft implements BookReader {
   applyOperation(op: OperationFields, options: ApplyOptions = {}): DraftOperationResult {
     const parsed = parseOnlyOperation(op, options.limits);
     if (!parsed.ok) return parsed;
-    const run = runOperation(this, parsed.op, batchOptions(this.rev + 1, options), this.entries);
-    if (!run.ok) return run;
-    if (run.changes) this.take(run.changes);
-    return { ok: true, applied: run.applied, skipped: run.skipped };
+    return runOperation(this, parsed.op, batchOptions(this.rev + 1, options), this.entries, this);
   }
 
   /** Like {@link Skillbook.replay}, on the draft. */
@@ -106,8 +105,8 @@ export class SkillbookDraft implements BookReader {
     return { ok: true, book: this, applied: run.applied, skipped: run.skipped };
   }
 
-  /** Takes what a run changed: its revision, counters and collections. */
-  private take(changes: Changes): void {
+  /** @internal Takes what a run changed: its revision, counters and collections. */
+  take(changes: Changes): void {
     if (this.entries === null || this.added === null) {
       // a run's collections are handed over (see `Changes`): the first change's become the draft's
       this.entries = changes.entries;

@@ -10,6 +10,7 @@ import { formatAceTimestamp, systemClock } from './formatAceTimestamp.ts';
 import { appliedFor, sameApplied, sealApplied } from './internal/appliedOp.ts';
 import type { AppliedFields } from './internal/appliedOp.ts';
 import type { ActiveCounts, BookReader, Changes, SkillEntry } from './internal/BookState.ts';
+import { freezeMap } from './internal/frozenMap.ts';
 import { freezeSkill } from './internal/makeSkill.ts';
 import { addSkill, removeSkill, tagSkill, updateSkill } from './internal/operationRules.ts';
 import type { Outcome, RuleScope } from './internal/operationRules.ts';
@@ -66,33 +67,8 @@ export function runOperations(base: BookReader, ops: readonly ParsedOperation[],
   }
 }
 
-/** What {@link runOperation} gives: a {@link RunResult} for one op, without lists. */
-export type RunOneResult =
-  | { readonly ok: true; readonly changes: Changes | null; readonly applied: AppliedOp | null; readonly skipped: SkippedOp | null }
-  | { readonly ok: false; readonly error: SkillbookErrorInfo };
-
-/**
- * {@link runOperations} of a single op: the same scope and rules, without the lists and the
- * result a batch needs (a tool call writes one op; bench row 2).
- */
-export function runOperation(base: BookReader, op: ParsedOperation, options: RunOptions, journal: Map<string, SkillEntry> | null = null): RunOneResult {
-  const scope = new RunScope(base, options, journal);
-  try {
-    const outcome = scope.run(op);
-    if ('error' in outcome) {
-      scope.undo();
-      return { ok: false, error: outcome.error };
-    }
-    if ('skipped' in outcome) return { ok: true, changes: null, applied: null, skipped: skippedOp(op, outcome) };
-    return { ok: true, changes: scope.changes(), applied: outcome.applied, skipped: null };
-  } catch (e) {
-    scope.undo();
-    throw e;
-  }
-}
-
 /** How a skipped op is reported. */
-function skippedOp(op: ParsedOperation, outcome: Extract<Outcome, { readonly skipped: string }>): SkippedOp {
+export function skippedOp(op: ParsedOperation, outcome: Extract<Outcome, { readonly skipped: string }>): SkippedOp {
   return Object.freeze({ opIndex: op.opIndex, type: op.type, skillId: op.skillId, code: outcome.code, reason: outcome.skipped });
 }
 
@@ -116,12 +92,22 @@ function runAll(scope: RunScope, ops: readonly ParsedOperation[]): RunResult {
   return { ok: true, changes: count === 0 ? null : scope.changes(), applied, skipped };
 }
 
+/** What a released scope reads: nothing. */
+const NO_ENTRIES = freezeMap(new Map()) as Map<string, SkillEntry>;
+const NO_BOOK: BookReader = {
+  revision: 0, nextId: 0, active: { context: 0, harness: 0 },
+  entry: () => undefined, tombstone: () => undefined, changedAfter: () => null,
+};
+const NO_OPTIONS: RunOptions = { revision: 0, time: { at: [], inputs: [] }, allocate: null };
+
 /** One run's overlay over the book: the entries it wrote, the ids it added, the id counter and the active counts. */
-class RunScope implements RuleScope {
+export class RunScope implements RuleScope {
+  private base!: BookReader;
+  private options!: RunOptions;
   /** The entries the run wrote: its own overlay, or a draft's journal written in place. */
-  private readonly entries: Map<string, SkillEntry>;
+  private entries!: Map<string, SkillEntry>;
   /** Written in place: the base reads the journal itself. */
-  private readonly inPlace: boolean;
+  private inPlace = false;
   /** In place: each written id and the entry it replaced, to undo a run that fails (null until the first write). */
   private replaced: (string | SkillEntry | undefined)[] | null = null;
   /** Null until the first ADD: a list of one then, rather than 17 slots reserved by a first push. */
@@ -129,20 +115,37 @@ class RunScope implements RuleScope {
   /** Ids added in this run by an ADD that named them (made on the first such ADD). */
   private named: Set<string> | null = null;
   /** The book's own id counter (`next_id`), as `createIdAllocator` counts. */
-  private counter: number;
-  private readonly active: Record<Section, number>;
+  private counter = 0;
+  private readonly active: Record<Section, number> = { context: 0, harness: 0 };
 
-  constructor(
-    private readonly base: BookReader,
-    private readonly options: RunOptions,
-    journal: Map<string, SkillEntry> | null,
-  ) {
+  constructor(base: BookReader, options: RunOptions, journal: Map<string, SkillEntry> | null) {
+    this.restart(base, options, journal);
+  }
+
+  /** Starts a run as a new scope would (see `runOperation`, which reuses one). */
+  restart(base: BookReader, options: RunOptions, journal: Map<string, SkillEntry> | null): void {
+    this.base = base;
+    this.options = options;
     this.entries = journal ?? new Map();
     this.inPlace = journal !== null;
+    this.replaced = null;
+    this.added = null;
+    this.named = null;
     // as createIdAllocator would (a counter past 2^53 cannot count on)
     if (!Number.isSafeInteger(base.nextId)) throw new RangeError(`createIdAllocator: next must be a safe integer, got ${base.nextId}`);
     this.counter = base.nextId;
-    this.active = { context: base.active.context, harness: base.active.harness };
+    this.active.context = base.active.context;
+    this.active.harness = base.active.harness;
+  }
+
+  /** Lets go of the run's book and collections, so that a scope kept for reuse keeps nothing alive. */
+  release(): void {
+    this.base = NO_BOOK;
+    this.options = NO_OPTIONS;
+    this.entries = NO_ENTRIES;
+    this.replaced = null;
+    this.added = null;
+    this.named = null;
   }
 
   changes(): Changes {

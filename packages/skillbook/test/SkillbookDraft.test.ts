@@ -53,6 +53,21 @@ describe('SkillbookDraft.applyOperation', () => {
     );
   });
 
+  it('applyOperation - ops on several drafts, interleaved, give each draft what its ops alone give it', () => {
+    fc.assert(
+      fc.property(book, fc.array(fc.tuple(fc.nat({ max: 2 }), anyOperation), { maxLength: 24 }), (old, ops) => {
+        const drafts = [old.edit(), old.edit(), old.edit()];
+        const alone = [old.edit(), old.edit(), old.edit()];
+        const clocks = [0, 1, 2].map(() => tickingClock());
+        const again = [0, 1, 2].map(() => tickingClock());
+        for (const [i, op] of ops) drafts[i]?.applyOperation(op, { clock: clocks[i] as ReturnType<typeof tickingClock> });
+        for (const i of [0, 1, 2]) for (const [j, op] of ops) if (j === i) alone[i]?.applyOperation(op, { clock: again[i] as ReturnType<typeof tickingClock> });
+        for (const i of [0, 1, 2]) expect(drafts[i]?.finish().toJSON()).toBe(alone[i]?.finish().toJSON());
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('applyOperation - a refused op leaves the draft as it was, its earlier writes included', () => {
     const draft = Skillbook.empty().edit();
     const clock = tickingClock();
@@ -74,6 +89,9 @@ describe('SkillbookDraft.applyOperation', () => {
     };
     expect(() => draft.applyOperation(withEveryField({ type: 'ADD', section: 'harness', issue: 'b' }), { allocateId })).toThrow('no ids');
     expect(state(draft)).toEqual(before);
+    // and the next op, on this draft or another, runs as ever
+    expect(draft.applyOperation(withEveryField({ type: 'ADD', section: 'harness', issue: 'c' }))).toMatchObject({ ok: true, applied: { skill_id: 'harness-00002' } });
+    expect(Skillbook.empty().edit().applyOperation(withEveryField({ type: 'ADD', section: 'harness', issue: 'd' }))).toMatchObject({ ok: true, applied: { skill_id: 'harness-00001' } });
   });
 
   it('applyOperation - a field given as undefined is a field not given, as in a batch', () => {
