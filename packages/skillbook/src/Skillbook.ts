@@ -8,7 +8,7 @@ import { shardedGet } from './internal/ShardedMap.ts';
 import { adoptState, purgeState, reserveState } from './internal/wholeBookEdits.ts';
 import type { AdoptedSkills } from './internal/wholeBookEdits.ts';
 import { parseAppliedOps } from './parseAppliedOps.ts';
-import { parseBatch } from './parseOperation.ts';
+import { parseBatch } from './parseBatch.ts';
 import { readAceDocument } from './readAceDocument.ts';
 import { computeStats, renderPrompt } from './renderPrompt.ts';
 import type { RunResult } from './runOperations.ts';

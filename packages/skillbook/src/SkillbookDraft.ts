@@ -6,7 +6,7 @@ import type { ChangedAfter } from './internal/ChangeLog.ts';
 import { listValues } from './internal/ChunkedList.ts';
 import { shardedGet } from './internal/ShardedMap.ts';
 import { parseAppliedOps } from './parseAppliedOps.ts';
-import { parseBatch, parseOnlyOperation } from './parseOperation.ts';
+import { parseBatch, parseOnlyOperation } from './parseBatch.ts';
 import type { OperationFields } from './parseOperation.ts';
 import type { ChangesTaker } from './runOperation.ts';
 import { runOperation } from './runOperation.ts';
@@ -88,8 +88,8 @@ export class SkillbookDraft implements BookReader, ChangesTaker {
    */
   applyOperation(op: OperationFields, options: ApplyOptions = {}): DraftOperationResult {
     const parsed = parseOnlyOperation(op, options.limits);
-    if (!parsed.ok) return parsed;
-    return runOperation(this, parsed.op, batchOptions(this.rev + 1, options), this.entries, this);
+    if ('ok' in parsed) return parsed;
+    return runOperation(this, parsed, batchOptions(this.rev + 1, options), this.entries, this);
   }
 
   /** Like {@link Skillbook.replay}, on the draft. */

@@ -10,10 +10,12 @@ export { SkillbookError } from './SkillbookError.ts';
 export { formatAceTimestamp, systemClock } from './formatAceTimestamp.ts';
 export { createIdAllocator, formatSkillId, idSuffix } from './createIdAllocator.ts';
 export type { IdAllocatorHandle } from './createIdAllocator.ts';
-export { RawBatchSchema, RawInsightSourceSchema, RawOperationSchema, parseBatch, parseOperation } from './parseOperation.ts';
+export { RawBatchSchema, RawInsightSourceSchema, RawOperationSchema, parseOperation } from './parseOperation.ts';
+export { parseBatch } from './parseBatch.ts';
 export { checkOperationLimits } from './operationLimits.ts';
 export type { OperationLimits } from './operationLimits.ts';
-export type { OperationFields, ParseBatchResult, ParseOperationResult, ParsedOperation, RawBatch, RawOperation } from './parseOperation.ts';
+export type { OperationFields, ParseOperationResult, ParsedOperation, RawBatch, RawOperation } from './parseOperation.ts';
+export type { ParseBatchResult } from './parseBatch.ts';
 export {
   AppliedOpSchema,
   ConflictSchema,

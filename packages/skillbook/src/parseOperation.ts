@@ -1,15 +1,13 @@
 /**
- * Raw operations and batches: their documented shape (zod schemas, for tool arguments) and
- * their parsing with ACE's `UpdateOperation.from_json` / `UpdateBatch.from_json` leniency.
+ * Raw operations and batches: their documented shape (zod schemas, for tool arguments), and
+ * the parsing of an operation with ACE's `UpdateOperation.from_json` leniency (batches:
+ * `parseBatch.ts`).
  */
 import { z } from 'zod';
 import { coerceInsightSources } from './insightSource.ts';
-import { parsePyJson } from './internal/pyJson.ts';
 import { PyError, dictEntries, dictGet, dictHas, isDict, pyInt, pyStr } from './internal/python.ts';
 import { normalizeKeywords, normalizeOptionalText } from './normalize.ts';
 import { errorInfo } from './SkillbookError.ts';
-import { checkOperationLimits } from './operationLimits.ts';
-import type { OperationLimits } from './operationLimits.ts';
 import type { InsightSource, OpType, SkillbookErrorInfo } from './types.ts';
 
 /** The documented shape of an insight source in an operation (extra keys are allowed). */
@@ -111,7 +109,7 @@ export function parseOperation(raw: unknown, opIndex = 0): ParseOperationResult 
   }
 }
 
-function unparsable(e: unknown, opIndex: number): ParseOperationResult {
+function unparsable(e: unknown, opIndex: number): ParseFailure {
   if (e instanceof PyError) return { ok: false, error: errorInfo('invalid_operation', e.message, { opIndex }) };
   // Reading a caller's value can only fail on exotic objects (throwing getters, proxies).
   return { ok: false, error: errorInfo('invalid_operation', `unreadable operation: ${String(e)}`, { opIndex }) };
@@ -156,6 +154,15 @@ export interface OperationFields {
 
 /** {@link parseOperation} of an op of {@link OperationFields}: the same result, read as properties. Never throws. */
 export function parseOperationFields(op: OperationFields, opIndex = 0): ParseOperationResult {
+  const parsed = parsedFields(op, opIndex);
+  return 'ok' in parsed ? parsed : { ok: true, op: parsed };
+}
+
+/** A refused parse. */
+export type ParseFailure = Extract<ParseOperationResult, { readonly ok: false }>;
+
+/** {@link parseOperationFields} without the success's wrapper (a tool call's write drops it at once). */
+export function parsedFields(op: OperationFields, opIndex: number): ParsedOperation | ParseFailure {
   try {
     return parseFields(op, opIndex);
   } catch (e) {
@@ -164,7 +171,7 @@ export function parseOperationFields(op: OperationFields, opIndex = 0): ParseOpe
 }
 
 /** `parseDict`, step for step, for fields that are own properties. */
-function parseFields(raw: OperationFields, opIndex: number): ParseOperationResult {
+function parseFields(raw: OperationFields, opIndex: number): ParsedOperation | ParseFailure {
   const metadataRaw = raw.metadata;
   if (raw.type === undefined) return noType(opIndex);
   const type = opType(raw.type, opIndex);
@@ -178,15 +185,15 @@ function parseFields(raw: OperationFields, opIndex: number): ParseOperationResul
   const skillId = skillIdOf(raw.skill_id);
   const metadata = metadataOf(metadataRaw);
   const op: ParsedOperation = { opIndex, type, section, skillId, issue, keywords, insight, metadata, delta: deltaOf(metadata), reason, sources };
-  return { ok: true, op };
+  return op;
 }
 
-function noType(opIndex: number): ParseOperationResult {
+function noType(opIndex: number): ParseFailure {
   return { ok: false, error: errorInfo('invalid_operation', "an operation needs a 'type'", { opIndex }) };
 }
 
 /** ACE's type: `str()`-ed and upper-cased, one of the four; or why not. */
-function opType(value: unknown, opIndex: number): OpType | ParseOperationResult {
+function opType(value: unknown, opIndex: number): OpType | ParseFailure {
   const given = pyStr(value);
   // a type given in capitals (the usual case) is its own upper case, without making a string
   const type = TYPES.has(given) ? given : given.toUpperCase();
@@ -219,79 +226,4 @@ function metadataOf(value: unknown): Readonly<Record<string, number>> {
 function deltaOf(metadata: Readonly<Record<string, number>>): -1 | 0 | 1 {
   const delta = metadata['delta'] ?? 0;
   return delta > 0 ? 1 : delta < 0 ? -1 : 0;
-}
-
-/** The outcome of parsing a batch. */
-export type ParseBatchResult =
-  | { readonly ok: true; readonly ops: readonly ParsedOperation[] }
-  | { readonly ok: false; readonly error: SkillbookErrorInfo };
-
-/**
- * Parses a raw batch as ACE's `UpdateBatch.from_json` does: an object whose `operations` list
- * holds the operations; items that are not objects are ignored, and so is an `operations`
- * value that is not a list. JSON text is accepted too. All operations are parsed before any is
- * applied, so a malformed operation anywhere refuses the batch, and so does one past `limits`
- * (see {@link checkOperationLimits}). Never throws.
- */
-export function parseBatch(raw: unknown, limits?: OperationLimits): ParseBatchResult {
-  try {
-    return parseBatchValue(raw, limits);
-  } catch (e) {
-    return unreadableBatch(e);
-  }
-}
-
-/**
- * Parses the fields of one op as the only operation of a batch: what
- * `parseBatch({ operations: [op] }, limits)` says of it. Never throws.
- */
-export function parseOnlyOperation(op: OperationFields, limits?: OperationLimits): ParseOperationResult {
-  return withinLimits(parseOperationFields(op, 0), limits);
-}
-
-function unreadableBatch(e: unknown): { readonly ok: false; readonly error: SkillbookErrorInfo } {
-  // Only exotic caller values (throwing getters, hostile proxies) get here.
-  return { ok: false, error: errorInfo('invalid_batch', `unreadable batch: ${String(e)}`) };
-}
-
-function parseBatchValue(raw: unknown, limits: OperationLimits | undefined): ParseBatchResult {
-  let payload = raw;
-  if (typeof raw === 'string') {
-    const parsed = parsePyJson(raw);
-    if (!parsed.ok) return { ok: false, error: errorInfo('invalid_json', `the batch is not valid JSON: ${parsed.message}`) };
-    payload = parsed.value;
-  }
-  if (!isDict(payload)) {
-    return { ok: false, error: errorInfo('invalid_batch', 'a batch must be a JSON object with an "operations" list') };
-  }
-  const items = dictGet(payload, 'operations');
-  if (!Array.isArray(items)) return { ok: true, ops: [] };
-  // sized to the items rather than grown by push (a first push reserves 17 slots; a tool call is a batch of one)
-  const ops = new Array<ParsedOperation>(items.length);
-  let count = 0;
-  for (let i = 0; i < items.length; i++) {
-    const result = parseBatchItem(items[i], i, limits);
-    if (result === null) continue;
-    if (!result.ok) return result;
-    ops[count++] = result.op;
-  }
-  ops.length = count;
-  return { ok: true, ops };
-}
-
-/**
- * One item of a batch's `operations` list at `opIndex`, as {@link parseBatch} reads it: `null`
- * for an item that is not an object (ACE ignores it); otherwise the parsed operation, or why it
- * is refused — malformed, or past `limits`. Throws only for an exotic value (a Proxy whose
- * traps throw), which the batch as a whole reports.
- */
-function parseBatchItem(item: unknown, opIndex: number, limits: OperationLimits | undefined): ParseOperationResult | null {
-  return isDict(item) ? withinLimits(parseOperation(item, opIndex), limits) : null;
-}
-
-/** A parsed op, or its refusal when it breaks `limits`. */
-function withinLimits(result: ParseOperationResult, limits: OperationLimits | undefined): ParseOperationResult {
-  if (!result.ok || !limits) return result;
-  const over = checkOperationLimits(result.op, limits);
-  return over ? { ok: false, error: over } : result;
 }
