@@ -13,7 +13,7 @@ import { runOperation } from './runOperation.ts';
 import type { RunResult } from './runOperations.ts';
 import { batchOptions, replayOptions, runOperations } from './runOperations.ts';
 import type { Skillbook } from './Skillbook.ts';
-import type { AppliedOp, ApplyOptions, Conflict, Skill, SkillbookErrorInfo, SkillRevisions, SkippedOp } from './types.ts';
+import type { AppliedOp, ApplyOptions, Conflict, Section, Skill, SkillbookErrorInfo, SkillRevisions, SkippedOp } from './types.ts';
 
 /** The outcome of {@link SkillbookDraft.applyBatch} / {@link SkillbookDraft.replay}: all ops, or none. */
 export type DraftBatchResult =
@@ -50,7 +50,8 @@ export class SkillbookDraft implements BookReader, ChangesTaker {
   private added: string[] | null = null;
   private rev: number;
   private next: number;
-  private counts: ActiveCounts;
+  /** The draft's own counts, written in place as runs change them. */
+  private readonly counts: Record<Section, number>;
 
   /** @internal Use `book.edit()`. */
   constructor(
@@ -62,7 +63,7 @@ export class SkillbookDraft implements BookReader, ChangesTaker {
     this.state = state;
     this.rev = state.revision;
     this.next = state.nextId;
-    this.counts = state.active;
+    this.counts = { context: state.active.context, harness: state.active.harness };
   }
 
   /** Like {@link Skillbook.applyBatch}, on the draft: the draft changes, or nothing does. */
@@ -89,7 +90,7 @@ export class SkillbookDraft implements BookReader, ChangesTaker {
   applyOperation(op: OperationFields, options: ApplyOptions = {}): DraftOperationResult {
     const parsed = parseOnlyOperation(op, options.limits);
     if ('ok' in parsed) return parsed;
-    return runOperation(this, parsed, batchOptions(this.rev + 1, options), this.entries, this);
+    return runOperation(this, parsed, this.rev + 1, options, this.entries, this);
   }
 
   /** Like {@link Skillbook.replay}, on the draft. */
@@ -118,7 +119,9 @@ export class SkillbookDraft implements BookReader, ChangesTaker {
     }
     this.rev = changes.revision;
     this.next = changes.nextId;
-    this.counts = changes.active;
+    // copied, not kept: a one-op run hands over counts it writes again (see `runOperation`)
+    this.counts.context = changes.active.context;
+    this.counts.harness = changes.active.harness;
   }
 
   /**

@@ -9,7 +9,7 @@ import { formatSkillId, idSuffix } from './createIdAllocator.ts';
 import { formatAceTimestamp, systemClock } from './formatAceTimestamp.ts';
 import { appliedFor, sameApplied, sealApplied } from './internal/appliedOp.ts';
 import type { AppliedFields } from './internal/appliedOp.ts';
-import type { ActiveCounts, BookReader, Changes, SkillEntry } from './internal/BookState.ts';
+import type { BookReader, Changes, SkillEntry } from './internal/BookState.ts';
 import { freezeMap } from './internal/frozenMap.ts';
 import { freezeSkill } from './internal/makeSkill.ts';
 import { addSkill, removeSkill, tagSkill, updateSkill } from './internal/operationRules.ts';
@@ -92,6 +92,15 @@ function runAll(scope: RunScope, ops: readonly ParsedOperation[]): RunResult {
   return { ok: true, changes: count === 0 ? null : scope.changes(), applied, skipped };
 }
 
+/** {@link Changes} that a run writes into (see `RunScope.changes`). */
+export interface OpenChanges {
+  revision: number;
+  nextId: number;
+  readonly active: Record<Section, number>;
+  entries: Map<string, SkillEntry>;
+  added: string[];
+}
+
 /** What a released scope reads: nothing. */
 const NO_ENTRIES = freezeMap(new Map()) as Map<string, SkillEntry>;
 const NO_BOOK: BookReader = {
@@ -148,9 +157,16 @@ export class RunScope implements RuleScope {
     this.named = null;
   }
 
-  changes(): Changes {
-    const active: ActiveCounts = { ...this.active };
-    return { revision: this.options.revision, nextId: this.counter, active, entries: this.entries, added: this.added ?? [] };
+  /** What the run changed; into `into` when given (its counts copied into `into.active`: a one-op run reuses one). */
+  changes(into?: OpenChanges): Changes {
+    if (!into) return { revision: this.options.revision, nextId: this.counter, active: { ...this.active }, entries: this.entries, added: this.added ?? [] };
+    into.revision = this.options.revision;
+    into.nextId = this.counter;
+    into.active.context = this.active.context;
+    into.active.harness = this.active.harness;
+    into.entries = this.entries;
+    into.added = this.added ?? [];
+    return into;
   }
 
   run(op: ParsedOperation): Outcome {
