@@ -281,6 +281,7 @@ export class RunScope implements RuleScope {
 
   idFor(op: ParsedOperation, section: Section): string | { readonly error: SkillbookErrorInfo } {
     let id: string;
+    const counted = this.counter;
     if (op.skillId) id = op.skillId;
     else if (this.options.allocate === null) {
       return { error: errorInfo('invalid_operation', 'a replayed ADD must name its skill_id', { opIndex: op.opIndex }) };
@@ -288,14 +289,16 @@ export class RunScope implements RuleScope {
       this.counter += 1;
       id = formatSkillId(section, this.counter);
     } else id = this.options.allocate(section);
-    if (this.exists(id)) return this.duplicate(op, id);
-    this.takeId(id, Boolean(op.skillId));
+    const n = idSuffix(id);
+    // numbered past the count, it is nowhere (a book keeps next_id at or above every id's number,
+    // the run counts its own): no look-up, a cache miss per ADD in a large journal (toolmicro)
+    if (!(n !== undefined && n > counted) && this.exists(id)) return this.duplicate(op, id);
+    this.takeId(id, Boolean(op.skillId), n);
     return id;
   }
 
-  /** Keeps the id counter at or above `id`'s suffix; an id the op named is remembered as named. */
-  private takeId(id: string, named: boolean): void {
-    const n = idSuffix(id);
+  /** Keeps the id counter at or above `id`'s suffix (`n`); an id the op named is remembered as named. */
+  private takeId(id: string, named: boolean, n = idSuffix(id)): void {
     if (n !== undefined && n > this.counter) this.counter = n;
     // a replay needs no record: each of its ADDs names its id (see `namedBefore`)
     if (named && this.options.allocate !== null) (this.named ??= new Set()).add(id);
