@@ -1,7 +1,7 @@
 import { Draft, createSkillTools, defaultLimits, mergeCommit, operationLimits, systemClock } from '@cohort/runtime';
 import type { Commit, SessionId, SessionBatchResult } from '@cohort/runtime';
 import { Skillbook, createIdAllocator } from '@cohort/skillbook';
-import type { Skill } from '@cohort/skillbook';
+import type { OperationFields, Skill } from '@cohort/skillbook';
 import type { Workload } from '../peers/Workload.ts';
 import { crashesAt, insertOf, verify } from '../peers/Workload.ts';
 
@@ -25,6 +25,8 @@ function open(start: Skillbook, id: string, allocator: Allocator): DataSession {
       const r = draft.write(raw, options);
       return r.ok ? { ok: true, applied: r.applied, skipped: r.skipped } : { ok: false, error: r.error };
     },
+    // as the runtime's sessions do: a tool writes its one op without a batch around it
+    writeOperation: (op: OperationFields) => draft.writeOperation(op, options),
   };
   return { draft, tools: createSkillTools(host) };
 }
