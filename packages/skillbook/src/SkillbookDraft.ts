@@ -5,10 +5,9 @@ import { changedAfter } from './internal/ChangeLog.ts';
 import type { ChangedAfter } from './internal/ChangeLog.ts';
 import { listValues } from './internal/ChunkedList.ts';
 import { shardedGet } from './internal/ShardedMap.ts';
-import { parseAppliedOps } from './parseAppliedOps.ts';
 import { parseBatch } from './parseOperation.ts';
 import type { RunResult } from './runOperations.ts';
-import { batchOptions, replayOptions, runOperations } from './runOperations.ts';
+import { batchOptions, replayOperations, runOperations } from './runOperations.ts';
 import type { Skillbook } from './Skillbook.ts';
 import type { AppliedOp, ApplyOptions, Conflict, Skill, SkillbookErrorInfo, SkillRevisions, SkippedOp } from './types.ts';
 
@@ -63,9 +62,7 @@ export class SkillbookDraft implements BookReader {
 
   /** Like {@link Skillbook.replay}, on the draft. */
   replay(ops: readonly AppliedOp[]): DraftBatchResult {
-    const parsed = parseAppliedOps(ops);
-    if (!parsed.ok) return { ok: false, book: this, error: parsed.error };
-    return this.absorb(runOperations(this, parsed.ops, replayOptions(this.rev + 1, parsed.at, ops), this.entries));
+    return this.absorb(replayOperations(this, ops, this.rev + 1, this.entries));
   }
 
   private absorb(run: RunResult): DraftBatchResult {
