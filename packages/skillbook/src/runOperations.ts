@@ -7,7 +7,7 @@
  * (`internal/replayCache.ts`).
  */
 import { systemClock } from './formatAceTimestamp.ts';
-import type { BookReader, Changes, SkillEntry } from './internal/BookState.ts';
+import type { BookReader, Changes, Journal } from './internal/BookState.ts';
 import type { Outcome } from './internal/operationRules.ts';
 import { RunScope } from './internal/RunScope.ts';
 import type { RunOptions } from './internal/RunScope.ts';
@@ -29,12 +29,12 @@ export type RunResult =
 
 /**
  * Runs `ops` against `base` in order; stops at the first failing op. `journal`, when given, is
- * the map of entries a `SkillbookDraft` over `base` holds: the run then writes into it in place,
- * and undoes its writes if it fails, instead of writing an overlay the draft copies in
- * afterwards — a map and a copy per batch, and a batch is one tool call or one merge (bench
- * rows 2 and 3).
+ * the journal a `SkillbookDraft` over `base` holds: the run then writes into it in place, and
+ * undoes its writes if it fails, instead of writing an overlay the draft copies in afterwards —
+ * a map, lists and a copy per batch, and a batch is one tool call or one merge (bench rows 2
+ * and 3).
  */
-export function runOperations(base: BookReader, ops: readonly ParsedOperation[], options: RunOptions, journal: Map<string, SkillEntry> | null = null): RunResult {
+export function runOperations(base: BookReader, ops: readonly ParsedOperation[], options: RunOptions, journal: Journal | null = null): RunResult {
   return guarded(new RunScope(base, options, journal), (scope) => {
     const run = new Collected(ops.length);
     for (const op of ops) {
@@ -52,7 +52,7 @@ export function runOperations(base: BookReader, ops: readonly ParsedOperation[],
  * first time is applied from the replay cache without being parsed at all — a merge replays
  * every op of every commit at each level up to the store (bench row 3, W(10,000 × 10)).
  */
-export function replayOperations(base: BookReader, ops: readonly AppliedOp[], revision: number, journal: Map<string, SkillEntry> | null = null): RunResult {
+export function replayOperations(base: BookReader, ops: readonly AppliedOp[], revision: number, journal: Journal | null = null): RunResult {
   if (!allProduced(ops)) {
     const parsed = parseAppliedOps(ops);
     if (!parsed.ok) return parsed;

@@ -10,7 +10,7 @@ import { errorInfo } from '../SkillbookError.ts';
 import type { AppliedOp, Clock, IdAllocator, Section, Skill, SkillbookErrorInfo } from '../types.ts';
 import { appliedFor, sameApplied, sealApplied } from './appliedOp.ts';
 import type { AppliedFields } from './appliedOp.ts';
-import type { ActiveCounts, BookReader, Changes, SkillEntry } from './BookState.ts';
+import type { ActiveCounts, BookReader, Changes, Journal, SkillEntry } from './BookState.ts';
 import { freezeSkill } from './makeSkill.ts';
 import { addSkill, removeSkill, tagSkill, updateSkill } from './operationRules.ts';
 import type { Outcome, RuleScope } from './operationRules.ts';
@@ -44,8 +44,14 @@ export class RunScope implements RuleScope {
    * was nowhere before the run.
    */
   private replaced: (string | SkillEntry | undefined)[] | null = null;
-  /** Null until the first ADD: a list of one then, rather than 17 slots reserved by a first push. */
-  private added: string[] | null = null;
+  /**
+   * The added ids and their sections: the journal's lists, or the run's own — null until the
+   * first ADD, a list of one then, rather than 17 slots reserved by a first push.
+   */
+  private added: string[] | null;
+  private addedSections: string[] | null;
+  /** How many ids the journal had added before the run. */
+  private readonly addedBefore: number;
   /** Ids added in this run by an ADD that named them (made on the first such ADD). */
   private named: Set<string> | null = null;
   /** The book's own id counter (`next_id`), as `createIdAllocator` counts. */
@@ -55,10 +61,13 @@ export class RunScope implements RuleScope {
   constructor(
     private readonly base: BookReader,
     private readonly options: RunOptions,
-    journal: Map<string, SkillEntry> | null,
+    journal: Journal | null,
   ) {
-    this.entries = journal ?? new Map();
+    this.entries = journal?.entries ?? new Map();
     this.inPlace = journal !== null;
+    this.added = journal?.added ?? null;
+    this.addedSections = journal?.addedSections ?? null;
+    this.addedBefore = journal?.added.length ?? 0;
     // as createIdAllocator would (a counter past 2^53 cannot count on)
     if (!Number.isSafeInteger(base.nextId)) throw new RangeError(`createIdAllocator: next must be a safe integer, got ${base.nextId}`);
     this.counter = base.nextId;
@@ -67,7 +76,8 @@ export class RunScope implements RuleScope {
 
   changes(): Changes {
     const active: ActiveCounts = { context: this.active.context, harness: this.active.harness };
-    return { revision: this.options.revision, nextId: this.counter, active, entries: this.entries, added: this.added ?? [] };
+    const { revision } = this.options;
+    return { revision, nextId: this.counter, active, entries: this.entries, added: this.added ?? [], addedSections: this.addedSections ?? [] };
   }
 
   run(op: ParsedOperation): Outcome {
@@ -129,9 +139,11 @@ export class RunScope implements RuleScope {
         else this.entries.set(id, before);
       }
     }
-    for (const id of this.added ?? []) this.entries.delete(id);
+    const added = this.added ?? [];
+    for (let i = this.addedBefore; i < added.length; i++) this.entries.delete(added[i] as string);
+    added.length = this.addedBefore;
+    if (this.addedSections) this.addedSections.length = this.addedBefore;
     this.replaced = null;
-    this.added = null;
   }
 
   putEffect(entry: SkillEntry, effect: Effect): void {
@@ -185,8 +197,13 @@ export class RunScope implements RuleScope {
   private keepAdded(id: string, skill: Skill, section: Section): void {
     const r = this.options.revision;
     this.entries.set(id, Object.freeze({ skill, contentRev: r, activeRev: r, countersRev: r }));
-    if (this.added) this.added.push(id);
-    else this.added = [id];
+    if (this.added && this.addedSections) {
+      this.added.push(id);
+      this.addedSections.push(section);
+    } else {
+      this.added = [id];
+      this.addedSections = [section];
+    }
     this.active[section] += 1;
   }
 
