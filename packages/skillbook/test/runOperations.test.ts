@@ -24,7 +24,7 @@ function outcome(r: BatchResult | DraftBatchResult, b: Skillbook | SkillbookDraf
 }
 
 /** Replays `ops` as they are and as copies, on the book and on a draft with a journal of its own; expects the same everywhere. */
-function expectSameAsCopies(target: Skillbook, ops: readonly AppliedOp[]): BatchResult {
+function expectSameAsCopies(target: Skillbook, ops: readonly AppliedOp[]): BatchResult & { error?: unknown } {
   const reused = target.replay(ops);
   const full = target.replay(copied(ops));
   expect(outcome(reused, reused.book)).toEqual(outcome(full, full.book));
@@ -88,8 +88,12 @@ describe('replayOperations - ops this package made skip parsing and reuse what t
     const handWritten = { type: 'REMOVE', section: 'harness', skill_id: 'harness-00001', at: '2027-01-02T00:00:00.000000+00:00' } as AppliedOp;
     expectSameAsCopies(start, [child.ops[0] as AppliedOp, ...copied(child.ops.slice(1))]);
     expectSameAsCopies(start, [...child.ops, handWritten]);
-    const bad = start.replay([...child.ops, { type: 'ADD', section: 'harness' } as unknown as AppliedOp]);
-    expect(bad.ok ? null : bad.error).toMatchObject({ code: 'invalid_operation', opIndex: 2 });
+    const bad = { type: 'ADD', section: 'harness' } as unknown as AppliedOp;
+    expect(expectSameAsCopies(start, [...child.ops, bad]).error).toMatchObject({ code: 'invalid_operation', opIndex: 2 });
+    // a refusal among made ops does not hide a bad op after them: the list is checked first, as the copies are
+    const [add] = child.ops as [AppliedOp];
+    expect(expectSameAsCopies(start, [add, add, bad]).error).toMatchObject({ code: 'invalid_operation', opIndex: 2 });
+    expect(expectSameAsCopies(start, [add, add]).error).toMatchObject({ code: 'duplicate_skill_id', opIndex: 1 });
     expect((start.replay('nope' as unknown as AppliedOp[]) as BatchResult & { ok: false }).error.code).toBe('invalid_batch');
   });
 
