@@ -52,12 +52,16 @@ export function listPush<T>(list: MutableChunkedList<T>, value: T, snapshot: (ro
 /**
  * The frozen list with `items` appended, sharing every chunk before the old last one: the
  * chunks on the path to the last item are copied once (a spread copy), new chunks are made
- * as the list grows, and all of them are frozen at the end. O(k + log n) for k items.
+ * as the list grows — a run of 64 items as one slice, once the list ends on a chunk's end —
+ * and all of them are frozen at the end. O(k + log n) for k items.
  */
 export function listWithAll<T>(list: ChunkedList<T>, items: readonly T[]): ChunkedList<T> {
   if (items.length === 0) return list;
   const tail = new Tail(list);
-  for (const item of items) tail.push(item);
+  let i = 0;
+  while (i < items.length && !tail.atChunkEnd()) tail.push(items[i++] as T);
+  for (; i + WIDTH <= items.length; i += WIDTH) tail.pushChunk(items.slice(i, i + WIDTH));
+  while (i < items.length) tail.push(items[i++] as T);
   return tail.finish();
 }
 
@@ -84,7 +88,23 @@ class Tail<T> {
     this.root = list.root;
   }
 
+  /** Whether the list is a whole number of full chunks, under a root above them: a chunk of items can be appended as it is. */
+  atChunkEnd(): boolean {
+    return this.length % WIDTH === 0 && this.length > 0;
+  }
+
   push(value: T): void {
+    this.put(value, 0);
+  }
+
+  /** Appends a chunk of `WIDTH` items (see `atChunkEnd`); it is this list's own from now on. */
+  pushChunk(chunk: unknown[]): void {
+    this.made.push(chunk);
+    this.put(chunk, 1);
+  }
+
+  /** Puts `value` at the end of the node at `level` on the last path (0: the items' chunk), growing the tree when it is full. */
+  private put(value: unknown, level: number): void {
     if (this.length === span(this.height + 1)) {
       // the old root is full: it is never written again, so the new root may share it
       this.height += 1;
@@ -92,14 +112,14 @@ class Tail<T> {
     }
     let node = this.writable(this.root, this.height);
     this.root = node;
-    for (let level = this.height; level > 0; level--) {
-      const index = Math.floor(this.length / span(level)) % WIDTH;
-      const child = this.writable(index === node.length ? null : (node[index] as readonly unknown[]), level - 1);
+    for (let l = this.height; l > level; l--) {
+      const index = Math.floor(this.length / span(l)) % WIDTH;
+      const child = this.writable(index === node.length ? null : (node[index] as readonly unknown[]), l - 1);
       node[index] = child;
       node = child;
     }
     node.push(value);
-    this.length += 1;
+    this.length += span(level);
   }
 
   /** `node` itself when it was made here, else a copy (a new chunk for `null`). */
