@@ -124,7 +124,7 @@ function withoutOps(entries: readonly AuditEntry[], drop: ReadonlySet<number>): 
   let index = 0;
   for (const e of entries) {
     const ops = e.ops.filter(() => !drop.has(index++));
-    if (ops.length > 0) out.push({ ...e, ops });
+    if (ops.length > 0) out.push({ revision: e.revision, sessionId: e.sessionId, path: e.path, name: e.name, ops });
   }
   return out;
 }

@@ -36,8 +36,10 @@ export interface SessionRules {
 }
 
 /**
- * A session machine's context: plain, serialisable data (the inspector shows it). Few fields
- * on purpose: every `assign` copies them all.
+ * A session machine's context: plain, serialisable data (the inspector shows it). It changes
+ * only when a session fails: the verdict of a merge is the machine's output, and the body's
+ * output rides on `BODY_DONE` to the runtime. Why: an `assign` copies the whole snapshot, and
+ * two of them were about a tenth of a session's actor steps (bench row 2).
  */
 export interface SessionContext {
   readonly sessionId: SessionId;
@@ -45,12 +47,8 @@ export interface SessionContext {
   readonly depth: number;
   readonly name: string | undefined;
   readonly rules: SessionRules;
-  /** The body's output, once it returned. */
-  readonly output: unknown;
   /** Why the session failed (kind, category, message, cause chain), once it did. */
   readonly failure: FailureSeed | null;
-  /** The merge's verdict, once the session committed. */
-  readonly merged: MergedInfo | null;
 }
 
 /** The input a session machine starts from. */
@@ -124,8 +122,8 @@ export const RETRY_KINDS_DEFAULT: readonly FailureKind[] = ['crashed', 'conflict
  * supervisor's hands, waiting for `MERGED` or `REJECTED` (the verdict rides on the event);
  * only a cancellation or a defect ends it otherwise. A failure goes to `retrying` when the
  * retry rule allows (the runtime starts the next attempt and answers `RETRIED`), else to
- * `failed`. Final states keep the verdict: `merged` in `committed`, `failure` (kind,
- * category, message, cause chain) in `failed`.
+ * `failed`. Final states keep the verdict: the merge's as the machine's output in `committed`,
+ * the `failure` (kind, category, message, cause chain) in the context in `failed`.
  *
  * A session is deliberately few actor steps (start, `BODY_DONE`, `MERGED`): thousands run at
  * once, and every step of an actor costs microseconds.
@@ -136,14 +134,10 @@ export const sessionMachine = setup({
     input: {} as SessionInput,
     events: {} as SessionMachineEvent,
     emitted: {} as SessionEmitted,
+    output: {} as MergedInfo | undefined,
   },
   actions: {
-    keepOutput: assign({ output: ({ event }) => (event.type === 'BODY_DONE' ? event.output : undefined) }),
     keepFailure: assign({ failure: ({ context, event }) => failureOf(context, event) }),
-    keepMerge: assign({
-      merged: ({ event }) =>
-        event.type === 'MERGED' ? { revision: event.revision, ops: event.ops, added: event.added, dropped: event.dropped } : null,
-    }),
     // plain actions, not `enqueueActions` (which builds its helpers on every call): most
     // sessions have no deadline, and each step of a session costs microseconds (bench rows 2 and 3)
     armDeadlines: ({ context: { rules: { timeoutMs, wallClockMs } }, self, system }) => {
@@ -174,18 +168,18 @@ export const sessionMachine = setup({
       wallClockMs: input.wallClockMs,
       retry: input.retry ? { attempts: input.retry.attempts, on: input.retry.on ?? RETRY_KINDS_DEFAULT } : null,
     },
-    output: undefined,
     failure: null,
-    merged: null,
   }),
+  // the output of the final state reached: the merge's verdict in `committed`, none otherwise
+  output: ({ event }) => event.output as MergedInfo | undefined,
   initial: 'running',
   states: {
     running: {
       entry: 'armDeadlines',
       on: {
         BODY_DONE: [
-          { guard: 'childrenLive', target: 'draining', actions: 'keepOutput' },
-          { target: 'committing', actions: 'keepOutput' },
+          { guard: 'childrenLive', target: 'draining' },
+          { target: 'committing' },
         ],
         BODY_FAILED: { target: 'ending', actions: 'keepFailure' },
         OVER_BUDGET: { target: 'ending', actions: 'keepFailure' },
@@ -209,7 +203,7 @@ export const sessionMachine = setup({
     committing: {
       entry: ['disarmDeadlines', emit({ type: 'commit' })],
       on: {
-        MERGED: { target: 'committed', actions: 'keepMerge' },
+        MERGED: { target: 'committed' },
         REJECTED: { target: 'ending', actions: 'keepFailure' },
         CANCEL: { target: 'ending', actions: 'keepFailure' },
         DEFECT: { target: 'ending', actions: 'keepFailure' },
@@ -227,12 +221,17 @@ export const sessionMachine = setup({
         DEFECT: { target: 'failed', actions: 'keepFailure' },
       },
     },
-    committed: { type: 'final', entry: emit({ type: 'settled' }) },
+    committed: { type: 'final', entry: emit({ type: 'settled' }), output: ({ event }) => mergedInfoOf(event) },
     failed: { type: 'final', entry: emit({ type: 'settled' }) },
     /** This attempt failed and handed its call on to the next (the session `RETRIED` named). */
     retried: { type: 'final' },
   },
 });
+
+/** The verdict `MERGED` carries, as the `committed` state's output. */
+function mergedInfoOf(event: SessionMachineEvent): MergedInfo | undefined {
+  return event.type === 'MERGED' ? { revision: event.revision, ops: event.ops, added: event.added, dropped: event.dropped } : undefined;
+}
 
 /** The failure an event brings, built here so that each kind's message and category have one home. */
 function failureOf(context: SessionContext, event: SessionMachineEvent): FailureSeed | null {

@@ -35,14 +35,14 @@ describe('sessionMachine - the lifecycle', () => {
   it('sessionMachine - a session starts running, with its id, path, depth and name in its context', () => {
     const [snapshot] = start({ path: [s1, s2], sessionId: s2, name: 'writer' });
     expect(snapshot.value).toBe('running');
-    expect(snapshot.context).toMatchObject({ sessionId: s2, path: [s1, s2], depth: 1, name: 'writer', rules: { attempt: 1 }, failure: null, merged: null });
+    expect(snapshot.context).toMatchObject({ sessionId: s2, path: [s1, s2], depth: 1, name: 'writer', rules: { attempt: 1 }, failure: null });
+    expect(snapshot.output).toBeUndefined();
   });
 
   it('sessionMachine - a body that returns with no live children commits at once, and tells the runtime', () => {
     const [running] = start();
     const [committing, actions] = feed(running, { type: 'BODY_DONE', output: 'out', liveChildren: 0 });
     expect(committing.value).toBe('committing');
-    expect(committing.context.output).toBe('out');
     expect(emitted(actions)).toEqual(['commit']);
   });
 
@@ -56,12 +56,12 @@ describe('sessionMachine - the lifecycle', () => {
     expect(emitted(actions)).toEqual(['commit']);
   });
 
-  it('sessionMachine - MERGED carries the verdict into the final committed state', () => {
+  it('sessionMachine - MERGED carries the verdict into the final committed state, as the machine\'s output', () => {
     const [running] = start();
     const [committed, actions] = feed(running, { type: 'BODY_DONE', output: 'x', liveChildren: 0 }, merged);
     expect(committed.value).toBe('committed');
     expect(committed.status).toBe('done');
-    expect(committed.context.merged).toEqual({ revision: 3, ops: 2, added: [], dropped: [] });
+    expect(committed.output).toEqual({ revision: 3, ops: 2, added: [], dropped: [] });
     expect(emitted(actions)).toEqual(['settled']);
   });
 

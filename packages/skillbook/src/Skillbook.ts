@@ -7,12 +7,11 @@ import { listValues } from './internal/ChunkedList.ts';
 import { shardedGet } from './internal/ShardedMap.ts';
 import { adoptState, purgeState, reserveState } from './internal/wholeBookEdits.ts';
 import type { AdoptedSkills } from './internal/wholeBookEdits.ts';
-import { parseAppliedOps } from './parseAppliedOps.ts';
 import { parseBatch } from './parseBatch.ts';
 import { readAceDocument } from './readAceDocument.ts';
 import { computeStats, renderPrompt } from './renderPrompt.ts';
 import type { RunResult } from './runOperations.ts';
-import { batchOptions, replayOptions, runOperations } from './runOperations.ts';
+import { batchOptions, replayOperations, runOperations } from './runOperations.ts';
 import { SkillbookDraft } from './SkillbookDraft.ts';
 import { readSnapshot, writeSnapshot } from './snapshot.ts';
 import { SkillbookError } from './SkillbookError.ts';
@@ -130,10 +129,7 @@ export class Skillbook {
    * child's work and to rebuild a book from its audit.
    */
   replay(ops: readonly AppliedOp[]): BatchResult {
-    const parsed = parseAppliedOps(ops);
-    if (!parsed.ok) return { ok: false, book: this, error: parsed.error };
-    const run = runOperations(stateReader(this.state), parsed.ops, replayOptions(this.state.revision + 1, parsed.at, ops));
-    return this.finish(run);
+    return this.finish(replayOperations(stateReader(this.state), ops, this.state.revision + 1));
   }
 
   /**

@@ -1,17 +1,16 @@
 import { findConflicts } from './conflicts.ts';
 import { commitChanges, revisionsOfEntry } from './internal/BookState.ts';
-import type { ActiveCounts, BookReader, BookState, Changes, SkillEntry } from './internal/BookState.ts';
+import type { ActiveCounts, BookReader, BookState, Changes, Journal, SkillEntry } from './internal/BookState.ts';
 import { changedAfter } from './internal/ChangeLog.ts';
 import type { ChangedAfter } from './internal/ChangeLog.ts';
 import { listValues } from './internal/ChunkedList.ts';
 import { shardedGet } from './internal/ShardedMap.ts';
-import { parseAppliedOps } from './parseAppliedOps.ts';
 import { parseBatch, parseOnlyOperation } from './parseBatch.ts';
 import type { OperationFields } from './parseOperation.ts';
 import type { ChangesTaker } from './runOperation.ts';
 import { runOperation } from './runOperation.ts';
 import type { RunResult } from './runOperations.ts';
-import { batchOptions, replayOptions, runOperations } from './runOperations.ts';
+import { batchOptions, replayOperations, runOperations } from './runOperations.ts';
 import type { Skillbook } from './Skillbook.ts';
 import type { AppliedOp, ApplyOptions, Conflict, Section, Skill, SkillbookErrorInfo, SkillRevisions, SkippedOp } from './types.ts';
 
@@ -44,10 +43,8 @@ export type DraftOperationResult =
 export class SkillbookDraft implements BookReader, ChangesTaker {
   private base: Skillbook;
   private state: BookState;
-  /** Entries written since `base`, by id (new and replaced); `null` until the first change. */
-  private entries: Map<string, SkillEntry> | null = null;
-  /** Ids added since `base`, in order (`null` until the first change, like `entries`). */
-  private added: string[] | null = null;
+  /** What was written since `base`: entries by id (new and replaced), added ids in order; `null` until the first change. */
+  private journal: Journal | null = null;
   private rev: number;
   private next: number;
   /** The draft's own counts, written in place as runs change them. */
@@ -70,7 +67,7 @@ export class SkillbookDraft implements BookReader, ChangesTaker {
   applyBatch(raw: unknown, options: ApplyOptions = {}): DraftBatchResult {
     const parsed = parseBatch(raw, options.limits);
     if (!parsed.ok) return { ok: false, book: this, error: parsed.error };
-    return this.absorb(runOperations(this, parsed.ops, batchOptions(this.rev + 1, options), this.entries));
+    return this.absorb(runOperations(this, parsed.ops, batchOptions(this.rev + 1, options), this.journal));
   }
 
   /**
@@ -90,14 +87,12 @@ export class SkillbookDraft implements BookReader, ChangesTaker {
   applyOperation(op: OperationFields, options: ApplyOptions = {}): DraftOperationResult {
     const parsed = parseOnlyOperation(op, options.limits);
     if ('ok' in parsed) return parsed;
-    return runOperation(this, parsed, this.rev + 1, options, this.entries, this);
+    return runOperation(this, parsed, this.rev + 1, options, this.journal, this);
   }
 
   /** Like {@link Skillbook.replay}, on the draft. */
   replay(ops: readonly AppliedOp[]): DraftBatchResult {
-    const parsed = parseAppliedOps(ops);
-    if (!parsed.ok) return { ok: false, book: this, error: parsed.error };
-    return this.absorb(runOperations(this, parsed.ops, replayOptions(this.rev + 1, parsed.at, ops), this.entries));
+    return this.absorb(replayOperations(this, ops, this.rev + 1, this.journal));
   }
 
   private absorb(run: RunResult): DraftBatchResult {
@@ -108,15 +103,9 @@ export class SkillbookDraft implements BookReader, ChangesTaker {
 
   /** @internal Takes what a run changed: its revision, counters and collections. */
   take(changes: Changes): void {
-    if (this.entries === null || this.added === null) {
-      // a run's collections are handed over (see `Changes`): the first change's become the draft's
-      this.entries = changes.entries;
-      this.added = changes.added;
-    } else {
-      // a run over a draft with a journal wrote into it in place (see `runOperations`)
-      if (changes.entries !== this.entries) for (const [id, entry] of changes.entries) this.entries.set(id, entry);
-      for (const added of changes.added) this.added.push(added);
-    }
+    // a run's collections are handed over (see `Changes`): the first change's become the
+    // draft's journal, which later runs write into in place (see `runOperations`)
+    this.journal ??= { entries: changes.entries, added: changes.added, addedSections: changes.addedSections };
     this.rev = changes.revision;
     this.next = changes.nextId;
     // copied, not kept: a one-op run hands over counts it writes again (see `runOperation`)
@@ -130,12 +119,11 @@ export class SkillbookDraft implements BookReader, ChangesTaker {
    * stays open: later batches continue from the returned book.
    */
   finish(): Skillbook {
-    if ((this.entries === null || this.added === null) && this.next === this.state.nextId) return this.base;
-    const changes = { revision: this.rev, nextId: this.next, active: this.counts, entries: this.entries ?? new Map(), added: this.added ?? [] };
-    this.state = commitChanges(this.state, changes);
+    if (this.journal === null && this.next === this.state.nextId) return this.base;
+    const written = this.journal ?? { entries: new Map(), added: [], addedSections: [] };
+    this.state = commitChanges(this.state, { revision: this.rev, nextId: this.next, active: this.counts, ...written });
     this.base = this.wrap(this.state);
-    this.entries = null;
-    this.added = null;
+    this.journal = null;
     return this.base;
   }
 
@@ -167,12 +155,12 @@ export class SkillbookDraft implements BookReader, ChangesTaker {
 
   /** The number of skills, inactive ones included. */
   get size(): number {
-    return this.state.skills.size + (this.added?.length ?? 0);
+    return this.state.skills.size + (this.journal?.added.length ?? 0);
   }
 
   /** @internal The entry (skill and revisions) for `id`, as the draft has it now. */
   entry(id: string): SkillEntry | undefined {
-    return this.entries?.get(id) ?? shardedGet(this.state.skills, id);
+    return this.journal?.entries.get(id) ?? shardedGet(this.state.skills, id);
   }
 
   /** @internal */
@@ -185,7 +173,7 @@ export class SkillbookDraft implements BookReader, ChangesTaker {
    * journal, which does not know at which of its revisions each changed: a superset is enough).
    */
   changedAfter(base: number, budget: number): ChangedAfter | null {
-    return changedAfter(this.state.changes, base, budget, this.state.nextId, this.entries);
+    return changedAfter(this.state.changes, base, budget, this.state.nextId, this.journal?.entries ?? null);
   }
 
   /** The skill with this id (active or not). */
@@ -210,8 +198,8 @@ export class SkillbookDraft implements BookReader, ChangesTaker {
       const entry = this.entry(id);
       if (entry) yield entry.skill;
     }
-    for (const id of this.added ?? []) {
-      const entry = this.entries?.get(id);
+    for (const id of this.journal?.added ?? []) {
+      const entry = this.journal?.entries.get(id);
       if (entry) yield entry.skill;
     }
   }

@@ -48,6 +48,18 @@ export function parseAppliedOps(ops: readonly AppliedOp[]): ParsedAppliedOps {
   return { ok: true, ops: parsed, at };
 }
 
+/** Whether `ops` is a list of ops this package made, none of which needs checking or parsing up front. */
+export function allProduced(ops: readonly AppliedOp[]): boolean {
+  if (!Array.isArray(ops)) return false;
+  for (let i = 0; i < ops.length; i++) if (!isProducedOp(ops[i])) return false;
+  return true;
+}
+
+/** An op this package made, as `parseAppliedOps` parses it (its fields read as they are). */
+export function producedOperation(op: AppliedOp, opIndex: number): ParsedOperation {
+  return new ProducedOperation(op, opIndex);
+}
+
 /*
  * The schema's answer for an op of the plain shape applied ops have, checked by hand (a store
  * replays 100,000 journal ops on open, and zod costs more than applying them): it accepts

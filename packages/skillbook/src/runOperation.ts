@@ -2,11 +2,12 @@
  * Runs one parsed operation, as `runOperations` runs a batch of it — the same scope and rules —
  * without the lists and results a batch needs: the write of one tool call.
  */
-import type { BookReader, Changes, SkillEntry } from './internal/BookState.ts';
+import type { BookReader, Changes, Journal } from './internal/BookState.ts';
+import { RunScope } from './internal/RunScope.ts';
+import type { OpenChanges, RunOptions } from './internal/RunScope.ts';
 import type { ParsedOperation } from './parseOperation.ts';
 import { systemClock } from './formatAceTimestamp.ts';
-import { RunScope, skippedOp } from './runOperations.ts';
-import type { OpenChanges, RunOptions } from './runOperations.ts';
+import { skippedOp } from './runOperations.ts';
 import type { DraftOperationResult } from './SkillbookDraft.ts';
 import type { ApplyOptions, Clock } from './types.ts';
 
@@ -16,12 +17,12 @@ export interface ChangesTaker {
 }
 
 /**
- * Runs `op` against `base` (writing into `journal` in place when given, as `runOperations`
- * does); what it changed goes to `taker` before the op is reported. A refused op changes
- * nothing.
+ * Runs `op` against `base` (writing into the draft's `journal` in place when given, as
+ * `runOperations` does); what it changed goes to `taker` before the op is reported. A refused
+ * op changes nothing.
  */
 export function runOperation(
-  base: BookReader, op: ParsedOperation, revision: number, apply: ApplyOptions, journal: Map<string, SkillEntry> | null, taker: ChangesTaker,
+  base: BookReader, op: ParsedOperation, revision: number, apply: ApplyOptions, journal: Journal | null, taker: ChangesTaker,
 ): DraftOperationResult {
   const options = optionsFor(revision, apply);
   const scope = spare ?? new RunScope(base, options, journal);
@@ -55,7 +56,7 @@ export function runOperation(
  */
 let spare: RunScope | null = null;
 const reused: { revision: number; readonly time: { clock: Clock }; allocate: RunOptions['allocate'] } = { revision: 0, time: { clock: systemClock }, allocate: 'own' };
-const handed: OpenChanges = { revision: 0, nextId: 0, active: { context: 0, harness: 0 }, entries: new Map(), added: [] };
+const handed: OpenChanges = { revision: 0, nextId: 0, active: { context: 0, harness: 0 }, entries: new Map(), added: [], addedSections: [] };
 
 /** `batchOptions(revision, apply)` in the object the runs reuse. */
 function optionsFor(revision: number, apply: ApplyOptions): RunOptions {
@@ -70,7 +71,8 @@ function letGo(): void {
   reused.allocate = 'own';
   handed.entries = NO_ENTRIES;
   handed.added = NO_IDS;
+  handed.addedSections = NO_IDS;
 }
 
-const NO_ENTRIES = new Map<string, SkillEntry>();
+const NO_ENTRIES = new Map<string, never>();
 const NO_IDS: string[] = [];

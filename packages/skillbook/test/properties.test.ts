@@ -96,6 +96,27 @@ describe('Skillbook laws (fast-check)', () => {
     );
   });
 
+  it('draft - batches finished together give the book they give one by one: document, prompt, revisions, next_id', () => {
+    fc.assert(
+      fc.property(book, fc.array(rawBatch, { maxLength: 8 }), (old, batches) => {
+        const [a, b] = [tickingClock(Date.UTC(2027, 0, 1)), tickingClock(Date.UTC(2027, 0, 1))];
+        const draft = old.edit();
+        let each = old;
+        for (const batch of batches) {
+          draft.applyBatch(batch, { clock: a });
+          each = each.applyBatch(batch, { clock: b }).book;
+        }
+        const finished = draft.finish();
+        expect(finished.toJSON()).toBe(each.toJSON());
+        expect(finished.asPrompt()).toBe(each.asPrompt());
+        expect([finished.revision, finished.nextId, finished.size]).toEqual([each.revision, each.nextId, each.size]);
+        expect(everySkillRevisions(finished)).toEqual(everySkillRevisions(each));
+        expect(Skillbook.fromSnapshot(finished.toSnapshot()).ok).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('rejection - a rejected batch leaves the book byte-identical and returns the same instance', () => {
     fc.assert(
       fc.property(book, rawBatch, (old, batch) => {

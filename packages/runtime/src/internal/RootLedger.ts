@@ -167,7 +167,8 @@ export class RootLedger {
     }
     // the audit is what the store persisted: it drops a REMOVE of a skill that was removed already
     const entries = persistedEntries(result, res.entries);
-    for (const e of entries) this.entries.push({ ...e, revision: res.revision });
+    // a literal, not `{ ...e, revision }`: on Node 20 a spread followed by a property makes a hidden class per object
+    for (const e of entries) this.entries.push({ revision: res.revision, sessionId: e.sessionId, path: e.path, name: e.name, ops: e.ops });
     if (this.entries.length >= 2 * this.auditWindow) this.entries = this.entries.slice(-this.auditWindow);
     const merge = entries === result.entries ? result : { ...result, entries, ops: entryOps(entries) };
     return { ok: true, revision: res.revision, merge };

@@ -77,6 +77,8 @@ export class SessionNode {
   supervisor: Actor<typeof supervisorMachine> | null = null;
   /** Stops an actor-logic body when the session ends. */
   stopBody: (() => void) | null = null;
+  /** What the body returned, once it did: its commit carries it, and its outcome. */
+  output: unknown = undefined;
 
   constructor(spec: NodeSpec, host: SessionHost) {
     this.id = spec.id;

@@ -209,11 +209,12 @@ export class SessionTree implements SessionHost {
 
   /** In a promise callback: a defect here must not become an unhandled rejection. */
   private bodyEnded(node: SessionNode, event: BodyEnded): void {
+    if (event.type === 'BODY_DONE') node.output = event.output;
     this.guard(() => node.tell(event), () => node.tell({ type: 'DEFECT', message: 'runtime defect while ending the body' }));
   }
 
   private submitCommit(node: SessionNode): void {
-    const commit = node.draft.toCommit(node.actor.getSnapshot().context.output);
+    const commit = node.draft.toCommit(node.output);
     if (this.deps.events.listening) this.deps.events.emit(committedEvent(node, this.clock.now(), commit.baseRevision));
     const supervisor = this.supervisorOf(node.parent);
     if (supervisor.getSnapshot().status === 'active') supervisor.send({ type: 'COMMIT', sessionId: node.id, commit });
@@ -225,10 +226,10 @@ export class SessionTree implements SessionHost {
   /** The session reached `committed`, `failed` or `retrying`: deliver, or start the next attempt. */
   private settle(node: SessionNode): void {
     if (!this.registry.has(node)) return;
-    const { context } = node.actor.getSnapshot();
-    if (context.merged && !context.failure) {
+    const { context, output: merged } = node.actor.getSnapshot();
+    if (merged && !context.failure) {
       this.finish(node, 'committed');
-      node.deliver(committedOutcome(node, context, context.merged));
+      node.deliver(committedOutcome(node, merged));
       this.childGone(node.parent);
       return;
     }

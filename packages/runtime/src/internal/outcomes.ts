@@ -9,13 +9,13 @@ export interface Charged {
 import type { SessionFailure } from '../SessionFailure.ts';
 import type { SessionId } from '../SessionId.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
-import type { MergedInfo, SessionContext } from '../sessionMachine.ts';
+import type { MergedInfo } from '../sessionMachine.ts';
 import type { SessionNode } from './SessionNode.ts';
 
 /** The outcome of a session whose commit was merged. */
-export function committedOutcome(node: SessionNode, context: SessionContext, merged: MergedInfo): SessionOutcome {
+export function committedOutcome(node: SessionNode, merged: MergedInfo): SessionOutcome {
   return {
-    status: 'committed', sessionId: node.id, path: node.path, output: context.output,
+    status: 'committed', sessionId: node.id, path: node.path, output: node.output,
     revision: merged.revision, added: merged.added, dropped: merged.dropped, attempt: node.attempt,
   };
 }

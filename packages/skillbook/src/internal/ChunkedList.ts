@@ -4,7 +4,6 @@
  * item — O(log₆₄ n), three chunks of 64 at 100,000 items — instead of an array of every id.
  * Used for the document's skill order and each section's id order.
  */
-import type { Transient } from './Transient.ts';
 
 const BITS = 6;
 const WIDTH = 1 << BITS;
@@ -51,25 +50,96 @@ export function listPush<T>(list: MutableChunkedList<T>, value: T, snapshot: (ro
 }
 
 /**
- * Appends in a commit (see {@link Transient}): copies the chunks on the path to the last item
- * once per commit and writes into the copies. `list` must be a header the transient owns.
+ * The frozen list with `items` appended, sharing every chunk before the old last one: the
+ * chunks on the path to the last item are copied once (a spread copy), new chunks are made
+ * as the list grows — a run of 64 items as one slice, once the list ends on a chunk's end —
+ * and all of them are frozen at the end. O(k + log n) for k items.
  */
-export function listPushTransient<T>(list: { length: number; height: number; root: readonly unknown[] }, value: T, t: Transient): void {
-  if (list.length === WIDTH ** (list.height + 1)) {
-    // the old root is full: it is never written again, so the new root may share it
-    list.root = t.adopt([list.root]);
-    list.height += 1;
+export function listWithAll<T>(list: ChunkedList<T>, items: readonly T[]): ChunkedList<T> {
+  if (items.length === 0) return list;
+  const tail = new Tail(list);
+  let i = 0;
+  while (i < items.length && !tail.atChunkEnd()) tail.push(items[i++] as T);
+  for (; i + WIDTH <= items.length; i += WIDTH) tail.pushChunk(items.slice(i, i + WIDTH));
+  while (i < items.length) tail.push(items[i++] as T);
+  return tail.finish();
+}
+
+/** Items under one chunk at `height` (64^height), from a table: `**` is a call to `Math.pow`, twice per level and item. */
+function span(height: number): number {
+  return SPANS[height] ?? WIDTH ** height;
+}
+
+const SPANS: readonly number[] = Array.from({ length: 9 }, (_, height) => WIDTH ** height);
+
+/** Appends to a copy of a list's last path (see {@link listWithAll}). */
+class Tail<T> {
+  private length: number;
+  private height: number;
+  private root: readonly unknown[];
+  /** The chunk on the path to the last item made here, by height above the items (0: the items' chunk). */
+  private readonly own: unknown[][] = [];
+  /** Every chunk made here, frozen by `finish`. */
+  private readonly made: unknown[][] = [];
+
+  constructor(list: ChunkedList<T>) {
+    this.length = list.length;
+    this.height = list.height;
+    this.root = list.root;
   }
-  let node = t.array(list.root);
-  list.root = node;
-  for (let level = list.height; level > 0; level--) {
-    const index = Math.floor(list.length / WIDTH ** level) % WIDTH;
-    const child = index === node.length ? t.adopt<unknown[]>([]) : t.array(node[index] as readonly unknown[]);
-    node[index] = child;
-    node = child;
+
+  /** Whether the list is a whole number of full chunks, under a root above them: a chunk of items can be appended as it is. */
+  atChunkEnd(): boolean {
+    return this.length % WIDTH === 0 && this.length > 0;
   }
-  node.push(value);
-  list.length += 1;
+
+  push(value: T): void {
+    this.put(value, 0);
+  }
+
+  /** Appends a chunk of `WIDTH` items (see `atChunkEnd`); it is this list's own from now on. */
+  pushChunk(chunk: unknown[]): void {
+    this.made.push(chunk);
+    this.put(chunk, 1);
+  }
+
+  /** Puts `value` at the end of the node at `level` on the last path (0: the items' chunk), growing the tree when it is full. */
+  private put(value: unknown, level: number): void {
+    if (this.length === span(this.height + 1)) {
+      // the old root is full: it is never written again, so the new root may share it
+      this.height += 1;
+      this.root = this.adopt([this.root], this.height);
+    }
+    let node = this.writable(this.root, this.height);
+    this.root = node;
+    for (let l = this.height; l > level; l--) {
+      const index = Math.floor(this.length / span(l)) % WIDTH;
+      const child = this.writable(index === node.length ? null : (node[index] as readonly unknown[]), l - 1);
+      node[index] = child;
+      node = child;
+    }
+    node.push(value);
+    this.length += span(level);
+  }
+
+  /** `node` itself when it was made here, else a copy (a new chunk for `null`). */
+  private writable(node: readonly unknown[] | null, level: number): unknown[] {
+    const own = this.own[level];
+    if (node !== null && own === node) return own;
+    return this.adopt(node === null ? [] : [...node], level);
+  }
+
+  /** Makes `chunk` the one on the path at `level`. */
+  private adopt(chunk: unknown[], level: number): unknown[] {
+    this.own[level] = chunk;
+    this.made.push(chunk);
+    return chunk;
+  }
+
+  finish(): ChunkedList<T> {
+    for (const chunk of this.made) Object.freeze(chunk);
+    return Object.freeze({ length: this.length, height: this.height, root: this.root });
+  }
 }
 
 /** Calls `fn` on each item in order. */

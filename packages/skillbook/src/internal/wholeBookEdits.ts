@@ -67,18 +67,22 @@ function ownSkill(s: PlainSkill): Skill {
 export function adoptState(state: BookState, change: AdoptedSkills, revision: number): BookState {
   const entries = new Map<string, SkillEntry>();
   const added: string[] = [];
+  const addedSections: string[] = [];
   const active = { context: state.active.context, harness: state.active.harness };
   let nextId = Math.max(state.nextId, change.nextId);
   for (const given of change.skills) {
     const skill = ownSkill(given);
     const before = entries.get(skill.id)?.skill ?? shardedGet(state.skills, skill.id)?.skill;
     if (before?.active) active[before.section as Section] -= 1;
-    else if (!before) added.push(skill.id);
+    else if (!before) {
+      added.push(skill.id);
+      addedSections.push(skill.section);
+    }
     if (skill.active) active[skill.section as Section] += 1;
     entries.set(skill.id, Object.freeze({ skill, contentRev: revision, activeRev: revision, countersRev: revision }));
     nextId = Math.max(nextId, idSuffix(skill.id) ?? 0);
   }
-  const put = commitChanges(state, { revision, nextId, active, entries, added });
+  const put = commitChanges(state, { revision, nextId, active, entries, added, addedSections });
   return purgeState(put, change.purged.filter((id) => !entries.has(id)), revision) ?? put;
 }
 
@@ -86,5 +90,5 @@ export function adoptState(state: BookState, change: AdoptedSkills, revision: nu
 export function reserveState(state: BookState, nextId: number): BookState {
   if (!Number.isSafeInteger(nextId)) throw new RangeError(`reserveIds: expected a safe integer, got ${nextId}`);
   if (nextId <= state.nextId) return state;
-  return commitChanges(state, { revision: state.revision, nextId, active: state.active, entries: new Map(), added: [] });
+  return commitChanges(state, { revision: state.revision, nextId, active: state.active, entries: new Map(), added: [], addedSections: [] });
 }

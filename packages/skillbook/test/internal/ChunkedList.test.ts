@@ -1,6 +1,6 @@
 import { Immer, current, isDraft } from 'immer';
 import { describe, expect, it } from 'vitest';
-import { emptyList, listFromArray, listPush, listToArray, listValues } from '../../src/internal/ChunkedList.ts';
+import { emptyList, listFromArray, listPush, listToArray, listValues, listWithAll } from '../../src/internal/ChunkedList.ts';
 import type { ChunkedList, MutableChunkedList } from '../../src/internal/ChunkedList.ts';
 
 const immer = new Immer({ autoFreeze: true });
@@ -48,5 +48,35 @@ describe('ChunkedList', () => {
         items: listToArray(pushed),
       });
     }
+  });
+
+  it('listWithAll - appending many at once gives the list appending one by one gives, sharing every chunk before the old last one', () => {
+    const chunks = (l: ChunkedList<number>): Set<unknown> => {
+      const out = new Set<unknown>();
+      const walk = (node: readonly unknown[], level: number): void => {
+        out.add(node);
+        if (level > 0) for (const child of node) walk(child as readonly unknown[], level - 1);
+      };
+      walk(l.root, l.height);
+      return out;
+    };
+    for (const start of [0, 1, 63, 64, 4095, 4096, 5000]) {
+      const list = immer.produce(listFromArray(Array.from({ length: start }, (_, i) => i)), () => undefined);
+      for (const count of [1, 64, 4097]) {
+        const items = Array.from({ length: count }, (_, i) => start + i);
+        const all = listWithAll(list, items);
+        const pushed = push(list, items);
+        expect([all.length, all.height, listToArray(all)]).toEqual([pushed.length, pushed.height, listToArray(pushed)]);
+        expect(listToArray(list)).toEqual(Array.from({ length: start }, (_, i) => i));
+        const fresh = [...chunks(all)].filter((c) => !chunks(list).has(c));
+        for (const c of fresh) expect(Object.isFrozen(c)).toBe(true);
+        // fresh: the chunks holding the new items, and the copies on the old last path (at most one per level)
+        const sharedBefore = [...chunks(list)].filter((c) => chunks(all).has(c)).length;
+        expect(sharedBefore).toBeGreaterThanOrEqual(chunks(list).size - (list.height + 1));
+        expect(Object.isFrozen(all)).toBe(true);
+      }
+    }
+    const list = listFromArray([1]);
+    expect(listWithAll(list, [])).toBe(list);
   });
 });

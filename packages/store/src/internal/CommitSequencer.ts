@@ -1,10 +1,11 @@
-import type { AppliedOp, Conflict, Skillbook, SkippedOp } from '@cohort/skillbook';
+import type { AppliedOp, BatchResult, Conflict, Skillbook, SkippedOp } from '@cohort/skillbook';
 import { commitOps } from '../commitOps.ts';
 import type { AuditBlock, CommitRecord, IdLease, StoreError } from '../Store.ts';
 import { contentConflicts, mergeConflicts } from './contentConflicts.ts';
 import { IdLeases } from './IdLeases.ts';
 import type { LeaseRecord } from './IdLeases.ts';
 import { remapIds } from './remapIds.ts';
+import type { IdOrigins, Remapped } from './remapIds.ts';
 
 /** A change that did not arrive as ops (another writer's document, a reload): its before and after. */
 interface Boundary {
@@ -38,6 +39,10 @@ export type SequencedCommit =
   | { readonly ok: false; readonly error: StoreError };
 
 const MAX_BOUNDARIES = 64;
+
+/** What {@link CommitSequencer.apply} checked: the conflicts, or the ops as remapped and their replay. */
+type Checked = { readonly conflicts: Conflict[] } | { readonly remapped: Remapped; readonly replayed: BatchResult };
+
 
 /**
  * Decides appends against the store's book, the same way for every adapter: the base a
@@ -126,11 +131,9 @@ export class CommitSequencer {
     const base = this.baseOf(commit);
     if (typeof base === 'object') return { ok: false, error: base };
     const s = this.s;
-    const origins = { explicit: new Set(commit.explicitIds ?? []), allocation: commit.allocation ?? 'unleased' };
-    const remapped = remapIds(s.book, commitOps(commit), origins, this.leases);
-    const conflicts = mergeConflicts([remapped.conflicts, this.conflictsSince(remapped.ops, base)]);
-    if (conflicts.length > 0) return this.refuse(base, conflictError(commit, conflicts));
-    const replayed = s.book.replay(remapped.ops);
+    const checked = this.checkAndReplay(commit, base);
+    if ('conflicts' in checked) return this.refuse(base, conflictError(commit, checked.conflicts));
+    const { remapped, replayed } = checked;
     if (!replayed.ok) {
       return this.refuse(base, { code: 'invalid_commit', message: `commit of ${commit.sessionId} cannot be applied: ${replayed.error.message}`, cause: replayed.error });
     }
@@ -144,6 +147,30 @@ export class CommitSequencer {
     const divergence = exact ? s.divergence : Math.min(s.divergence ?? base, base);
     this.s = { ...s, book, divergence };
     return { ok: true, book, blocks: changed ? blocksAsApplied(commit.entries, remapped.ops, replayed.skipped) : [], idMap: remapped.idMap };
+  }
+
+  /**
+   * The id check (`remapIds`), the conflicts since `base`, and — when there are none — the
+   * replay. A commit whose ADD ids are all final (`leased`) keeps every op as it is, and the only
+   * thing the id check can find in it, an ADD whose id is taken, the replay refuses too: so the
+   * id check runs only once the commit is refused anyway, to say which ops conflict. It costs a
+   * set of every id and a copy of every op, in a commit of 90,000 ops (W(10,000 × 10)).
+   */
+  private checkAndReplay(commit: CommitRecord, base: number): Checked {
+    const book = this.s.book;
+    const ops = commitOps(commit);
+    const origins: IdOrigins = { explicit: new Set(commit.explicitIds ?? []), allocation: commit.allocation ?? 'unleased' };
+    let remapped = origins.allocation === 'leased' ? null : remapIds(book, ops, origins, this.leases);
+    const since = this.conflictsSince(remapped?.ops ?? ops, base);
+    if (since.length === 0 && (remapped?.conflicts.length ?? 0) === 0) {
+      const replayed = book.replay(remapped?.ops ?? ops);
+      if (replayed.ok || remapped) return { remapped: remapped ?? { ops, idMap: new Map(), conflicts: [] }, replayed };
+      // refused: were some ADD ids taken?
+      remapped = remapIds(book, ops, origins, this.leases);
+      if (remapped.conflicts.length === 0) return { remapped, replayed };
+    }
+    remapped ??= remapIds(book, ops, origins, this.leases);
+    return { conflicts: mergeConflicts([remapped.conflicts, since]) };
   }
 
   private refuse(base: number, error: StoreError): SequencedCommit {
@@ -208,20 +235,31 @@ function malformedCommit(commit: CommitRecord): string | null {
   return null;
 }
 
-/** The commit's blocks with its ops as applied (`ops`, in the same order), less the ops that were skipped as changing nothing. */
+/**
+ * The commit's blocks with its ops as applied (`ops`, in the same order), less the ops that
+ * were skipped as changing nothing; each block's list is a copy (the history must not share
+ * the client's lists).
+ */
 function blocksAsApplied(entries: readonly AuditBlock[], ops: readonly AppliedOp[], skipped: readonly SkippedOp[]): AuditBlock[] {
-  const dropped = new Set(skipped.map((k) => k.opIndex));
+  const dropped = skipped.length === 0 ? null : new Set(skipped.map((k) => k.opIndex));
   const out: AuditBlock[] = [];
   let index = 0;
   for (const block of entries) {
-    const kept: AppliedOp[] = [];
-    for (let i = 0; i < block.ops.length; i += 1, index += 1) {
-      const op = ops[index];
-      if (op && !dropped.has(index)) kept.push(op);
-    }
+    const kept = dropped === null ? ops.slice(index, index + block.ops.length) : keptOps(ops, index, block.ops.length, dropped);
+    index += block.ops.length;
     if (kept.length > 0) out.push({ ...block, ops: kept });
   }
   return out;
+}
+
+/** The ops of one block (from `index`, `count` of them) that were not dropped. */
+function keptOps(ops: readonly AppliedOp[], index: number, count: number, dropped: ReadonlySet<number>): AppliedOp[] {
+  const kept: AppliedOp[] = [];
+  for (let i = index; i < index + count; i += 1) {
+    const op = ops[i];
+    if (op && !dropped.has(i)) kept.push(op);
+  }
+  return kept;
 }
 
 function conflictError(commit: CommitRecord, conflicts: readonly Conflict[]): StoreError {
