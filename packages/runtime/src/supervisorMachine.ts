@@ -3,20 +3,10 @@ import type { Commit } from './Commit.ts';
 import type { SessionAnswer } from './sessionMachine.ts';
 import type { SessionId } from './SessionId.ts';
 
-/**
- * The xstate id (and system id) of the supervisor of session `sessionId`, made on the
- * session's first spawn: `s1.supervisor`.
- */
-export function supervisorIdOf(sessionId: string): string {
-  return `${sessionId}.supervisor`;
-}
-
-/** A supervisor's context: who it merges into, and the commits in its hands. */
+/** The root supervisor's context: the commits in its hands. */
 export interface SupervisorContext {
-  /** The session it merges into, or `root` (the runtime's book). */
-  readonly ownerId: string;
-  /** Whether a merge waits for the store (the root's supervisor); a session's answers at once. */
-  readonly durable: boolean;
+  /** What it merges into: `root` (the runtime's book, through the store). */
+  readonly ownerId: 'root';
   /** Sessions whose commits were taken for merging and not yet acknowledged, in merge order. */
   readonly inFlight: readonly SessionId[];
   /** Commits waiting for room in a full queue (back-pressure), in arrival order. */
@@ -26,8 +16,7 @@ export interface SupervisorContext {
 
 /** The input a supervisor machine starts from. */
 export interface SupervisorInput {
-  readonly ownerId: string;
-  readonly durable: boolean;
+  /** How many merges may wait for the store at once; more commits wait for room. */
   readonly maxQueue: number;
 }
 
@@ -42,7 +31,7 @@ export type SupervisorEvent =
 
 /** What a supervisor asks the runtime to do (xstate `emit`). */
 export type SupervisorEmitted =
-  /** Merge the commit of `sessionId` into the owner now (a session's supervisor answers the session at once). */
+  /** Hand the commit of `sessionId` to the store now. */
   | { type: 'merge'; sessionId: SessionId; commit: Commit }
   /** Tell the session the verdict the store gave its merge. */
   | { type: 'answer'; sessionId: SessionId; answer: SessionAnswer }
@@ -52,13 +41,14 @@ export type SupervisorEmitted =
   | { type: 'backpressure'; sessionId: SessionId; queued: number };
 
 /**
- * A merge queue. Commits are merged one at a time, in arrival order: the runtime runs each
- * `merge` to completion before the supervisor takes its next event. A session's supervisor
- * merges into the session's draft and the runtime answers the child in the same step. The
- * runtime's root supervisor hands merges to the store: each stays in flight until the store
- * made it durable (`DURABLE`, carrying the verdict), and at most `maxQueue` are in flight — a
- * commit that finds the queue full waits for room (back-pressure, not refusal). A closed
- * supervisor refuses new commits and still answers the merges in flight.
+ * The runtime's root supervisor: the merge queue in front of the store. Root sessions' commits
+ * are merged one at a time, in arrival order: the runtime runs each `merge` to completion (it
+ * decides the commit and hands it to the store) before the supervisor takes its next event.
+ * Each merge stays in flight until the store made it durable (`DURABLE`, carrying the verdict),
+ * and at most `maxQueue` are in flight — a commit that finds the queue full waits for room
+ * (back-pressure, not refusal). A closed supervisor refuses new commits and still answers the
+ * merges in flight. (A session's children's commits need no such queue: the runtime merges each
+ * into the session's draft as it arrives, and answers at once.)
  *
  * A supervisor never reaches a final state: xstate tells a parent when its child is done, and
  * the sessions under a supervisor may stop after their owner (a cancelled child still busy),
@@ -91,18 +81,16 @@ export const supervisorMachine = setup({
     }),
   },
   guards: {
-    answersAtOnce: ({ context }) => !context.durable,
     hasRoom: ({ context }) => context.inFlight.length < context.maxQueue,
   },
 }).createMachine({
   id: 'supervisor',
-  context: ({ input }) => ({ ownerId: input.ownerId, durable: input.durable, inFlight: [], waiting: [], maxQueue: input.maxQueue }),
+  context: ({ input }) => ({ ownerId: 'root', inFlight: [], waiting: [], maxQueue: input.maxQueue }),
   initial: 'open',
   states: {
     open: {
       on: {
         COMMIT: [
-          { guard: 'answersAtOnce', actions: emit(({ event }) => ({ type: 'merge' as const, sessionId: event.sessionId, commit: event.commit })) },
           {
             guard: 'hasRoom',
             actions: [

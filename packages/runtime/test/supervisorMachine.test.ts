@@ -35,18 +35,8 @@ const durable = (n: number): SupervisorEvent => ({
   type: 'DURABLE', sessionId: formatSessionId('t', n), answer: { type: 'MERGED', revision: n, ops: 0, added: [], dropped: [] },
 });
 
-describe('supervisorMachine - a session\'s supervisor', () => {
-  it('supervisorMachine - merges each commit at once, holding nothing', () => {
-    const open = start({ ownerId: 't.1', durable: false, maxQueue: 1 });
-    const [after, actions] = feed(open, commitOf(2));
-    expect(emitted(actions)).toEqual(['merge t.2']);
-    expect(after.context).toMatchObject({ inFlight: [], waiting: [] });
-    expect(emitted(feed(after, commitOf(3))[1])).toEqual(['merge t.3']);
-  });
-});
-
 describe('supervisorMachine - the root supervisor', () => {
-  const root = () => start({ ownerId: 'root', durable: true, maxQueue: 2 });
+  const root = () => start({ maxQueue: 2 });
 
   it('supervisorMachine - keeps merges in flight until durable, and a full queue makes commits wait', () => {
     const [full, actions] = feed(root(), commitOf(1), commitOf(2));

@@ -35,30 +35,37 @@ export interface MergerDeps {
 export type Supervisor = Actor<typeof supervisorMachine>;
 
 /**
- * Does what supervisors ask (their emitted events): merges a commit into its owner — a
- * session's draft, or the root book through the store — and tells the committing session the
- * verdict, on `MERGED` or `REJECTED`. A defect here never leaves a session waiting: the merge
- * is refused, or the session is told of the defect.
+ * Merges commits into their owners, one at a time, and tells each committing session the
+ * verdict (`MERGED` or `REJECTED`). A session's children's commits are merged into its draft
+ * as they arrive: a merge runs to completion before anything else happens, so the merges into
+ * one session never interleave and need no queue. The root's go through the runtime's root
+ * supervisor, whose machine holds the merges waiting for the store (durability, back-pressure);
+ * this does what it asks. A defect here never leaves a session waiting: the merge is refused,
+ * or the session is told of the defect.
  */
 export class Merger {
   constructor(private readonly deps: MergerDeps) {}
 
-  /** Handles what the supervisor of `owner` (null: the runtime's root supervisor) emitted. */
-  handle(owner: SessionNode | null, supervisor: Supervisor, emitted: SupervisorEmitted): void {
-    const into = owner?.id ?? 'root';
+  /** Handles what the runtime's root supervisor emitted. */
+  handle(root: Supervisor, emitted: SupervisorEmitted): void {
     switch (emitted.type) {
       case 'merge':
-        this.merge(owner, supervisor, emitted.sessionId, emitted.commit);
+        this.mergeIntoRoot(root, emitted.sessionId, emitted.commit);
         return;
       case 'answer':
-        this.answer(emitted.sessionId, emitted.answer, into);
+        this.answer(emitted.sessionId, emitted.answer, 'root');
         return;
       case 'refuse':
-        this.answer(emitted.sessionId, { type: 'REJECTED', failure: failureSeed('cancelled', 'the runtime closed before the merge') }, into);
+        this.answer(emitted.sessionId, { type: 'REJECTED', failure: failureSeed('cancelled', 'the runtime closed before the merge') }, 'root');
         return;
       case 'backpressure':
         this.backpressure(emitted.sessionId, emitted.queued);
     }
+  }
+
+  /** Merges the commit of child `sessionId` into `owner`'s draft and answers the child at once. */
+  mergeIntoSession(owner: SessionNode, sessionId: SessionId, commit: Commit): void {
+    this.guarded(owner, sessionId, commit, (verdict) => this.answer(sessionId, answerOf(verdict), owner.id));
   }
 
   /** Tells a committing session the verdict on its commit (a session that stopped waiting is not told). */
@@ -78,10 +85,13 @@ export class Merger {
     }
   }
 
-  private merge(owner: SessionNode | null, supervisor: Supervisor, sessionId: SessionId, commit: Commit): void {
-    const done = owner
-      ? (verdict: Verdict) => this.answer(sessionId, answerOf(verdict), owner.id)
-      : (verdict: Verdict) => supervisor.send({ type: 'DURABLE', sessionId, answer: answerOf(verdict) });
+  /** Hands a root session's commit to the store; the root supervisor learns of the verdict (`DURABLE`). */
+  private mergeIntoRoot(root: Supervisor, sessionId: SessionId, commit: Commit): void {
+    this.guarded(null, sessionId, commit, (verdict) => root.send({ type: 'DURABLE', sessionId, answer: answerOf(verdict) }));
+  }
+
+  /** Decides and merges; a defect on the way refuses the commit instead of leaving it unanswered. */
+  private guarded(owner: SessionNode | null, sessionId: SessionId, commit: Commit, done: (verdict: Verdict) => void): void {
     try {
       this.decide(owner, sessionId, commit, done);
     } catch (thrown) {

@@ -10,7 +10,7 @@ import type { SessionId } from '../SessionId.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
 import { sessionMachine } from '../sessionMachine.ts';
 import type { SessionEmitted, SessionMachineEvent } from '../sessionMachine.ts';
-import type { supervisorMachine } from '../supervisorMachine.ts';
+import { dropChildDoneEvents } from './dropChildDoneEvents.ts';
 import { LazyAbortController } from './LazyAbortController.ts';
 import { SessionHandle } from './SessionHandle.ts';
 
@@ -42,8 +42,8 @@ export interface NodeSpec {
   readonly deliver: Deliver;
   readonly draft: Draft;
   readonly budget: BudgetAccount;
-  /** The supervisor the session commits to: its parent's, or the runtime's root one. */
-  readonly supervisor: AnyActorRef;
+  /** The runtime's root supervisor: the actor a root session's actor is a child of. */
+  readonly root: AnyActorRef;
 }
 
 /** Where a session is in its lifecycle: its machine's state. */
@@ -73,8 +73,6 @@ export class SessionNode {
   readonly actor: Actor<typeof sessionMachine>;
   /** The body's view of the session. */
   readonly handle: Session;
-  /** Created on the first spawn: leaf sessions never pay for one. */
-  supervisor: Actor<typeof supervisorMachine> | null = null;
   /** Stops an actor-logic body when the session ends. */
   stopBody: (() => void) | null = null;
   /** What the body returned, once it did: its commit carries it, and its outcome. */
@@ -95,7 +93,9 @@ export class SessionNode {
     this.actor = createActor(sessionMachine, {
       // what an inspector shows: the session's name when it has one, and always its id
       id: spec.options.name === undefined ? spec.id : `${spec.options.name} (${spec.id})`,
-      parent: spec.supervisor,
+      // a child's actor is its parent's child in the actor system (the inspector shows the tree);
+      // a root session's, the root supervisor's
+      parent: spec.parent?.actor ?? spec.root,
       input: {
         sessionId: spec.id, path: spec.path, name: spec.options.name, attempt: spec.attempt,
         timeoutMs: spec.options.timeoutMs, wallClockMs: spec.options.budget?.ms, retry: spec.options.retry,
@@ -115,7 +115,12 @@ export class SessionNode {
   }
 
   addChild(child: SessionNode): void {
-    (this.kids ??= new Set()).add(child);
+    if (!this.kids) {
+      this.kids = new Set();
+      // its children's actors report to this one when they stop: the runtime settles them itself
+      dropChildDoneEvents(this.actor);
+    }
+    this.kids.add(child);
   }
 
   removeChild(child: SessionNode): void {

@@ -13,11 +13,9 @@ import type { SessionId } from '../SessionId.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
 import type { SessionEmitted } from '../sessionMachine.ts';
 import { DEADLINE_WATCHER_ID, deadlineWatcher } from '../deadlineWatcher.ts';
-import { supervisorIdOf, supervisorMachine } from '../supervisorMachine.ts';
-import type { SupervisorEmitted } from '../supervisorMachine.ts';
+import { supervisorMachine } from '../supervisorMachine.ts';
 import { admitSession, openAccount } from './admitSession.ts';
 import { dropChildDoneEvents } from './dropChildDoneEvents.ts';
-import { stopChildActor } from './stopChildActor.ts';
 import { Merger } from './Merger.ts';
 import type { Supervisor } from './Merger.ts';
 import { committedEvent, committedOutcome, failedOutcome, failureEvents, refusalFailure, sessionFailure, spawnedEvent } from './outcomes.ts';
@@ -80,9 +78,9 @@ export class SessionTree implements SessionHost {
       systemId: ROOT_SUPERVISOR_ID,
       clock: deps.clock,
       ...(deps.inspect ? { inspect: deps.inspect } : {}),
-      input: { ownerId: 'root', durable: true, maxQueue: deps.limits.maxMergeQueue },
+      input: { maxQueue: deps.limits.maxMergeQueue },
     });
-    this.root.on('*', (emitted) => this.supervisorEmitted(null, this.root, emitted));
+    this.root.on('*', (emitted) => this.guard(() => this.merger.handle(this.root, emitted)));
     dropChildDoneEvents(this.root);
     // xstate re-throws an unobserved root error in a timer: observe it, report it, never crash the host
     this.root.subscribe({ error: reportDefect });
@@ -147,11 +145,6 @@ export class SessionTree implements SessionHost {
     }
   }
 
-  /** What the supervisor of `owner` (null: the root) emitted: merging work. */
-  private supervisorEmitted(owner: SessionNode | null, supervisor: Supervisor, emitted: SupervisorEmitted): void {
-    this.guard(() => this.merger.handle(owner, supervisor, emitted));
-  }
-
   // ---- spawning -------------------------------------------------------------------------
 
   /** Admits and starts a session (a refused one is delivered its failure at once); its id. */
@@ -170,8 +163,7 @@ export class SessionTree implements SessionHost {
     }
     const start = parent ? parent.draft.book : this.deps.ledger.book;
     const draft = this.deps.seams.draftFor(parent, start, { sessionId: id, path, name: options.name });
-    const supervisor = this.supervisorOf(parent);
-    const node = new SessionNode({ id, path, parent, body, options, attempt, deliver, draft, budget: account, supervisor }, this);
+    const node = new SessionNode({ id, path, parent, body, options, attempt, deliver, draft, budget: account, root: this.root }, this);
     this.registry.add(node);
     if (this.deps.events.listening) this.deps.events.emit(spawnedEvent(id, path, this.clock.now(), attempt, options.name));
     node.actor.start();
@@ -189,24 +181,6 @@ export class SessionTree implements SessionHost {
     return failedOutcome(failure);
   }
 
-  /** The supervisor a child of `parent` commits to: made on the parent's first spawn. */
-  private supervisorOf(parent: SessionNode | null): Supervisor {
-    if (!parent) return this.root;
-    if (parent.supervisor) return parent.supervisor;
-    const id = supervisorIdOf(parent.id);
-    const supervisor = createActor(supervisorMachine, {
-      id,
-      systemId: id,
-      parent: parent.actor,
-      input: { ownerId: parent.id, durable: false, maxQueue: this.deps.limits.maxMergeQueue },
-    });
-    supervisor.on('*', (emitted) => this.supervisorEmitted(parent, supervisor, emitted));
-    dropChildDoneEvents(supervisor);
-    parent.supervisor = supervisor;
-    supervisor.start();
-    return supervisor;
-  }
-
   /** In a promise callback: a defect here must not become an unhandled rejection. */
   private bodyEnded(node: SessionNode, event: BodyEnded): void {
     if (event.type === 'BODY_DONE') node.output = event.output;
@@ -216,8 +190,8 @@ export class SessionTree implements SessionHost {
   private submitCommit(node: SessionNode): void {
     const commit = node.draft.toCommit(node.output);
     if (this.deps.events.listening) this.deps.events.emit(committedEvent(node, this.clock.now(), commit.baseRevision));
-    const supervisor = this.supervisorOf(node.parent);
-    if (supervisor.getSnapshot().status === 'active') supervisor.send({ type: 'COMMIT', sessionId: node.id, commit });
+    if (node.parent) this.merger.mergeIntoSession(node.parent, node.id, commit);
+    else if (this.root.getSnapshot().status === 'active') this.root.send({ type: 'COMMIT', sessionId: node.id, commit });
     else node.tell({ type: 'REJECTED', failure: failureSeed('cancelled', 'the runtime closed before the merge') });
   }
 
@@ -251,14 +225,11 @@ export class SessionTree implements SessionHost {
     this.childGone(node.parent);
   }
 
-  /** Ends what the session holds: its signal, its body, its account, its supervisor, its place in the registry. */
+  /** Ends what the session holds: its signal, its body, its account, its place in the registry. */
   private finish(node: SessionNode, reason: unknown): void {
     node.controller.abort(reason);
     node.stopBody?.();
     node.budget.close();
-    node.supervisor?.send({ type: 'CLOSE' });
-    // a session's supervisor answers each merge at once: nothing is left for it to do
-    if (node.supervisor) stopChildActor(node.supervisor);
     this.registry.remove(node);
   }
 

@@ -4,15 +4,16 @@ import type { AnyActorRef, AnyEventObject } from 'xstate';
 const CHILD_DONE = 'xstate.done.actor.';
 
 /**
- * Keeps the done events of a supervisor's children (`xstate.done.actor.<child id>`) away from
- * its machine. Why: xstate memoizes, per state node and per event type, which transitions an
- * event may take (`memo(stateNode, 'candidates-' + type)` in its `StateNode.next`), and a
- * child's done event is typed by the child's id — so every session that ever settled left a key
- * in the supervisor machine's state nodes for the life of the process: 270 bytes per session,
- * linear heap growth in a long-running service (the soak benchmark, row 8). A supervisor never
- * acts on them (a session's outcome reaches its parent through the runtime), so they are dropped
- * before its machine sees them; the inspector still sees each one arrive. Every other event — a
- * child's error event included — goes through.
+ * Keeps the done events of an actor's session children (`xstate.done.actor.<child id>`) away
+ * from its machine — the root supervisor's, or a session's that spawned. Why: xstate memoizes,
+ * per state node and per event type, which transitions an event may take
+ * (`memo(stateNode, 'candidates-' + type)` in its `StateNode.next`), and a child's done event is
+ * typed by the child's id — so every session that ever settled left a key in its parent
+ * machine's state nodes for the life of the process: 270 bytes per session, linear heap growth
+ * in a long-running service (the soak benchmark, row 8); and each would cost its parent a
+ * machine step. No machine acts on them (a session's outcome reaches its parent through the
+ * runtime), so they are dropped before the machine sees them; the inspector still sees each one
+ * arrive. Every other event — a child's error event included — goes through.
  *
  * `_send` is the actor's internal mailbox entry (xstate 5.33, pinned): the one place a relayed
  * event enters an actor.
