@@ -13,5 +13,11 @@ export interface Commit {
   readonly entries: readonly AuditEntry[];
   /** Sessions whose work is inside `entries` (merged descendants), for failure accounting. */
   readonly descendants: number;
+  /**
+   * Characters of the text of the ops in `entries` (what `limits.maxCommitBytes` is checked
+   * against, see `Draft.textLength`): carried so that a parent that merges the whole commit
+   * adds it up without reading every op's text again at every level.
+   */
+  readonly textLength: number;
   readonly output: unknown;
 }

@@ -139,7 +139,8 @@ export class Draft {
     this.open = null;
     for (const entry of result.entries) this.record(entry);
     this.ops += result.ops.length;
-    this.chars += textLength(result.ops);
+    // the commit's own count when none of its ops was dropped: no second read of every op's text
+    this.chars += result.dropped.length === 0 ? commit.textLength : textLength(result.ops);
     return result;
   }
 
@@ -161,6 +162,7 @@ export class Draft {
       baseRevision: this.baseRevision,
       entries: (this.log ?? []).map((e) => ({ revision: e.revision, sessionId: e.sessionId, path: e.path, name: e.name, ops: e.ops })),
       descendants: this.descendants,
+      textLength: this.chars,
       output,
     };
   }

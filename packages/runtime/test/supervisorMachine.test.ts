@@ -27,7 +27,7 @@ const emitted = (actions: Action[]) =>
 
 function commitOf(n: number): SupervisorEvent {
   const sessionId = formatSessionId('t', n);
-  const commit: Commit = { sessionId, path: [sessionId], baseRevision: 0, entries: [], descendants: 0, output: undefined };
+  const commit: Commit = { sessionId, path: [sessionId], baseRevision: 0, entries: [], descendants: 0, textLength: 0, output: undefined };
   return { type: 'COMMIT', sessionId, commit };
 }
 
