@@ -1,13 +1,13 @@
 /**
- * `@cohort/bench`: the benchmarks, Cohort against the alternatives and its peers, side by side in
- * one process. Run them with `./pnpmw bench` (or `--quick`); see docs/performance.md.
+ * `@cohort/bench`: the benchmarks, Cohort against the alternatives and its peers, side by side
+ * in one run. Run them with `./pnpmw bench` (or `--quick`); see docs/performance.md.
  */
 export { runBench, scenarios, describeMachine } from './runBench.ts';
 export type { BenchMachine, BenchResults } from './runBench.ts';
 export type { BenchMode, BenchOptions, BenchRow, Figure, Scenario, ScenarioReport, Target } from './Scenario.ts';
 export { formatPeers, formatPeersMarkdown } from './peers/formatPeers.ts';
 export type { PeerCell, PeerLine, PeerMemory, PeerTable } from './peers/PeerTable.ts';
-export { peerSystems } from './peers/peerSystems.ts';
+export { PEER_KEYS } from './peers/PeerSystem.ts';
 export type { PeerKey, PeerRun, PeerSystem } from './peers/PeerSystem.ts';
 export { expectedSurvivors, flatWorkload, treeWorkload, verify } from './peers/Workload.ts';
 export type { Insert, Verdict, Workload } from './peers/Workload.ts';

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { peerSystems, treeWorkload, verify } from '../src/index.ts';
-import { runPeerProcess } from '../src/peers/runPeerProcess.ts';
+import { flatWorkload, treeWorkload, verify } from '../src/index.ts';
+import { peerSystems } from '../src/peers/peerSystems.ts';
+import { runPeerProcess, timePeerProcess } from '../src/peers/runPeerProcess.ts';
 
 const pinned = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> }).dependencies;
 
@@ -29,6 +30,19 @@ describe('runPeerProcess - one system in a process of its own', () => {
     const result = await runPeerProcess('floor', treeWorkload('tree', 10, 2), 60_000);
     expect(result).toMatchObject({ capped: false, verdict: { ok: true, survived: 900 } });
     expect(result.rssIncreaseMb).toEqual(expect.any(Number));
+  }, 60_000);
+
+  it('times every workload it is given, after its warm-up runs, each checked', async () => {
+    const tree = treeWorkload('tree', 10, 2);
+    const flat = flatWorkload('flat', 30);
+    const times = await timePeerProcess('effect', [tree, flat], 1, 2, 60_000);
+    expect(times.name).toMatch(/^Effect \d/);
+    expect([...times.byWorkload.keys()]).toEqual(['tree', 'flat']);
+    for (const { samples, verdict } of times.byWorkload.values()) {
+      expect(samples).toHaveLength(2);
+      expect(verdict.ok).toBe(true);
+    }
+    expect(times.byWorkload.get('tree')?.verdict.survived).toBe(900);
   }, 60_000);
 
   it('kills a run that outlasts its cap and reports it as capped, unchecked', async () => {

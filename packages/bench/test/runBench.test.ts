@@ -57,4 +57,11 @@ describe('bench - the harness', () => {
     expect(text).toContain('dropped');
     expect(formatPeersMarkdown(peers).split('\n')[0]).toContain('| system |');
   }, 120_000);
+
+  it('never loads a peer into the process that measures Cohort', async () => {
+    await smokeRun();
+    // LangChain keeps its AsyncLocalStorage here once loaded; running it switches on the
+    // promise hooks that slow every later await in the process, Cohort's and the floor's
+    expect((globalThis as Record<symbol, unknown>)[Symbol.for('ls:tracing_async_local_storage')]).toBeUndefined();
+  }, 120_000);
 });

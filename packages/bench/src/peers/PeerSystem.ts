@@ -13,7 +13,8 @@ export interface PeerRun {
 }
 
 /** The systems compared, in table order. */
-export type PeerKey = 'cohort' | 'langgraph' | 'effect' | 'floor';
+export const PEER_KEYS = ['cohort', 'langgraph', 'effect', 'floor'] as const;
+export type PeerKey = (typeof PEER_KEYS)[number];
 
 /** A system: its name as the table prints it, and how it runs a workload. */
 export interface PeerSystem {

@@ -9,12 +9,10 @@ import type { Verdict, Workload } from './Workload.ts';
 
 /** One system on one workload. */
 export interface PeerCell {
-  /** Median wall time of the runs in this process, in ms; or the one run in a process of its own when `capped` is set. */
+  /** Median wall time of its runs, each system in processes of its own, in ms; or the one capped run's. */
   readonly time: Figure;
   /** Killed at the time cap: `time` is the cap, a lower bound. */
   readonly capped: boolean;
-  /** Timed by its one run in a process of its own (a system too slow to alternate with the others). */
-  readonly ownProcess: boolean;
   /** The first failed verdict of its runs, else the last; null when nothing could be checked (capped). */
   readonly verdict: Verdict | null;
 }

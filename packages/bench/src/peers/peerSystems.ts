@@ -4,7 +4,11 @@ import { cohortPeer } from './systems/cohortPeer.ts';
 import { effectPeer } from './systems/effectPeer.ts';
 import { langGraphPeer } from './systems/langGraphPeer.ts';
 
-/** Every system of the peer comparison, Cohort first, in table order. */
+/**
+ * Every system of the peer comparison, Cohort first, in table order. Only a peer's own process
+ * loads them (`peerProcessMain.ts`): LangChain's AsyncLocalStorage, once in a process, slows
+ * every `await` in it (the async floor took twice as long beside it).
+ */
 export const peerSystems: readonly PeerSystem[] = [cohortPeer, langGraphPeer, effectPeer, asyncFloor];
 
 /** The system called `key`; throws for an unknown key (a harness bug). */

@@ -81,16 +81,16 @@ export const fanOut: Scenario = {
   name: 'fan-out against peers',
   async run(options: BenchOptions): Promise<ScenarioReport> {
     const size = byMode(options.mode, {
-      full: { small: 1_000, large: 10_000, tree: 3, capMs: 30_000, warmup: 1, reps: 3 },
-      quick: { small: 1_000, large: 2_000, tree: 2, capMs: 10_000, warmup: 1, reps: 2 },
-      smoke: { small: 20, large: 40, tree: 2, capMs: 10_000, warmup: 0, reps: 1 },
+      full: { small: 1_000, large: 10_000, tree: 3, capMs: 30_000, rounds: 5, warmup: 1, reps: 1 },
+      quick: { small: 1_000, large: 2_000, tree: 2, capMs: 10_000, rounds: 2, warmup: 1, reps: 1 },
+      smoke: { small: 20, large: 40, tree: 2, capMs: 10_000, rounds: 1, warmup: 0, reps: 1 },
     });
     const small = flatWorkload('small', size.small);
     const large = flatWorkload('large', size.large);
     const tree = treeWorkload('tree', 10, size.tree);
     options.log(`2 fan-out: W(n, 10) at n = ${size.small} and ${size.large} and on a ${tree.label}, Cohort and its peers side by side`);
     const table = await measurePeers(options, {
-      workloads: [small, large, tree], memory: large, slow: ['langgraph'], capMs: size.capMs, warmup: size.warmup, reps: size.reps,
+      workloads: [small, large, tree], memory: large, slow: ['langgraph'], capMs: size.capMs, rounds: size.rounds, warmup: size.warmup, reps: size.reps,
     });
     const cohort = lineOf(table, 'cohort');
     const floor = lineOf(table, 'floor');
@@ -105,7 +105,7 @@ export const fanOut: Scenario = {
           { floorMb: floor.memory.increaseMb }),
         versus('2d', `fan-out ${size.small.toLocaleString('en-US')} × 10, vs LangGraph.js`, table, 'langgraph', small, FASTER_2X, (x, y) => y / x),
         versus('2e', `${tree.label}, vs LangGraph.js`, table, 'langgraph', tree, FASTER_2X, (x, y) => y / x),
-        ...(await partRows(size.large, size.warmup, size.reps)),
+        ...(await partRows(size.large, size.warmup, size.rounds)),
       ],
       peers: table,
     };
