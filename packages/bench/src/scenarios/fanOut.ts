@@ -82,7 +82,7 @@ export const fanOut: Scenario = {
   async run(options: BenchOptions): Promise<ScenarioReport> {
     const size = byMode(options.mode, {
       full: { small: 1_000, large: 10_000, tree: 3, capMs: 30_000, rounds: 5, warmup: 1, reps: 1 },
-      quick: { small: 1_000, large: 2_000, tree: 2, capMs: 10_000, rounds: 2, warmup: 1, reps: 1 },
+      quick: { small: 1_000, large: 2_000, tree: 2, capMs: 10_000, rounds: 1, warmup: 1, reps: 2 },
       smoke: { small: 20, large: 40, tree: 2, capMs: 10_000, rounds: 1, warmup: 0, reps: 1 },
     });
     const small = flatWorkload('small', size.small);
@@ -105,7 +105,7 @@ export const fanOut: Scenario = {
           { floorMb: floor.memory.increaseMb }),
         versus('2d', `fan-out ${size.small.toLocaleString('en-US')} × 10, vs LangGraph.js`, table, 'langgraph', small, FASTER_2X, (x, y) => y / x),
         versus('2e', `${tree.label}, vs LangGraph.js`, table, 'langgraph', tree, FASTER_2X, (x, y) => y / x),
-        ...(await partRows(size.large, size.warmup, size.rounds)),
+        ...(await partRows(size.large, size.warmup, size.rounds * size.reps)),
       ],
       peers: table,
     };

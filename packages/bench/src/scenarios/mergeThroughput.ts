@@ -1,12 +1,12 @@
 /**
- * Scenario 3, merge throughput: commits per second through one supervisor, with 1, 10 and
- * 100 ops per commit, against a plain loop of `applyBatch` calls (no actors, no merge queue).
+ * Scenario 3, merge throughput: commits per second into one parent session, with 1, 10
+ * and 100 ops per commit, against a plain loop of `applyBatch` calls (no actors, no merge queue).
  *
  * What is timed on the Cohort side is the commit path: a round of sessions that have each
  * written their ops (`s.applyBatch`, one batch) is released at once; each body returns, the
- * session drains, sends its commit to the parent's supervisor, which merges the commits one
- * at a time (conflict check and replay into the parent's draft) and acknowledges them; the
- * round ends when every session has settled. Spawning and writing happen before the clock
+ * session drains and commits; its parent merges the commits one at a time as they arrive
+ * (conflict check and replay into its draft) and acknowledges them; the round ends when every
+ * session has settled. Spawning and writing happen before the clock
  * starts. The baseline applies the same batches to a book value, one after another.
  */
 import { createRuntime } from '@cohort/runtime';
@@ -98,7 +98,7 @@ export const mergeThroughput: Scenario = {
       );
       await driver.finish();
       await rt.close();
-      const c = rateFigure(cohort, sessions, 'commits/s', 'supervisor');
+      const c = rateFigure(cohort, sessions, 'commits/s', 'into the parent');
       const b = rateFigure(baseline, sessions, 'commits/s', 'applyBatch loop');
       const target = k === 10 ? ({ kind: 'at-most', value: 2, text: '≤ 2× the cost' } as const) : ({ kind: 'info', text: 'info' } as const);
       rows.push(ratioRow(`3${'abc'[[1, 10, 100].indexOf(k)]}`, `merge throughput, ${k} op${k > 1 ? 's' : ''} per commit (cost ratio)`, c, b, b.value / c.value, target,

@@ -1,6 +1,6 @@
 /**
  * Cohort on W(n, k): every child is a session spawned on its parent's draft, each insert an
- * `add_skill` tool call (validated), each commit merged by the parent's supervisor; a child
+ * `add_skill` tool call (validated), each commit merged by its parent; a child
  * that throws fails and its draft is dropped.
  */
 import { createRuntime } from '@cohort/runtime';
