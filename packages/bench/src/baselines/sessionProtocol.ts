@@ -24,9 +24,9 @@ const parentMachine = setup({}).createMachine({ id: 'protocolParent' });
 
 /**
  * `count` sessions reduced to their protocol, each with an async body that ends in a later
- * microtask. With the unsafe baseline (the writes themselves, with no
- * isolation) it bounds from below what any fan-out of xstate sessions costs: a Cohort session
- * does all of this and more (validation, a private draft, the merges, events, accounting).
+ * microtask. With the unsafe baseline (the writes themselves, with no isolation) it bounds from
+ * below what any fan-out of xstate sessions costs: a Cohort session does all of this and more
+ * (validation, a private draft, the merges, events, accounting).
  */
 export async function sessionProtocol(count: number): Promise<void> {
   const parent = createActor(parentMachine).start();
