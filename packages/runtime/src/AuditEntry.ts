@@ -17,6 +17,16 @@ export interface AuditEntry {
   readonly ops: readonly AppliedOp[];
 }
 
+/**
+ * Entry `e` as it lands at `revision`, with `ops` (its own by default). A literal, not
+ * `{ ...e, revision }`: on Node 20 a literal that starts with a spread and adds a key gets a
+ * hidden class of its own per object (0.36 µs and 290 bytes against 0.01 µs and 65), and
+ * every op of a fan-out is restamped at each level (bench row 2).
+ */
+export function entryAt(e: AuditEntry, revision: number, ops: readonly AppliedOp[] = e.ops): AuditEntry {
+  return { revision, sessionId: e.sessionId, path: e.path, name: e.name, ops };
+}
+
 /** The ops of a list of entries, flattened in order. */
 export function entryOps(entries: readonly AuditEntry[]): AppliedOp[] {
   const out: AppliedOp[] = [];

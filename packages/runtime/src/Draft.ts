@@ -1,5 +1,6 @@
 import type { AppliedOp, ApplyOptions, DraftBatchResult, DraftOperationResult, OperationFields, Skill, Skillbook, SkillbookDraft } from '@cohort/skillbook';
 import type { AuditEntry } from './AuditEntry.ts';
+import { entryAt } from './AuditEntry.ts';
 import type { Commit } from './Commit.ts';
 import type { ConflictPolicy } from './ConflictPolicy.ts';
 import type { MergeResult } from './mergeCommit.ts';
@@ -160,7 +161,7 @@ export class Draft {
       sessionId: this.owner.sessionId,
       path: this.owner.path,
       baseRevision: this.baseRevision,
-      entries: (this.log ?? []).map((e) => ({ revision: e.revision, sessionId: e.sessionId, path: e.path, name: e.name, ops: e.ops })),
+      entries: (this.log ?? []).map((e) => entryAt(e, e.revision)),
       descendants: this.descendants,
       textLength: this.chars,
       output,

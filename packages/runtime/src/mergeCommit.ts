@@ -1,6 +1,6 @@
 import type { AppliedOp, Conflict, Skill, Skillbook, SkillbookErrorInfo } from '@cohort/skillbook';
 import type { AuditEntry } from './AuditEntry.ts';
-import { entryOps } from './AuditEntry.ts';
+import { entryAt, entryOps } from './AuditEntry.ts';
 import type { Commit } from './Commit.ts';
 import type { ConflictPolicy } from './ConflictPolicy.ts';
 
@@ -48,7 +48,7 @@ export function mergeCommit<B extends MergeTarget<B>>(book: B, commit: Commit, p
     return { ok: false, kind: 'invalid_commit', message: `commit of ${commit.sessionId} cannot be applied: ${message}`, ...(opIndex !== undefined ? { opIndex } : {}) };
   }
   const revision = applied.book.revision;
-  const entries = decision.entries.map((e) => ({ revision, sessionId: e.sessionId, path: e.path, name: e.name, ops: e.ops }));
+  const entries = decision.entries.map((e) => entryAt(e, revision));
   return { ok: true, book: applied.book, entries, ops: decision.ops, dropped: decision.dropped };
 }
 
@@ -124,7 +124,7 @@ function withoutOps(entries: readonly AuditEntry[], drop: ReadonlySet<number>): 
   let index = 0;
   for (const e of entries) {
     const ops = e.ops.filter(() => !drop.has(index++));
-    if (ops.length > 0) out.push({ revision: e.revision, sessionId: e.sessionId, path: e.path, name: e.name, ops });
+    if (ops.length > 0) out.push(entryAt(e, e.revision, ops));
   }
   return out;
 }

@@ -69,7 +69,7 @@ export interface RejectedEvent {
   type: 'REJECTED';
   failure: FailureSeed;
 }
-/** A supervisor's answer to a commit. */
+/** The answer to a commit: the parent's, or for a root session the store's (through the root supervisor). */
 export type SessionAnswer = MergedEvent | RejectedEvent;
 
 /** The events a session machine takes. */
@@ -98,7 +98,7 @@ export type SessionMachineEvent =
 
 /** What a session machine tells the runtime (xstate `emit`; handlers see the new snapshot). */
 export type SessionEmitted =
-  /** Entered `committing`: send the draft's commit to the parent's supervisor. */
+  /** Entered `committing`: merge the draft's commit into the parent's draft, or send it to the root supervisor. */
   | { type: 'commit' }
   /** Entered `retrying`: drop this attempt's draft and start the next attempt. */
   | { type: 'retry' }
@@ -118,8 +118,8 @@ export const RETRY_KINDS_DEFAULT: readonly FailureKind[] = ['crashed', 'conflict
  * watcher (on the runtime's clock), which the machine arms here (`ARM`) and disarms once the
  * commit is in the parent's hands or the session fails (`DISARM`). `draining`: the body has
  * returned and children are still live (structured concurrency: the runtime counts them in
- * its registry and sends `CHILDREN_SETTLED` once). `committing`: the commit is in the parent
- * supervisor's hands, waiting for `MERGED` or `REJECTED` (the verdict rides on the event);
+ * its registry and sends `CHILDREN_SETTLED` once). `committing`: the commit is in the parent's
+ * hands (a root session's, the store's), waiting for `MERGED` or `REJECTED` (the verdict rides on the event);
  * only a cancellation or a defect ends it otherwise. A failure goes to `retrying` when the
  * retry rule allows (the runtime starts the next attempt and answers `RETRIED`), else to
  * `failed`. Final states keep the verdict: the merge's as the machine's output in `committed`,

@@ -3,7 +3,7 @@
  * without the lists and results a batch needs: the write of one tool call.
  */
 import type { BookReader, Changes, Journal } from './internal/BookState.ts';
-import { RunScope } from './internal/RunScope.ts';
+import { NO_ENTRIES, RunScope } from './internal/RunScope.ts';
 import type { OpenChanges, RunOptions } from './internal/RunScope.ts';
 import type { ParsedOperation } from './parseOperation.ts';
 import { systemClock } from './formatAceTimestamp.ts';
@@ -74,5 +74,4 @@ function letGo(): void {
   handed.addedSections = NO_IDS;
 }
 
-const NO_ENTRIES = new Map<string, never>();
 const NO_IDS: string[] = [];

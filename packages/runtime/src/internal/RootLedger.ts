@@ -1,7 +1,7 @@
 import type { AppliedOp, Skillbook, SkillbookDraft } from '@cohort/skillbook';
 import type { AppendResult, AuditBlock, Store, StoreError, StoreSnapshot } from '@cohort/store';
 import type { AuditEntry } from '../AuditEntry.ts';
-import { entryOps } from '../AuditEntry.ts';
+import { entryAt, entryOps } from '../AuditEntry.ts';
 import type { Clock } from '../Clock.ts';
 import type { Commit } from '../Commit.ts';
 import type { ConflictPolicy } from '../ConflictPolicy.ts';
@@ -167,8 +167,7 @@ export class RootLedger {
     }
     // the audit is what the store persisted: it drops a REMOVE of a skill that was removed already
     const entries = persistedEntries(result, res.entries);
-    // a literal, not `{ ...e, revision }`: on Node 20 a spread followed by a property makes a hidden class per object
-    for (const e of entries) this.entries.push({ revision: res.revision, sessionId: e.sessionId, path: e.path, name: e.name, ops: e.ops });
+    for (const e of entries) this.entries.push(entryAt(e, res.revision));
     if (this.entries.length >= 2 * this.auditWindow) this.entries = this.entries.slice(-this.auditWindow);
     const merge = entries === result.entries ? result : { ...result, entries, ops: entryOps(entries) };
     return { ok: true, revision: res.revision, merge };

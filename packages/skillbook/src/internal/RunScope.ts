@@ -43,8 +43,8 @@ export interface OpenChanges {
   addedSections: string[];
 }
 
-/** What a released scope reads: nothing. */
-const NO_ENTRIES = freezeMap(new Map()) as Map<string, SkillEntry>;
+/** What a released scope reads, and what the changes a one-op run hands over hold between runs: nothing. */
+export const NO_ENTRIES = freezeMap(new Map()) as Map<string, SkillEntry>;
 const NO_BOOK: BookReader = {
   revision: 0, nextId: 0, active: { context: 0, harness: 0 },
   entry: () => undefined, tombstone: () => undefined, changedAfter: () => null,

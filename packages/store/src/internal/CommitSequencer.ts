@@ -43,7 +43,6 @@ const MAX_BOUNDARIES = 64;
 /** What {@link CommitSequencer.apply} checked: the conflicts, or the ops as remapped and their replay. */
 type Checked = { readonly conflicts: Conflict[] } | { readonly remapped: Remapped; readonly replayed: BatchResult };
 
-
 /**
  * Decides appends against the store's book, the same way for every adapter: the base a
  * commit was merged on (see `CommitRecord.basis`), the conflicts since then (the skillbook's
