@@ -49,7 +49,7 @@ describe('SkillbookDraft.applyOperation', () => {
         expect(state(single)).toEqual(state(batched));
         expect(single.finish().toJSON()).toBe(batched.finish().toJSON());
         // and what books give, batch by batch, without a draft (the active counts included)
-        const [o3] = [options()];
+        const o3 = options();
         const book = old.applyBatch(first, o3).book.applyBatch({ operations: [op] }, o3).book;
         expect(single.finish().toJSON()).toBe(book.toJSON());
         expect(single.finish().stats()).toEqual(book.stats());
