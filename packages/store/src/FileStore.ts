@@ -5,15 +5,15 @@ import { checkFileStoreOptions, resolveFileStoreOptions } from './FileStoreOptio
 import type { AppendResult, CommitRecord, HistoryOptions, HistoryPage, LeaseResult, Store, StoreError, StoreSnapshot } from './Store.ts';
 import type { OpenResult } from './StoreOpenError.ts';
 import { openFailure } from './StoreOpenError.ts';
-import { documentPathProblem } from './internal/documentPath.ts';
+import { documentPathProblem } from './internal/disk/documentPath.ts';
 import type { StoreNotice } from './StoreNotice.ts';
-import { openFileStore } from './internal/openFileStore.ts';
-import type { DiskView } from './internal/DiskView.ts';
-import type { StoreContext } from './internal/StoreContext.ts';
-import { HistoryReader } from './internal/HistoryReader.ts';
-import { StoreWorker } from './internal/StoreWorker.ts';
-import { faithfulSeams } from './internal/StoreSeams.ts';
-import type { StoreSeams } from './internal/StoreSeams.ts';
+import { openFileStore } from './internal/worker/openFileStore.ts';
+import type { DiskView } from './internal/disk/DiskView.ts';
+import type { StoreContext } from './internal/worker/StoreContext.ts';
+import { HistoryReader } from './internal/journal/HistoryReader.ts';
+import { StoreWorker } from './internal/worker/StoreWorker.ts';
+import { faithfulSeams } from './internal/external/StoreSeams.ts';
+import type { StoreSeams } from './internal/external/StoreSeams.ts';
 
 /**
  * The embedded durable store: an ACE schema-v2 document (`skillbook.json`, byte-compatible

@@ -6,8 +6,8 @@ import { nodeFs } from './nodeFs.ts';
 import type { StoreClock } from './StoreClock.ts';
 import { systemStoreClock } from './StoreClock.ts';
 import type { StoreFs } from './StoreFs.ts';
-import type { ProcessIdentity } from './internal/WriterLock.ts';
-import { isProcessAlive } from './internal/WriterLock.ts';
+import type { ProcessIdentity } from './internal/disk/WriterLock.ts';
+import { isProcessAlive } from './internal/disk/WriterLock.ts';
 
 /** Options of {@link FileStore.open}; every one has a default. */
 export interface FileStoreOptions {

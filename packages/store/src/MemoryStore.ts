@@ -5,12 +5,12 @@ import type { AppendResult, CommitRecord, HistoryOptions, HistoryPage, LeaseResu
 import type { StoreClock } from './StoreClock.ts';
 import { systemStoreClock } from './StoreClock.ts';
 import type { StoreNotice } from './StoreNotice.ts';
-import { CommitSequencer } from './internal/CommitSequencer.ts';
-import { occurrenceId } from './internal/digest.ts';
-import { DEFAULT_HISTORY_LIMIT } from './internal/HistoryReader.ts';
-import { validLeaseCount } from './internal/IdLeases.ts';
-import { createdCommit } from './internal/persistedCommit.ts';
-import { ResyncWindow } from './internal/ResyncWindow.ts';
+import { CommitSequencer } from './internal/sequencing/CommitSequencer.ts';
+import { occurrenceId } from './internal/disk/digest.ts';
+import { DEFAULT_HISTORY_LIMIT } from './internal/journal/HistoryReader.ts';
+import { validLeaseCount } from './internal/sequencing/IdLeases.ts';
+import { createdCommit } from './internal/journal/persistedCommit.ts';
+import { ResyncWindow } from './internal/sequencing/ResyncWindow.ts';
 
 /** Options of a {@link MemoryStore}. */
 export interface MemoryStoreOptions {

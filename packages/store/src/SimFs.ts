@@ -1,8 +1,8 @@
 import { dirname } from 'node:path';
-import { SimDisk, seededRandom } from './internal/SimDisk.ts';
-import type { TearPolicy } from './internal/SimDisk.ts';
+import { SimDisk, seededRandom } from './internal/disk/SimDisk.ts';
+import type { TearPolicy } from './internal/disk/SimDisk.ts';
 import type { StoreAppendHandle, StoreFs } from './StoreFs.ts';
-import type { ProcessIdentity } from './internal/WriterLock.ts';
+import type { ProcessIdentity } from './internal/disk/WriterLock.ts';
 import { fsError } from './StoreFs.ts';
 
 /** How a simulated crash treats what was not yet durable. */

@@ -1,13 +1,13 @@
 import type { AppliedOp, Skillbook } from '@cohort/skillbook';
 import { replayHistory } from './replayHistory.ts';
 import type { PersistedCommit } from './Store.ts';
-import { sameSkillFields } from './internal/bookChange.ts';
-import { blocksOf } from './internal/JournalLine.ts';
-import { EXTERNAL_SESSION, createdCommit, persistedCommit } from './internal/persistedCommit.ts';
-import { readOrigin } from './internal/originFile.ts';
-import type { OriginRead } from './internal/originFile.ts';
-import type { StorePaths } from './internal/StorePaths.ts';
-import type { JournalEntry } from './internal/scanJournal.ts';
+import { sameSkillFields } from './internal/external/bookChange.ts';
+import { blocksOf } from './internal/journal/JournalLine.ts';
+import { EXTERNAL_SESSION, createdCommit, persistedCommit } from './internal/journal/persistedCommit.ts';
+import { readOrigin } from './internal/journal/originFile.ts';
+import type { OriginRead } from './internal/journal/originFile.ts';
+import type { StorePaths } from './internal/disk/StorePaths.ts';
+import type { JournalEntry } from './internal/journal/scanJournal.ts';
 import { inspectCopies } from './inspectCopies.ts';
 import type { CopiesInspection } from './inspectCopies.ts';
 import { nodeFs } from './nodeFs.ts';
@@ -15,15 +15,15 @@ import type { StoreFs } from './StoreFs.ts';
 import type { FilePosition } from './StoreOpenError.ts';
 import { LockHolderSchema } from './StoreNotice.ts';
 import type { LockHolder, StoreNotice } from './StoreNotice.ts';
-import { fromUtf8, sha256Hex } from './internal/digest.ts';
-import { isLedgerFault, readLedger } from './internal/Ledger.ts';
-import type { Ledger } from './internal/Ledger.ts';
-import { readConflictLog } from './internal/NoticeLog.ts';
-import { readDisk } from './internal/readDisk.ts';
-import { RecoveryCopies } from './internal/RecoveryCopies.ts';
-import { scanJournal } from './internal/scanJournal.ts';
-import { storePaths } from './internal/StorePaths.ts';
-import { documentPathProblem, resolveDocument } from './internal/documentPath.ts';
+import { fromUtf8, sha256Hex } from './internal/disk/digest.ts';
+import { isLedgerFault, readLedger } from './internal/disk/Ledger.ts';
+import type { Ledger } from './internal/disk/Ledger.ts';
+import { readConflictLog } from './internal/disk/NoticeLog.ts';
+import { readDisk } from './internal/disk/readDisk.ts';
+import { RecoveryCopies } from './internal/disk/RecoveryCopies.ts';
+import { scanJournal } from './internal/journal/scanJournal.ts';
+import { storePaths } from './internal/disk/StorePaths.ts';
+import { documentPathProblem, resolveDocument } from './internal/disk/documentPath.ts';
 
 /** One session's block of a commit, as `cohort book log` shows it. */
 export interface InspectedBlock {

@@ -1,9 +1,9 @@
 import { Skillbook } from '@cohort/skillbook';
 import type { Skill } from '@cohort/skillbook';
-import { sameContent } from './internal/contentConflicts.ts';
-import { fromUtf8 } from './internal/digest.ts';
-import { RecoveryCopies } from './internal/RecoveryCopies.ts';
-import { copyPath, storePaths } from './internal/StorePaths.ts';
+import { sameContent } from './internal/sequencing/contentConflicts.ts';
+import { fromUtf8 } from './internal/disk/digest.ts';
+import { RecoveryCopies } from './internal/disk/RecoveryCopies.ts';
+import { copyPath, storePaths } from './internal/disk/StorePaths.ts';
 import { nodeFs } from './nodeFs.ts';
 import type { StoreFs } from './StoreFs.ts';
 

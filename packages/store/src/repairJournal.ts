@@ -5,17 +5,17 @@ import { systemStoreClock } from './StoreClock.ts';
 import type { StoreFs } from './StoreFs.ts';
 import type { StoreOpenError } from './StoreOpenError.ts';
 import { openFailure } from './StoreOpenError.ts';
-import { resolveDocument } from './internal/documentPath.ts';
-import { writeFresh } from './internal/atomicWrite.ts';
-import { fromUtf8 } from './internal/digest.ts';
-import { decodeLine } from './internal/JournalLine.ts';
-import { isLedgerFault, readLedger, writeLedger } from './internal/Ledger.ts';
-import type { Ledger } from './internal/Ledger.ts';
-import { scanJournal } from './internal/scanJournal.ts';
-import { storePaths } from './internal/StorePaths.ts';
-import type { StorePaths } from './internal/StorePaths.ts';
-import { WriterLock, isProcessAlive } from './internal/WriterLock.ts';
-import type { ProcessIdentity } from './internal/WriterLock.ts';
+import { resolveDocument } from './internal/disk/documentPath.ts';
+import { writeFresh } from './internal/disk/atomicWrite.ts';
+import { fromUtf8 } from './internal/disk/digest.ts';
+import { decodeLine } from './internal/journal/JournalLine.ts';
+import { isLedgerFault, readLedger, writeLedger } from './internal/disk/Ledger.ts';
+import type { Ledger } from './internal/disk/Ledger.ts';
+import { scanJournal } from './internal/journal/scanJournal.ts';
+import { storePaths } from './internal/disk/StorePaths.ts';
+import type { StorePaths } from './internal/disk/StorePaths.ts';
+import { WriterLock, isProcessAlive } from './internal/disk/WriterLock.ts';
+import type { ProcessIdentity } from './internal/disk/WriterLock.ts';
 import { nodeFs } from './nodeFs.ts';
 
 /** A record that still reads (its checksum holds) among the lines a repair cuts. */

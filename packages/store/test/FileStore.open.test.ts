@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Skillbook } from '@cohort/skillbook';
-import { chainDigest, sha256Hex, utf8 } from '../src/internal/digest.ts';
-import { encodeLine, lineBody } from '../src/internal/JournalLine.ts';
-import type { CommitLineV1 } from '../src/internal/JournalLine.ts';
-import { scanJournal } from '../src/internal/scanJournal.ts';
+import { chainDigest, sha256Hex, utf8 } from '../src/internal/disk/digest.ts';
+import { encodeLine, lineBody } from '../src/internal/journal/JournalLine.ts';
+import type { CommitLineV1 } from '../src/internal/journal/JournalLine.ts';
+import { scanJournal } from '../src/internal/journal/scanJournal.ts';
 import { SimFs, inspectBook } from '@cohort/store';
 import { addOp, makeCommit, readHistory } from '@cohort/store/testing';
 import { DOC, openRaw, openSim } from './utils/simStore.ts';

@@ -4,10 +4,10 @@ import { SimFs } from '@cohort/store';
 import type { FileStore } from '@cohort/store';
 import { addOp, makeCommit } from '@cohort/store/testing';
 import type { RawOp } from '@cohort/store/testing';
-import { sha256Hex, utf8 } from '../src/internal/digest.ts';
-import { readDisk } from '../src/internal/readDisk.ts';
-import type { BaseSource } from '../src/internal/readDisk.ts';
-import { storePaths } from '../src/internal/StorePaths.ts';
+import { sha256Hex, utf8 } from '../src/internal/disk/digest.ts';
+import { readDisk } from '../src/internal/disk/readDisk.ts';
+import type { BaseSource } from '../src/internal/disk/readDisk.ts';
+import { storePaths } from '../src/internal/disk/StorePaths.ts';
 import { DOC, collect, openSim } from './utils/simStore.ts';
 
 const SNAPSHOT = `${DOC}.snapshot`;

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Skillbook } from '@cohort/skillbook';
 import { FileStore, describeOpenError } from '@cohort/store';
-import { blocksOf } from '../src/internal/JournalLine.ts';
-import { scanJournal } from '../src/internal/scanJournal.ts';
+import { blocksOf } from '../src/internal/journal/JournalLine.ts';
+import { scanJournal } from '../src/internal/journal/scanJournal.ts';
 import { childCommand, spawnMergeChild } from './utils/spawnMergeChild.ts';
 import type { ChildCommand, MergeChild } from './utils/spawnMergeChild.ts';
 

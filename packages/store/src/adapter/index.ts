@@ -17,12 +17,12 @@
  * sequencer.restore(before);
  * ```
  */
-export { CommitSequencer } from '../internal/CommitSequencer.ts';
-export type { SequencedCommit, SequencerState } from '../internal/CommitSequencer.ts';
-export { ResyncWindow } from '../internal/ResyncWindow.ts';
-export type { LeaseRecord } from '../internal/IdLeases.ts';
-export { validLeaseCount } from '../internal/IdLeases.ts';
-export { EXTERNAL_SESSION, createdCommit } from '../internal/persistedCommit.ts';
-export { occurrenceId } from '../internal/digest.ts';
-export { DEFAULT_HISTORY_LIMIT } from '../internal/HistoryReader.ts';
+export { CommitSequencer } from '../internal/sequencing/CommitSequencer.ts';
+export type { SequencedCommit, SequencerState } from '../internal/sequencing/CommitSequencer.ts';
+export { ResyncWindow } from '../internal/sequencing/ResyncWindow.ts';
+export type { LeaseRecord } from '../internal/sequencing/IdLeases.ts';
+export { validLeaseCount } from '../internal/sequencing/IdLeases.ts';
+export { EXTERNAL_SESSION, createdCommit } from '../internal/journal/persistedCommit.ts';
+export { occurrenceId } from '../internal/disk/digest.ts';
+export { DEFAULT_HISTORY_LIMIT } from '../internal/journal/HistoryReader.ts';
 export { DelegatingStore } from '../DelegatingStore.ts';

@@ -10,9 +10,9 @@
 import { FileStore } from '../FileStore.ts';
 import type { FileStoreOptions } from '../FileStoreOptions.ts';
 import type { OpenResult } from '../StoreOpenError.ts';
-import { scoreBase } from '../internal/scoreBase.ts';
-import { faithfulSeams } from '../internal/StoreSeams.ts';
-import type { StoreSeams } from '../internal/StoreSeams.ts';
+import { scoreBase } from '../internal/external/scoreBase.ts';
+import { faithfulSeams } from '../internal/external/StoreSeams.ts';
+import type { StoreSeams } from '../internal/external/StoreSeams.ts';
 
 /** The broken variants, by name. */
 export const STORE_MUTATIONS = ['stale-base'] as const;

@@ -13,7 +13,7 @@
 import { writeSync } from 'node:fs';
 import { AceSkillbook } from './aceSkillbook.ts';
 import type { AceSkill } from './aceSkillbook.ts';
-import { seededRandom } from '../../src/internal/SimDisk.ts';
+import { seededRandom } from '../../src/internal/disk/SimDisk.ts';
 
 /** The writer's options (argv[2], JSON). */
 export interface AceWriterOptions {

@@ -2,7 +2,7 @@ import { writeSync } from 'node:fs';
 import { formatSkillId } from '@cohort/skillbook';
 import type { Section, Skillbook, SkillId } from '@cohort/skillbook';
 import type { IdLease, Store } from '@cohort/store';
-import { seededRandom } from '../../src/internal/SimDisk.ts';
+import { seededRandom } from '../../src/internal/disk/SimDisk.ts';
 import { makeCommit } from '../../src/testing/commitFixtures.ts';
 import type { RawOp } from '../../src/testing/commitFixtures.ts';
 import { formatLine } from './mergeProtocol.ts';

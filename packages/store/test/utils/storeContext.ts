@@ -1,8 +1,8 @@
 import type { FileStoreOptions, SimFs } from '@cohort/store';
 import { resolveFileStoreOptions } from '../../src/FileStoreOptions.ts';
-import type { DiskView } from '../../src/internal/DiskView.ts';
-import { openFileStore } from '../../src/internal/openFileStore.ts';
-import type { StoreContext } from '../../src/internal/StoreContext.ts';
+import type { DiskView } from '../../src/internal/disk/DiskView.ts';
+import { openFileStore } from '../../src/internal/worker/openFileStore.ts';
+import type { StoreContext } from '../../src/internal/worker/StoreContext.ts';
 import { DOC } from './simStore.ts';
 
 /** The internals of a file store opened on a fresh mount of `sim`, with the writer lock held (as the store's worker holds it). */
