@@ -6,8 +6,8 @@ import { changeSummary } from './externalChanges.ts';
 import { mapExternalIds } from './mapExternalIds.ts';
 import type { IdKnowledge } from './mapExternalIds.ts';
 import type { Renumbered } from '../disk/Ledger.ts';
-import { mergeSkill } from './mergeSkill.ts';
-import type { SkillConflict } from './mergeSkill.ts';
+import { mergeSkill } from './reconcileSkill.ts';
+import type { SkillConflict } from './reconcileSkill.ts';
 
 /** A real conflict of one skill, with both sides. */
 export interface MergeConflict extends SkillConflict {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Skillbook, formatAceTimestamp } from '@cohort/skillbook';
-import { mergeExternal } from '../../../src/internal/external/mergeExternal.ts';
+import { mergeExternal } from '../../../src/internal/external/reconcileBook.ts';
 import { add, day, edit, noIds, remove, rows, tag, update } from '../../utils/externalBooks.ts';
 
 // when the merges happen (after every edit of these tests)
