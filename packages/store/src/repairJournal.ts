@@ -8,7 +8,7 @@ import { openFailure } from './StoreOpenError.ts';
 import { resolveDocument } from './internal/disk/documentPath.ts';
 import { writeFresh } from './internal/disk/atomicWrite.ts';
 import { fromUtf8 } from './internal/disk/digest.ts';
-import { decodeLine } from './internal/journal/JournalLine.ts';
+import { decodeLine } from './internal/journal/lineCodec.ts';
 import { isLedgerFault, readLedger, writeLedger } from './internal/disk/Ledger.ts';
 import type { Ledger } from './internal/disk/Ledger.ts';
 import { scanJournal } from './internal/journal/scanJournal.ts';

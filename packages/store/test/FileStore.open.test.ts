@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Skillbook } from '@cohort/skillbook';
 import { chainDigest, sha256Hex, utf8 } from '../src/internal/disk/digest.ts';
-import { encodeLine, lineBody } from '../src/internal/journal/JournalLine.ts';
+import { encodeLine, lineBody } from '../src/internal/journal/lineCodec.ts';
 import type { CommitLineV1 } from '../src/internal/journal/JournalLine.ts';
 import { scanJournal } from '../src/internal/journal/scanJournal.ts';
 import { SimFs, inspectBook } from '@cohort/store';

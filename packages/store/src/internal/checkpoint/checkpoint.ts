@@ -4,7 +4,7 @@ import { writeFresh } from '../disk/atomicWrite.ts';
 import { chainDigest, sha256Hex, utf8 } from '../disk/digest.ts';
 import type { DiskView } from '../disk/DiskView.ts';
 import { afterLines } from '../disk/DiskView.ts';
-import { lineBody } from '../journal/JournalLine.ts';
+import { lineBody } from '../journal/lineCodec.ts';
 import type { ExternalLine } from '../journal/JournalLine.ts';
 import { REMEMBERED_CHECKPOINTS, REMEMBERED_RENUMBERINGS, isLedgerFault, readLedger, sameLedger, writeLedger } from '../disk/Ledger.ts';
 import type { Ledger, Renumbered } from '../disk/Ledger.ts';

@@ -5,11 +5,12 @@
  * the last write from the ones before it: damage inside the last group is a torn write (cut);
  * damage anywhere else is corruption. Lines of the first format (`v: 1`: a commit with flat
  * ops, a mark) are still read; nothing writes them.
+ *
+ * This file holds what a record is (its schema and type); how a line is written and read back
+ * — its checksum, its text — is `lineCodec.ts`.
  */
 import { z } from 'zod';
 import type { AppliedOp, PlainSkill } from '@cohort/skillbook';
-import { sha256Hex } from '../disk/digest.ts';
-import { isPlainCommitLine } from './plainCommitLine.ts';
 
 const InsightSourceSchema = z.object({
   trace_uid: z.string(),
@@ -220,98 +221,4 @@ export function blockLine(block: FullBlock, commit: { readonly session: string; 
     ...(block.at === commit.at ? {} : { at: block.at }),
     ops: block.ops,
   };
-}
-
-const SUM = ',"sum":"';
-const SUM_LENGTH = 16;
-
-/** The line's checksum: the first 16 hex digits of the sha256 of its body (the JSON without `sum`). */
-function checksum(body: string): string {
-  return sha256Hex(body).slice(0, SUM_LENGTH);
-}
-
-/** A line's JSON body, as hashed into the chain. */
-export function lineBody(line: JournalLine): string {
-  return JSON.stringify(line);
-}
-
-/** Encodes a line from its body: the JSON with a trailing `sum` field, and a newline. */
-export function encodeBody(body: string): string {
-  return `${body.slice(0, -1)}${SUM}${checksum(body)}"}\n`;
-}
-
-/** Encodes a line: its JSON with a trailing `sum` field, and a newline. */
-export function encodeLine(line: JournalLine): string {
-  return encodeBody(lineBody(line));
-}
-
-/** Why a line could not be read. */
-export type LineFault = 'bad_checksum' | 'invalid_line';
-
-const GROUP_PREFIX = '{"v":2,"t":"group",';
-const FIRST_FORMAT_PREFIX = '{"v":1,';
-
-/** Whether a line's text is a group header (by its first bytes, which `encodeLine` writes in this order). */
-export function isGroupHeader(text: string): boolean {
-  return text.startsWith(GROUP_PREFIX);
-}
-
-/**
- * Checks one line's checksum without parsing it (a record the reader does not need: history
- * before the document's revision, when a store opens). A group header is not checked this way:
- * its framing is needed. Returns the line's format, or why it is bad.
- */
-export function checkLine(text: string): { ok: true; header: boolean; firstFormat: boolean } | { ok: false; fault: LineFault; message: string } {
-  if (isGroupHeader(text)) return { ok: true, header: true, firstFormat: false };
-  const at = text.lastIndexOf(SUM);
-  const tail = at < 0 ? '' : text.slice(at + SUM.length);
-  if (at < 0 || tail.length !== SUM_LENGTH + 2 || !tail.endsWith('"}')) {
-    return { ok: false, fault: 'invalid_line', message: 'no checksum field at the end of the line' };
-  }
-  if (checksum(`${text.slice(0, at)}}`) !== tail.slice(0, SUM_LENGTH)) return { ok: false, fault: 'bad_checksum', message: 'checksum mismatch' };
-  return { ok: true, header: false, firstFormat: text.startsWith(FIRST_FORMAT_PREFIX) };
-}
-
-/** Decodes one line (without its newline): the line and its body, or why it is bad. */
-export function decodeLine(text: string): { ok: true; line: JournalLine; body: string } | { ok: false; fault: LineFault; message: string } {
-  const at = text.lastIndexOf(SUM);
-  const tail = at < 0 ? '' : text.slice(at + SUM.length);
-  if (at < 0 || tail.length !== SUM_LENGTH + 2 || !tail.endsWith('"}')) {
-    return { ok: false, fault: 'invalid_line', message: 'no checksum field at the end of the line' };
-  }
-  // one string, flattened once by the checksum and then parsed and hashed into the chain as it
-  // is (the store keeps no line's text or parsed form past reading it: see `SinceEntry`)
-  const body = `${text.slice(0, at)}}`;
-  if (checksum(body) !== tail.slice(0, SUM_LENGTH)) return { ok: false, fault: 'bad_checksum', message: 'checksum mismatch' };
-  return parseBody(body);
-}
-
-/** The body of a line whose checksum was checked (see {@link checksummed}): its text without the `sum` field. */
-export function bodyOf(text: string): string {
-  return `${text.slice(0, text.lastIndexOf(SUM))}}`;
-}
-
-/** The checksum of a line's text (without its newline) is right, or why not; `body` is what the checksum covers. */
-export function checksummed(text: string): { ok: true; body: string } | { ok: false; fault: LineFault; message: string } {
-  const at = text.lastIndexOf(SUM);
-  const tail = at < 0 ? '' : text.slice(at + SUM.length);
-  if (at < 0 || tail.length !== SUM_LENGTH + 2 || !tail.endsWith('"}')) {
-    return { ok: false, fault: 'invalid_line', message: 'no checksum field at the end of the line' };
-  }
-  const body = `${text.slice(0, at)}}`;
-  return checksum(body) === tail.slice(0, SUM_LENGTH) ? { ok: true, body } : { ok: false, fault: 'bad_checksum', message: 'checksum mismatch' };
-}
-
-/** Parses a line's body whose checksum was checked: the line, or why it is not one. */
-export function parseBody(body: string): { ok: true; line: JournalLine; body: string } | { ok: false; fault: LineFault; message: string } {
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch (error) {
-    return { ok: false, fault: 'invalid_line', message: `not JSON: ${(error as Error).message}` };
-  }
-  if (isPlainCommitLine(json)) return { ok: true, line: json, body };
-  const parsed = LineSchema.safeParse(json);
-  if (!parsed.success) return { ok: false, fault: 'invalid_line', message: `not a journal line: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
-  return { ok: true, line: parsed.data, body };
 }

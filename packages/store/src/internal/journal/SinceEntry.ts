@@ -1,5 +1,5 @@
 import type { CommitLine, CommitLineV1 } from './JournalLine.ts';
-import { decodeLine } from './JournalLine.ts';
+import { decodeLine } from './lineCodec.ts';
 import { fromUtf8 } from '../disk/digest.ts';
 
 /**

@@ -1,5 +1,6 @@
-import { bodyOf, checkLine, checksummed, decodeLine, isGroupHeader, parseBody } from './JournalLine.ts';
-import type { LineFault, RecordLine } from './JournalLine.ts';
+import { checkLine, checksummed, decodeLine, isGroupHeader, parseBody } from './lineCodec.ts';
+import type { RecordLine } from './JournalLine.ts';
+import type { LineFault } from './lineCodec.ts';
 import { fromUtf8 } from '../disk/digest.ts';
 
 /** One good record of the journal (group headers are framing, not records), with where it is. */
@@ -92,10 +93,10 @@ interface OpenGroup {
   checked: number;
 }
 
-/** A record of an open group: its checksum is right, it is not parsed yet (its text is taken again from the journal's, then). */
+/** A record of an open group: its checksum is right, it is not parsed yet. */
 interface Member {
-  /** The line's text (a slice of the journal's, so keeping it costs little). */
-  readonly text: string;
+  /** What the checksum covered (a slice of the journal's text and the closing brace, so keeping it costs little). */
+  readonly body: string;
   readonly start: number;
   readonly nl: number;
   readonly lineNo: number;
@@ -147,7 +148,7 @@ export function scanJournal(bytes: Uint8Array, offset = 0, firstLine = 1, visit?
     group = null;
     whole(lineEnd, open.lines + 1);
     for (const m of open.members) {
-      const parsed = parseBody(bodyOf(m.text));
+      const parsed = parseBody(m.body);
       // a line whose checksum is right but that is no record was never written by a crash: corruption
       if (!parsed.ok || parsed.line.t === 'group') {
         corruption ??= { offset: offset + m.start, lineNo: m.lineNo, reason: 'invalid_line', message: parsed.ok ? 'a group header inside a group' : parsed.message };
@@ -188,7 +189,7 @@ export function scanJournal(bytes: Uint8Array, offset = 0, firstLine = 1, visit?
       // a record of an open write: its checksum now, its parse once the write is whole
       const sum = checksummed(text);
       if (sum.ok) {
-        group.members.push({ text, start, nl, lineNo });
+        group.members.push({ body: sum.body, start, nl, lineNo });
         closeGroup(lineEnd, at, lineNo);
       } else broken({ offset: at, lineNo, reason: sum.fault, message: sum.message });
       start = nl + 1;

@@ -4,7 +4,7 @@ import type { StoreFs } from '../../StoreFs.ts';
 import type { StoreNotice } from '../../StoreNotice.ts';
 import type { CommitSequencer } from '../sequencing/CommitSequencer.ts';
 import { occurrenceId, utf8 } from '../disk/digest.ts';
-import { encodeLine } from '../journal/JournalLine.ts';
+import { encodeLine } from '../journal/lineCodec.ts';
 import type { RecordLine } from '../journal/JournalLine.ts';
 import type { NoticeLog } from '../disk/NoticeLog.ts';
 import type { RecoveryCopies } from '../disk/RecoveryCopies.ts';

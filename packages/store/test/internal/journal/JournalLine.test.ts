@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LineSchema, decodeLine, encodeLine } from '../../../src/internal/journal/JournalLine.ts';
+import { LineSchema } from '../../../src/internal/journal/JournalLine.ts';
+import { decodeLine, encodeLine } from '../../../src/internal/journal/lineCodec.ts';
 import type { JournalLine } from '../../../src/internal/journal/JournalLine.ts';
 import { scanJournal } from '../../../src/internal/journal/scanJournal.ts';
 import { utf8 } from '../../../src/internal/disk/digest.ts';

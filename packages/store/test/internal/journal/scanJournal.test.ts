@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { utf8 } from '../../../src/internal/disk/digest.ts';
 import { join } from '../../utils/bytes.ts';
-import { encodeLine } from '../../../src/internal/journal/JournalLine.ts';
+import { encodeLine } from '../../../src/internal/journal/lineCodec.ts';
 import type { LeaseLine, RecordLine } from '../../../src/internal/journal/JournalLine.ts';
 import { scanJournal } from '../../../src/internal/journal/scanJournal.ts';
 import { encodeGroup } from '../../../src/internal/worker/StoreContext.ts';
