@@ -109,17 +109,13 @@ export class PostgresStore implements Store {
   /** Appends a merged commit; resolves once its transaction committed, or with a structured refusal. Never rejects. */
   async append(commit: CommitRecord): Promise<AppendResult> {
     if (this.closing) return { ok: false, error: closedError() };
-    this.resync.opened();
-    const done = await this.writer.submit({ kind: 'append', commit });
-    this.resync.settled();
-    return done.kind === 'append' ? done.result : { ok: false, error: { code: 'io', message: 'internal: a result of another kind' } };
+    return this.resync.watch(() => this.writer.append(commit));
   }
 
   /** Grants the next `count` ids of the global counter (at most 1,000,000), a block of the `skill_ids` sequence, committed before it resolves. */
   async leaseIds(count: number): Promise<LeaseResult> {
     if (this.closing) return { ok: false, error: closedError() };
-    const done = await this.writer.submit({ kind: 'lease', count });
-    return done.kind === 'lease' ? done.result : { ok: false, error: { code: 'io', message: 'internal: a result of another kind' } };
+    return this.writer.lease(count);
   }
 
   /** Reads the commits past revision `after`, at most `limit` (default 100), from the commits table, in revision order. */

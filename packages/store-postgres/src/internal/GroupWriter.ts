@@ -1,20 +1,17 @@
 import type { PoolClient } from 'pg';
-import type { StoreError } from '@cohort/store';
+import type { AppendResult, CommitRecord, LeaseResult, StoreError } from '@cohort/store';
 import { sleepOn } from '@cohort/store';
+import { GroupCommitQueue, itemRefusal } from '@cohort/store/adapter';
+import type { GroupItem, ItemResult, QueuedItem } from '@cohort/store/adapter';
 import { catchUp } from './catchUp.ts';
 import type { CaughtUp } from './catchUp.ts';
 import { messageOf } from './Database.ts';
-import { decideGroup, refusal } from './decideGroup.ts';
-import type { DecidedGroup, GroupItem, ItemResult } from './decideGroup.ts';
+import { decideGroup } from './decideGroup.ts';
+import type { DecidedGroup } from './decideGroup.ts';
 import { grantLease, writeGroupRows } from './groupSql.ts';
 import { inSchema } from './migrations.ts';
 import { readBookRow } from './readBook.ts';
 import type { StoreState } from './StoreState.ts';
-
-interface Pending {
-  readonly item: GroupItem;
-  readonly resolve: (result: ItemResult) => void;
-}
 
 /** Where a group's transaction failed: before `COMMIT` was sent (nothing was kept), or at it (unknown until looked up). */
 type Failure = { readonly phase: 'before' | 'commit'; readonly error: unknown };
@@ -24,7 +21,8 @@ type Resolved = 'committed' | 'absent' | 'unknown';
 
 /**
  * The store's one writer: appends and leases queue up while a group's transaction runs and
- * go together in the next (group commit: one transaction, one WAL flush for all of them).
+ * go together in the next (a {@link GroupCommitQueue}: one transaction, one WAL flush for all
+ * of them).
  * A group's transaction locks the book's row (the compare-and-set point for every writer
  * on every machine), takes in what other writers committed since this writer last looked,
  * decides each item, writes, and commits; each item is answered only after COMMIT returned.
@@ -36,46 +34,42 @@ type Resolved = 'committed' | 'absent' | 'unknown';
  * server has finished first), and answers by what it finds.
  */
 export class GroupWriter {
-  private queue: Pending[] = [];
-  private scheduled = false;
-  private work: Promise<void> = Promise.resolve();
+  private readonly queue = new GroupCommitQueue((group) => this.flush(group));
   private groups = 0;
 
   constructor(private readonly s: StoreState) {}
 
-  /** Queues an item for the next group. */
-  submit(item: GroupItem): Promise<ItemResult> {
-    return new Promise((resolve) => {
-      this.queue.push({ item, resolve });
-      if (this.scheduled) return;
-      this.scheduled = true;
-      void this.run(() => {
-        this.scheduled = false;
-        return this.flush(this.queue.splice(0));
-      });
-    });
+  /** Queues an append for the next group. */
+  append(commit: CommitRecord): Promise<AppendResult> {
+    return this.queue.append(commit);
+  }
+
+  /** Queues a lease of `count` ids for the next group. */
+  lease(count: number): Promise<LeaseResult> {
+    return this.queue.lease(count);
   }
 
   /** Runs `task` after everything queued before it (catch-ups share the writer's order). */
   run<T>(task: () => Promise<T>): Promise<T> {
-    const next = this.work.then(task);
-    this.work = next.then(() => undefined, () => undefined);
-    return next;
+    return this.queue.run(task);
   }
 
   /** Resolves once every task queued so far has finished. */
   idle(): Promise<void> {
-    return this.run(async () => undefined);
+    return this.queue.idle();
   }
 
-  private async flush(group: Pending[]): Promise<void> {
-    const results = await this.write(group.map((p) => p.item));
-    group.forEach((p, i) => p.resolve(results[i] ?? refusal(p.item.kind, { code: 'io', message: 'internal: no result' })));
+  private async flush(group: readonly QueuedItem[]): Promise<void> {
+    const results = await this.write(group.map((q) => q.item));
+    group.forEach((q, i) => {
+      const result = results[i];
+      if (result) q.answer(result);
+    });
   }
 
   private async write(items: readonly GroupItem[]): Promise<readonly ItemResult[]> {
     const s = this.s;
-    if (s.poisoned) return items.map((i) => refusal(i.kind, s.poisoned as StoreError));
+    if (s.poisoned) return items.map((i) => itemRefusal(i.kind, s.poisoned as StoreError));
     const before = s.sequencer.state;
     const leaseNumber = s.position.leaseNumber;
     const token = `${s.options.writerId}:${s.openedAt}:${(this.groups += 1)}`;
@@ -138,7 +132,7 @@ export class GroupWriter {
     }
     const error: StoreError = s.poisoned ?? { code: 'io', message: `the database could not be written: ${message}; nothing of this append was kept`, cause: failure.error };
     s.reportIo('append', message, items.length, s.poisoned !== null);
-    return items.map((i) => refusal(i.kind, error));
+    return items.map((i) => itemRefusal(i.kind, error));
   }
 
   /**

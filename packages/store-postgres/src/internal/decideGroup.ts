@@ -1,20 +1,10 @@
 import type { Skillbook } from '@cohort/skillbook';
-import type { AppendResult, CommitRecord, IdLease, LeaseResult, StoreError, StoreNotice } from '@cohort/store';
+import type { CommitRecord, IdLease, StoreError, StoreNotice } from '@cohort/store';
 import type { CommitSequencer } from '@cohort/store/adapter';
+import type { GroupItem, ItemResult } from '@cohort/store/adapter';
 import { occurrenceId, validLeaseCount } from '@cohort/store/adapter';
 import type { GroupRows } from './groupSql.ts';
 import { skillRecord } from './rows.ts';
-
-/** What the store writes in one transaction: appends, and id leases asked for. */
-export type GroupItem = { readonly kind: 'append'; readonly commit: CommitRecord } | { readonly kind: 'lease'; readonly count: number };
-
-/** The result of one {@link GroupItem}, of its kind. */
-export type ItemResult = { readonly kind: 'append'; readonly result: AppendResult } | { readonly kind: 'lease'; readonly result: LeaseResult };
-
-/** A refusal with `error` as the result of an item of `kind`. */
-export function refusal(kind: GroupItem['kind'], error: StoreError): ItemResult {
-  return kind === 'append' ? { kind, result: { ok: false, error } } : { kind, result: { ok: false, error } };
-}
 
 /** A decided group: each item's result (valid once the transaction commits), the rows to write, and the tokens of its commits. */
 export interface DecidedGroup {

@@ -3,8 +3,9 @@
  * database): the {@link CommitSequencer} that decides appends exactly as the memory and file
  * stores decide them (the base of a commit, the conflict table since it, final and renumbered
  * ids, leases), the {@link ResyncWindow} that ends a speculative client's divergence, the
- * history record of what a store was created with, and a {@link DelegatingStore} to wrap a
- * store in (metrics, fault injection) overriding only what the wrapper changes.
+ * history record of what a store was created with, the {@link GroupCommitQueue} that gathers
+ * appends and leases into one durable write, and a {@link DelegatingStore} to wrap a store in
+ * (metrics, fault injection) overriding only what the wrapper changes.
  *
  * @example
  * ```ts
@@ -19,6 +20,8 @@
  */
 export { CommitSequencer } from '../internal/sequencing/CommitSequencer.ts';
 export type { SequencedCommit, SequencerState } from '../internal/sequencing/CommitSequencer.ts';
+export { GroupCommitQueue, itemRefusal } from '../internal/sequencing/GroupCommitQueue.ts';
+export type { GroupItem, ItemResult, QueuedItem, WriteGroup } from '../internal/sequencing/GroupCommitQueue.ts';
 export { ResyncWindow } from '../internal/sequencing/ResyncWindow.ts';
 export type { LeaseRecord } from '../internal/sequencing/IdLeases.ts';
 export { validLeaseCount } from '../internal/sequencing/IdLeases.ts';

@@ -36,6 +36,18 @@ export class ResyncWindow {
     }, 0);
   }
 
+  /**
+   * Runs `append` with the window open, and settles it once the result is delivered (before the
+   * caller's own reactions to it run).
+   */
+  watch<T>(append: () => Promise<T>): Promise<T> {
+    this.opened();
+    const done = append();
+    const settle = (): void => this.settled();
+    void done.then(settle, settle);
+    return done;
+  }
+
   /** Stops the timer (closing). */
   dispose(): void {
     this.disposed = true;

@@ -1,44 +1,33 @@
 import type { AppendResult, CommitRecord, LeaseResult, StoreError } from '../../Store.ts';
 import type { LockAttempt } from '../disk/WriterLock.ts';
-import { appendGroup, refusal } from './appendGroup.ts';
-import type { GroupItem, ItemResult } from './appendGroup.ts';
+import { appendGroup } from './appendGroup.ts';
 import { CheckpointIncomplete } from '../checkpoint/checkpoint.ts';
 import { Checkpointer } from '../checkpoint/Checkpointer.ts';
 import type { CheckpointOutcome } from '../checkpoint/Checkpointer.ts';
 import type { DiskView } from '../disk/DiskView.ts';
 import { retireReplaced } from '../checkpoint/replacedFile.ts';
+import { GroupCommitQueue, itemRefusal } from '../sequencing/GroupCommitQueue.ts';
+import type { QueuedItem } from '../sequencing/GroupCommitQueue.ts';
 import { ResyncWindow } from '../sequencing/ResyncWindow.ts';
 import { noticeBase, reportIo } from './StoreContext.ts';
 import type { StoreContext } from './StoreContext.ts';
 import { syncWithDisk } from './syncWithDisk.ts';
-
-interface Pending {
-  readonly item: GroupItem;
-  /** Resolves the caller's promise with the item's result (a refusal of any kind, or its own). */
-  readonly resolve: (result: ItemResult) => void;
-}
 
 type Outcome = { readonly ok: true } | { readonly ok: false; readonly error: StoreError };
 
 /** The refusal of an append to a closed store (a fresh value per append: results are handed to callers). */
 const closedError = (): StoreError => ({ code: 'closed', message: 'the store is closed' });
 
-/** A result of another kind than the item's: a defect of the worker, refused rather than mistaken. */
-const mismatch = (): StoreError => ({ code: 'io', message: 'internal: a result of another kind' });
-
-
 /**
  * The file store's one worker: everything that touches the files runs here, one task at a
  * time, under the writer lock, and the worker alone keeps the current {@link DiskView}.
- * Appends queue up while a task runs and are written together by the next one (group commit:
- * one journal write and one fsync for all of them), each resolved only after its own bytes
- * are durable. Checkpoints (threshold, idle, close) run here too, through the
+ * Appends queue up while a task runs and are written together by the next one (a
+ * {@link GroupCommitQueue}: one journal write and one fsync for all of them), each resolved
+ * only after its own bytes are durable. Checkpoints (threshold, idle, close) run here too, through the
  * {@link Checkpointer}.
  */
 export class StoreWorker {
-  private queue: Pending[] = [];
-  private scheduled = false;
-  private work: Promise<void> = Promise.resolve();
+  private readonly queue = new GroupCommitQueue((group) => this.flush(group));
   private closing: Promise<void> | null = null;
   private poisoned: StoreError | null = null;
   private readonly resync: ResyncWindow;
@@ -54,38 +43,19 @@ export class StoreWorker {
 
   /** Queues an append for the next group. */
   submit(commit: CommitRecord): Promise<AppendResult> {
-    return new Promise((resolve) => {
-      this.enqueue({ kind: 'append', commit }, (done) => resolve(done.kind === 'append' ? done.result : { ok: false, error: mismatch() }));
-    });
+    const refused = this.refused();
+    return refused ? Promise.resolve({ ok: false, error: refused }) : this.resync.watch(() => this.queue.append(commit));
   }
 
   /** Queues a lease of `count` ids for the next group (its record shares the group's fsync). */
   lease(count: number): Promise<LeaseResult> {
-    return new Promise((resolve) => {
-      this.enqueue({ kind: 'lease', count }, (done) => resolve(done.kind === 'lease' ? done.result : { ok: false, error: mismatch() }));
-    });
+    const refused = this.refused();
+    return refused ? Promise.resolve({ ok: false, error: refused }) : this.resync.watch(() => this.queue.lease(count));
   }
 
-  private enqueue(item: GroupItem, resolve: (result: ItemResult) => void): void {
-    const refused = this.closing ? closedError() : this.poisoned;
-    if (refused) {
-      resolve(refusal(item.kind, refused));
-      return;
-    }
-    this.resync.opened();
-    this.queue.push({
-      item,
-      resolve: (result) => {
-        resolve(result);
-        this.resync.settled();
-      },
-    });
-    if (this.scheduled) return;
-    this.scheduled = true;
-    void this.run(() => {
-      this.scheduled = false;
-      return this.flush(this.queue.splice(0));
-    });
+  /** Why an append or a lease is refused before it is queued: the store is closing, or poisoned. */
+  private refused(): StoreError | null {
+    return this.closing ? closedError() : this.poisoned;
   }
 
   /** Catches up with the files (for `load`); a failure is reported, and the book stays as it was. */
@@ -113,9 +83,7 @@ export class StoreWorker {
   }
 
   private run<T>(task: () => Promise<T>): Promise<T> {
-    const next = this.work.then(task);
-    this.work = next.then(() => undefined, () => undefined);
-    return next;
+    return this.queue.run(task);
   }
 
   /**
@@ -154,27 +122,21 @@ export class StoreWorker {
     return { ok: true };
   }
 
-  private async flush(group: Pending[]): Promise<void> {
+  private async flush(group: readonly QueuedItem[]): Promise<void> {
     this.checkpointer.disarmIdle();
-    const settled = new Set<Pending>();
-    const settle = (p: Pending, result: ItemResult): void => {
-      if (settled.has(p)) return;
-      settled.add(p);
-      p.resolve(result);
-    };
     try {
       if (this.poisoned) throw this.poisoned;
-      const outcome = await this.locked(() => this.write(group, settle), this.ctx.options.lockWaitMs, group.length);
-      if (!outcome.ok) for (const p of group) settle(p, refusal(p.item.kind, outcome.error));
+      const outcome = await this.locked(() => this.write(group), this.ctx.options.lockWaitMs, group.length);
+      if (!outcome.ok) for (const q of group) q.answer(itemRefusal(q.item.kind, outcome.error));
     } catch (thrown) {
-      const error = await this.fail('append', thrown, group.length - settled.size);
-      for (const p of group) settle(p, refusal(p.item.kind, error));
+      const error = await this.fail('append', thrown, group.filter((q) => !q.answered).length);
+      for (const q of group) q.answer(itemRefusal(q.item.kind, error));
     }
     this.armIdle();
   }
 
   /** One group, under the lock: catch up, decide and write the appends, acknowledge, checkpoint if due. */
-  private async write(group: readonly Pending[], settle: (p: Pending, r: ItemResult) => void): Promise<Outcome> {
+  private async write(group: readonly QueuedItem[]): Promise<Outcome> {
     const ctx = this.ctx;
     const synced = await syncWithDisk(ctx, this.view);
     if (!synced.ok) {
@@ -182,12 +144,12 @@ export class StoreWorker {
       await reportIo(ctx, 'sync', ctx.paths.journal, synced.error.message, group.length, synced.poison);
       return synced;
     }
-    const written = await appendGroup(ctx, synced.view, group.map((p) => p.item));
+    const written = await appendGroup(ctx, synced.view, group.map((q) => q.item));
     this.view = written.view;
     if (written.poisoned) this.poisoned = written.poisoned;
-    group.forEach((p, i) => {
+    group.forEach((q, i) => {
       const result = written.results[i];
-      if (result) settle(p, result);
+      if (result) q.answer(result);
     });
     if (!written.failed && (await this.checkpointer.due(this.view))) await this.checkpointLocked('threshold');
     return { ok: true };
@@ -237,7 +199,7 @@ export class StoreWorker {
   private armIdle(): void {
     if (this.closing) return;
     this.checkpointer.armIdle(() => {
-      if (this.closing || this.queue.length > 0 || !this.checkpointer.pending(this.view)) return;
+      if (this.closing || this.queue.waiting > 0 || !this.checkpointer.pending(this.view)) return;
       void this.run(() => this.checkpointTask('idle', 0)).then((r) => {
         if (!r.ok && r.error.code === 'locked') this.armIdle();
       });

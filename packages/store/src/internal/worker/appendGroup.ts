@@ -1,4 +1,4 @@
-import type { AppendResult, CommitRecord, LeaseResult, StoreError } from '../../Store.ts';
+import type { StoreError } from '../../Store.ts';
 import { chainDigest } from '../disk/digest.ts';
 import type { DiskView } from '../disk/DiskView.ts';
 import { afterLines } from '../disk/DiskView.ts';
@@ -6,21 +6,12 @@ import { validLeaseCount } from '../sequencing/IdLeases.ts';
 import { blockLine } from '../journal/JournalLine.ts';
 import { lineBody } from '../journal/lineCodec.ts';
 import type { CommitLine, LeaseLine, RecordLine } from '../journal/JournalLine.ts';
+import type { GroupItem, ItemResult } from '../sequencing/GroupCommitQueue.ts';
+import { itemRefusal } from '../sequencing/GroupCommitQueue.ts';
 import type { SinceEntry } from '../journal/SinceEntry.ts';
 import { writtenEntry } from '../journal/SinceEntry.ts';
 import { appendJournal, noticeBase, reportIo } from './StoreContext.ts';
 import type { StoreContext } from './StoreContext.ts';
-
-/** What the worker writes in one group: appends, and id leases asked for. */
-export type GroupItem = { readonly kind: 'append'; readonly commit: CommitRecord } | { readonly kind: 'lease'; readonly count: number };
-
-/** The result of one {@link GroupItem}, of its kind. */
-export type ItemResult = { readonly kind: 'append'; readonly result: AppendResult } | { readonly kind: 'lease'; readonly result: LeaseResult };
-
-/** A refusal with `error` as the result of an item of `kind`. */
-export function refusal(kind: GroupItem['kind'], error: StoreError): ItemResult {
-  return kind === 'append' ? { kind, result: { ok: false, error } } : { kind, result: { ok: false, error } };
-}
 
 /**
  * What {@link appendGroup} did: one result per item, in order, and the view after the write;
@@ -114,7 +105,7 @@ export async function appendGroup(ctx: StoreContext, view: DiskView, items: read
     const error: StoreError = !stillOurs
       ? { code: 'locked', message: 'another writer took the lock over during the write' }
       : (written.poisoned ?? { code: 'io', message: 'the journal write failed; nothing of this group was kept' });
-    const results = group.results.map((r): ItemResult => (r.result.ok ? refusal(r.kind, error) : r));
+    const results = group.results.map((r): ItemResult => (r.result.ok ? itemRefusal(r.kind, error) : r));
     return { view, results, failed: true, poisoned: written.poisoned };
   }
   await reportRemaps(ctx, items, group.results);

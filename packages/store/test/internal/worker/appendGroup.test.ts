@@ -4,7 +4,7 @@ import { SimFs } from '@cohort/store';
 import { addOp, makeCommit, replayAll } from '@cohort/store/testing';
 import type { CommitRecord } from '@cohort/store';
 import { appendGroup } from '../../../src/internal/worker/appendGroup.ts';
-import type { GroupItem, ItemResult } from '../../../src/internal/worker/appendGroup.ts';
+import type { GroupItem, ItemResult } from '../../../src/internal/sequencing/GroupCommitQueue.ts';
 import { scanJournal } from '../../../src/internal/journal/scanJournal.ts';
 import { DOC } from '../../utils/simStore.ts';
 import { openContext } from '../../utils/storeContext.ts';
