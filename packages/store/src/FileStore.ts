@@ -27,7 +27,7 @@ import type { StoreSeams } from './internal/external/StoreSeams.ts';
  *   after `idleCheckpointMs` without appends, and on `close()`.
  * - Before every write it compares the ledger, the journal and the document with what it
  *   last saw: another Cohort writer's commits are replayed; a document another program (ACE)
- *   saved is merged three ways against the version it started from, only real conflicts
+ *   saved is reconciled three ways against the version it started from, only real conflicts
  *   leaving the other side in a bounded recovery copy; one typed notice per occurrence.
  *
  * @example

@@ -56,19 +56,23 @@ export const ForkConflictSchema = z.object({
 export type ForkConflict = z.infer<typeof ForkConflictSchema>;
 
 /**
- * The version another writer's document was merged against: one this store wrote (`cohort`),
- * one the writer saved before (`external`), or none found (`none`: merged conservatively —
- * nothing deleted or undone, its differing newer versions kept as conflicts).
+ * The version another writer's document was reconciled against: one this store wrote
+ * (`cohort`), one the writer saved before (`external`), or none found (`none`: reconciled
+ * conservatively — nothing deleted or undone, its differing newer versions kept as conflicts).
  */
-export const MergeBaseSchema = z.object({
+export const ReconcileBaseSchema = z.object({
   source: z.enum(['cohort', 'external', 'none']),
   /** The store's revision when that version was written or taken in. */
   revision: z.number().int().nullable(),
   /** sha256 of that version's document. */
   digest: z.string().nullable(),
 });
-/** See {@link MergeBaseSchema}. */
-export type MergeBase = z.infer<typeof MergeBaseSchema>;
+/** See {@link ReconcileBaseSchema}. */
+export type ReconcileBase = z.infer<typeof ReconcileBaseSchema>;
+/** @deprecated The same schema as {@link ReconcileBaseSchema}, under its former name. */
+export const MergeBaseSchema = ReconcileBaseSchema;
+/** @deprecated The same type as {@link ReconcileBase}, under its former name. */
+export type MergeBase = ReconcileBase;
 
 /** Who held the writer lock. */
 export const LockHolderSchema = z.object({
@@ -97,8 +101,8 @@ const reconciled = {
   /** The other writer's skills that were given new ids (their id → the id in the book). */
   idMap,
   external: ExternalChangesSchema,
-  /** For another program's document: the version it was merged against (`null` or absent for another Cohort writer's work). */
-  base: MergeBaseSchema.nullable().optional(),
+  /** For another program's document: the version it was reconciled against (`null` or absent for another Cohort writer's work). */
+  base: ReconcileBaseSchema.nullable().optional(),
   /** Real conflicts: the skills both sides changed (the live side stays); absent where none can be (another Cohort writer's work). */
   conflicts: z.array(ForkConflictSchema).optional(),
 };

@@ -25,8 +25,8 @@ export type {
 export { commitOps } from './commitOps.ts';
 export { replayHistory } from './replayHistory.ts';
 export type { ReplayedHistory } from './replayHistory.ts';
-export { StoreNoticeSchema, ExternalChangesSchema, ForkConflictSchema, LockHolderSchema, MergeBaseSchema, SkillSideSchema } from './StoreNotice.ts';
-export type { ExternalChanges, ForkConflict, LockHolder, MergeBase, SkillSide, StoreNotice, StoreNoticeType } from './StoreNotice.ts';
+export { StoreNoticeSchema, ExternalChangesSchema, ForkConflictSchema, LockHolderSchema, MergeBaseSchema, ReconcileBaseSchema, SkillSideSchema } from './StoreNotice.ts';
+export type { ExternalChanges, ForkConflict, LockHolder, MergeBase, ReconcileBase, SkillSide, StoreNotice, StoreNoticeType } from './StoreNotice.ts';
 export { inspectCopies } from './inspectCopies.ts';
 export type { CopiesInspection, CopySummary } from './inspectCopies.ts';
 export { recoverCopy } from './recoverCopy.ts';

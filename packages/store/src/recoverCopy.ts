@@ -47,7 +47,7 @@ export type RecoverResult =
       readonly taken: readonly RecoveredSkill[];
       /** Skills the live book holds as the copy does. */
       readonly already: number;
-      /** Skills the live book holds otherwise: left as they are (merge them by hand, or through a session). */
+      /** Skills the live book holds otherwise: left as they are (settle them by hand, or through a session). */
       readonly conflicts: readonly RecoverConflict[];
     }
   | { readonly ok: false; readonly error: RecoverError };
@@ -68,19 +68,19 @@ function withSkills(live: Skillbook, skills: readonly Skill[]): { book: Skillboo
 }
 
 /**
- * Merges a recovery copy back into the live document: the copy's skills the live book lacks
+ * Takes a recovery copy back into the live document: the copy's skills the live book lacks
  * come in as they are (counters, sources and `created_at` kept; under a new id when theirs was
  * given to another skill); skills the live book holds with other content are conflicts it
  * cannot take, listed with both sides and left as they are. It opens the store (waiting for the
  * lock like any writer), brings the document up to date, writes the document with the missing
- * skills as another program would, and lets the store merge it — so it is journaled, noticed and
+ * skills as another program would, and lets the store reconcile it — so it is journaled, noticed and
  * safe beside a running Cohort. The copy is not changed. Never throws: a bad copy or a store
  * that does not open is a structured error.
  *
  * @example
  * ```ts
  * const r = await recoverCopy('data/skillbook.json', 'data/skillbook.recovery-1f3a0c2b9d8e7f60.json');
- * if (r.ok) console.log(r.taken.length, 'skills back;', r.conflicts.length, 'left to merge by hand');
+ * if (r.ok) console.log(r.taken.length, 'skills back;', r.conflicts.length, 'left to settle by hand');
  * ```
  */
 export async function recoverCopy(document: string, copy: string, options: FileStoreOptions = {}): Promise<RecoverResult> {

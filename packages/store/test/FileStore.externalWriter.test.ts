@@ -79,7 +79,7 @@ describe('FileStore with an external writer', () => {
     const dir = await mkdtemp(join(tmpdir(), 'cohort-ace-'));
     dirs.push(dir);
     const reconciled = await check(dir, await race(dir, 'long-running', children, bundles));
-    // its copy lacks what we merged after it loaded: merged against its own last save, not taken as removals
+    // its copy lacks what we merged after it loaded: reconciled against its own last save, not taken as removals
     expect(reconciled.some((x) => 'base' in x && x.base?.source === 'external')).toBe(true);
   }, 30_000);
 

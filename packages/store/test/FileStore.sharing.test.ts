@@ -7,9 +7,9 @@ import type { RawOp } from '@cohort/store/testing';
 import { AceSkillbook } from './utils/aceSkillbook.ts';
 import { DOC, collect, openSim } from './utils/simStore.ts';
 
-const MERGED = new Set(['store.adopted', 'store.rebased', 'store.forked', 'store.force_saved']);
-type Merged = Extract<StoreNotice, { type: 'store.adopted' | 'store.rebased' | 'store.forked' | 'store.force_saved' }>;
-const merges = (seen: readonly StoreNotice[]): Merged[] => seen.filter((n): n is Merged => MERGED.has(n.type));
+const RECONCILED = new Set(['store.adopted', 'store.rebased', 'store.forked', 'store.force_saved']);
+type Reconciled = Extract<StoreNotice, { type: 'store.adopted' | 'store.rebased' | 'store.forked' | 'store.force_saved' }>;
+const reconciliations = (seen: readonly StoreNotice[]): Reconciled[] => seen.filter((n): n is Reconciled => RECONCILED.has(n.type));
 
 async function commit(store: FileStore, ...ops: RawOp[]): Promise<void> {
   const r = await store.append(makeCommit(store.book, ops, { basis: 'store' }).commit);
@@ -40,8 +40,8 @@ describe('FileStore sharing its document with other writers', () => {
     expect(issues(store.book)).toEqual(['keep', 'edit me', 'contested', ...many.map((op) => op['issue']), 'cohort, after']);
     expect(store.book.get('context-00002')?.insight).toBe('edited by hand');
     expect(store.book.get('context-00004')?.insight).toBe('changed by Cohort');
-    const [merged] = merges(seen);
-    expect(merged).toMatchObject({
+    const [reconciled] = reconciliations(seen);
+    expect(reconciled).toMatchObject({
       type: 'store.rebased', base: { source: 'cohort', revision: 1 }, external: { counts: { changed: 1, dropped: 2 } },
       conflicts: [{ skillId: 'context-00004', type: 'REMOVE', reason: 'content_changed', theirs: null, ours: { insight: 'changed by Cohort' } }],
     });
@@ -72,7 +72,7 @@ describe('FileStore sharing its document with other writers', () => {
     await store.close();
   });
 
-  it("a long-running writer across a restart - its next save is merged against its last one, rebuilt from the journal: renumbered skills land on their ids, each tag counts once", async () => {
+  it("a long-running writer across a restart - its next save is reconciled against its last one, rebuilt from the journal: renumbered skills land on their ids, each tag counts once", async () => {
     const sim = new SimFs({ seed: 3 });
     const first = (await openSim(sim)).store;
     await commit(first, addOp('cohort one'));
@@ -98,14 +98,14 @@ describe('FileStore sharing its document with other writers', () => {
     expect(notices.length + seen.length).toBeGreaterThan(0);
     expect(issues(store.book)).toEqual(['cohort one', 'cohort two', 'cohort three', 'ace one', 'cohort four', 'ace two']);
     expect(store.book.get('context-00004')).toMatchObject({ issue: 'ace one', helpful_count: 2 });
-    const [merged] = merges(seen);
-    expect(merged).toMatchObject({ base: { source: 'external' }, conflicts: [] });
+    const [reconciled] = reconciliations(seen);
+    expect(reconciled).toMatchObject({ base: { source: 'external' }, conflicts: [] });
     // only the newcomer is renumbered: the skill renumbered before is not new again
     expect(seen.filter((n) => n.type === 'store.ids_remapped').map((n) => n.type === 'store.ids_remapped' && Object.values(n.idMap))).toEqual([['context-00006']]);
     await store.close();
   });
 
-  it('no version matches - a document written from scratch is merged conservatively: its skills come in, nothing is deleted, the notice says so', async () => {
+  it('no version matches - a document written from scratch is reconciled conservatively: its skills come in, nothing is deleted, the notice says so', async () => {
     const sim = new SimFs({ seed: 4 });
     const initialBook = makeCommit(Skillbook.empty(), Array.from({ length: 5 }, (_, i) => addOp(`seed ${i}`))).book;
     const { store } = await openSim(sim, { initialBook });
@@ -117,7 +117,7 @@ describe('FileStore sharing its document with other writers', () => {
     sim.write(DOC, scratch.book.toJSON());
     await store.load();
     expect(issues(store.book)).toEqual(['seed 0', 'seed 1', 'seed 2', 'seed 3', 'seed 4', 'one', 'two', 'written by hand']);
-    expect(merges(seen)[0]).toMatchObject({ type: 'store.rebased', base: { source: 'none', revision: null, digest: null }, external: { counts: { added: 1 } } });
+    expect(reconciliations(seen)[0]).toMatchObject({ type: 'store.rebased', base: { source: 'none', revision: null, digest: null }, external: { counts: { added: 1 } } });
     await store.close();
   });
 
@@ -159,7 +159,7 @@ describe('FileStore sharing its document with other writers', () => {
     ace.tagSkill('context-00001', 1);
     sim.write(DOC, ace.dumps());
     await first.load();
-    // Cohort changes the skill after the writer's save was merged, then restarts
+    // Cohort changes the skill after the writer's save was reconciled, then restarts
     await commit(first, update('context-00001', 'changed by Cohort'));
     await first.close();
     const { store } = await openSim(sim);
@@ -168,9 +168,9 @@ describe('FileStore sharing its document with other writers', () => {
     sim.write(DOC, ace.dumps());
     await store.load();
     expect(store.book.get('context-00001')).toMatchObject({ insight: 'changed by Cohort', helpful_count: 1 });
-    const [merged] = merges(seen);
-    expect(merged).toMatchObject({ type: 'store.forked', base: { source: 'external' }, conflicts: [{ skillId: 'context-00001', type: 'UPDATE', reason: 'content_changed' }] });
-    const copy = merged && 'copy' in merged ? Skillbook.fromJSON(sim.readText(merged.copy) ?? '') : null;
+    const [reconciled] = reconciliations(seen);
+    expect(reconciled).toMatchObject({ type: 'store.forked', base: { source: 'external' }, conflicts: [{ skillId: 'context-00001', type: 'UPDATE', reason: 'content_changed' }] });
+    const copy = reconciled && 'copy' in reconciled ? Skillbook.fromJSON(sim.readText(reconciled.copy) ?? '') : null;
     expect(copy?.get('context-00001')?.insight).toBe('changed by ACE, from its old copy');
     await store.close();
   });

@@ -1,9 +1,9 @@
 /**
  * `@cohort/store/mutants`: deliberately broken variants of the file store, so that a checker
- * (the simulation's invariants) can be shown to fail on a store that merges wrongly. Never use
+ * (the simulation's invariants) can be shown to fail on a store that reconciles wrongly. Never use
  * them otherwise.
  *
- * - `stale-base`: merges every document another writer saves against the version the store
+ * - `stale-base`: reconciles every document another writer saves against the version the store
  *   last wrote, whatever the writer started from — what a naive store does, taking the
  *   writer's stale copies of Cohort's newer changes for the writer's own changes.
  */

@@ -22,7 +22,7 @@ export interface BaseMatch {
   /**
    * A version Cohort wrote that explains the document just as well (`version` is then the other
    * writer's own last save): the writer loaded one of the two, and nothing tells which. Content
-   * is merged against `version` (what the writer may not have seen of Cohort's is kept, a
+   * is reconciled against `version` (what the writer may not have seen of Cohort's is kept, a
    * conflict at worst), counters against the later of the two (no increment counted twice).
    */
   readonly tied?: DocumentVersion;

@@ -7,7 +7,7 @@ import type { StoreContext } from '../worker/StoreContext.ts';
 
 /**
  * The parts of the file store a deliberately broken variant replaces (`@cohort/store/mutants`),
- * so that the simulation can show its checker fails on a store that merges wrongly.
+ * so that the simulation can show its checker fails on a store that reconciles wrongly.
  */
 export interface StoreSeams {
   /** The version another writer's document started from (see `findBase.ts`). */

@@ -3,7 +3,7 @@
  * save started from when none of those kept in memory qualifies — typically after a restart:
  * the store keeps no copy of the documents it wrote or the other writers saved, the journal
  * replays any revision, and each change it took in from another program records that
- * program's document as a change against the version it was merged against.
+ * program's document as a change against the version it was reconciled against.
  */
 import { Skillbook } from '@cohort/skillbook';
 import type { DocumentVersion } from './BaseVersions.ts';
@@ -35,7 +35,7 @@ export interface RebuiltVersions {
   readonly renumbered: readonly Renumbered[];
 }
 
-/** The book of another writer's document: `from` (the version it was merged against) with its recorded change taken in. */
+/** The book of another writer's document: `from` (the version it was reconciled against) with its recorded change taken in. */
 export function applyTheirs(from: Skillbook, theirs: Theirs): Skillbook {
   return from.adopt({ skills: theirs.skills, purged: theirs.purged, nextId: theirs.next }, { revision: from.revision });
 }

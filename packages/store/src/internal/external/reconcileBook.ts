@@ -6,28 +6,28 @@ import { changeSummary } from './externalChanges.ts';
 import { mapExternalIds } from './mapExternalIds.ts';
 import type { IdKnowledge } from './mapExternalIds.ts';
 import type { Renumbered } from '../disk/Ledger.ts';
-import { mergeSkill } from './reconcileSkill.ts';
+import { reconcileSkill } from './reconcileSkill.ts';
 import type { SkillConflict } from './reconcileSkill.ts';
 
 /** A real conflict of one skill, with both sides. */
-export interface MergeConflict extends SkillConflict {
+export interface ReconcileConflict extends SkillConflict {
   /** The skill's id in the live book. */
   readonly skillId: string;
   /** The live book's version, which stays (`null`: not in the live book). */
   readonly ours: Skill | null;
 }
 
-/** What {@link mergeExternal} gives. */
-export interface ExternalMerge {
+/** What {@link reconcileBook} gives. */
+export interface BookReconciliation {
   /** The live book with the other writer's changes that do not conflict (a new revision), or the live book itself when there are none. */
   readonly book: Skillbook;
   /** The other writer's document in Cohort's ids. */
   readonly disk: Skillbook;
-  /** Whether a version the writer started from was known (else: the conservative merge). */
+  /** Whether a version the writer started from was known (else: the conservative reconciliation). */
   readonly baseKnown: boolean;
   /** What the writer changed, against that version (without one: against the live book). */
   readonly changes: ExternalChanges;
-  readonly conflicts: readonly MergeConflict[];
+  readonly conflicts: readonly ReconcileConflict[];
   /** Renumberings applied to the document (its id → the book's), remembered ones included. */
   readonly idMap: ReadonlyMap<string, string>;
   /** The renumberings made now, to remember. */
@@ -55,24 +55,24 @@ function newestUnchanged(base: Skillbook, disk: Skillbook): string {
 }
 
 /**
- * Merges another writer's document (`disk`) into the live book three ways, against the version
+ * Reconciles another writer's document (`disk`) with the live book three ways, against the version
  * the writer started from (`base`; `null` when none is known): its skills are put in Cohort's
- * ids first ({@link mapExternalIds}), then each skill is merged on its own
- * ({@link mergeSkill}): the writer's additions, changes, removals and counter increments
+ * ids first ({@link mapExternalIds}), then each skill is reconciled on its own
+ * ({@link reconcileSkill}): the writer's additions, changes, removals and counter increments
  * against `base` are rebased onto the live book with the conflict table, and what the live
  * book has that `base` lacks — Cohort's work the writer never saw — is left as it is. A skill
  * counts as deleted by the writer only when `base` had it, and was created before the newest
- * skill the document shows unchanged (else the writer may never have seen it). Merging the same document twice
+ * skill the document shows unchanged (else the writer may never have seen it). Reconciling the same document twice
  * changes nothing the second time. `at`: when (ACE's timestamp format); `counterBase`: a version
  * as likely to be the base (counters count from the later of the two). Pure: no I/O.
  */
-export function mergeExternal(base: Skillbook | null, disk: Skillbook, live: Skillbook, ids: IdKnowledge, at: string, counterBase: Skillbook | null = null): ExternalMerge {
+export function reconcileBook(base: Skillbook | null, disk: Skillbook, live: Skillbook, ids: IdKnowledge, at: string, counterBase: Skillbook | null = null): BookReconciliation {
   const mapped = mapExternalIds(base, disk, live, ids);
   const b = mapped.base;
   const d = mapped.disk;
   const puts: PlainSkill[] = [];
   const purged: string[] = [];
-  const conflicts: MergeConflict[] = [];
+  const conflicts: ReconcileConflict[] = [];
   const lists = { added: [] as string[], changed: [] as string[], removed: [] as string[], dropped: [] as string[] };
   const take = (id: string, before: Skill | undefined, theirs: Skill | undefined): void => {
     const ours = live.get(id);
@@ -80,10 +80,10 @@ export function mergeExternal(base: Skillbook | null, disk: Skillbook, live: Ski
     // the live book holds another skill under this id: the document's was renumbered, never this
     if (ours && !mine) return;
     const floor = counterBase && theirs ? same(counterBase, theirs) : undefined;
-    const merged = mergeSkill(before, theirs, mine, at, floor);
-    if (merged.outcome === 'put' && merged.skill) puts.push(merged.skill);
-    else if (merged.outcome === 'purge') purged.push(id);
-    if (merged.conflict) conflicts.push({ skillId: id, ...merged.conflict, ours: mine ?? null });
+    const settled = reconcileSkill(before, theirs, mine, at, floor);
+    if (settled.outcome === 'put' && settled.skill) puts.push(settled.skill);
+    else if (settled.outcome === 'purge') purged.push(id);
+    if (settled.conflict) conflicts.push({ skillId: id, ...settled.conflict, ours: mine ?? null });
   };
   for (const theirs of d.skills()) {
     const before = same(b, theirs);

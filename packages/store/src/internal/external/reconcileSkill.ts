@@ -14,15 +14,15 @@ export interface SkillConflict {
   readonly theirs: Skill | null;
 }
 
-/** What becomes of one skill of the live book: kept, replaced by a merged version, or deleted; and a conflict, if one. */
-export interface SkillMerge {
+/** What becomes of one skill of the live book: kept, replaced by a reconciled version, or deleted; and a conflict, if one. */
+export interface SkillReconciliation {
   readonly outcome: 'keep' | 'put' | 'purge';
-  /** For `put`: the merged version. */
+  /** For `put`: the reconciled version. */
   readonly skill?: PlainSkill;
   readonly conflict?: SkillConflict;
 }
 
-const KEEP: SkillMerge = { outcome: 'keep' };
+const KEEP: SkillReconciliation = { outcome: 'keep' };
 
 /** The canonical JSON of a source (keys sorted), as ACE de-duplicates them. */
 function signature(source: InsightSource): string {
@@ -52,28 +52,28 @@ function withContent(skill: PlainSkill, of: Skill): PlainSkill {
 const latest = (...times: readonly string[]): string => times.reduce((a, b) => (b > a ? b : a));
 
 /**
- * `next` when it differs from `live`, else keep. A merged version is changed now (`at`): it is
+ * `next` when it differs from `live`, else keep. A reconciled version is changed now (`at`): it is
  * newer than both sides', so a later save built from the writer's older copy cannot pass for
  * one built on top of it.
  */
-function settle(live: Skill, next: PlainSkill, theirs: Skill, at: string, conflict?: SkillConflict): SkillMerge {
+function settle(live: Skill, next: PlainSkill, theirs: Skill, at: string, conflict?: SkillConflict): SkillReconciliation {
   if (sameSkillFields(live, next as Skill)) return conflict ? { outcome: 'keep', conflict } : KEEP;
   const skill = { ...next, updated_at: latest(at, live.updated_at, theirs.updated_at) };
   return conflict ? { outcome: 'put', skill, conflict } : { outcome: 'put', skill };
 }
 
 /**
- * Merges the other writer's version of one skill (`theirs`, from its document) into the live
- * book's (`live`), three ways against the version it started from (`base`); all three the
+ * Reconciles the other writer's version of one skill (`theirs`, from its document) with the
+ * live book's (`live`), three ways against the version it started from (`base`); all three the
  * same skill (id and `created_at`) or absent. The writer's change is rebased onto the live
  * book with the conflict table: its content change applies unless Cohort changed the content
  * too (differently) or removed the skill; its removal applies unless Cohort changed the
  * content (a removal is never undone); its counter increments always count, once (`live + theirs − base`); sources are
  * united. A skill missing from the document was deleted by the writer only if `base` had it.
- * `at` is when the merge happens (ACE's timestamp format). `counterBase`: another version the
+ * `at` is when the reconciliation happens (ACE's timestamp format). `counterBase`: another version the
  * writer may have started from (see `BaseMatch.tied`): increments count from the later of the two.
  */
-export function mergeSkill(base: Skill | undefined, theirs: Skill | undefined, live: Skill | undefined, at: string, counterBase?: Skill): SkillMerge {
+export function reconcileSkill(base: Skill | undefined, theirs: Skill | undefined, live: Skill | undefined, at: string, counterBase?: Skill): SkillReconciliation {
   if (!theirs) {
     if (!base || !live) return KEEP;
     return sameContent(base, live) ? { outcome: 'purge' } : { ...KEEP, conflict: { type: 'REMOVE', reason: 'content_changed', theirs: null } };
@@ -84,11 +84,11 @@ export function mergeSkill(base: Skill | undefined, theirs: Skill | undefined, l
     const changed = !sameContent(base, theirs) || base.active !== theirs.active;
     return changed ? { ...KEEP, conflict: { type: sameContent(base, theirs) ? 'REMOVE' : 'UPDATE', reason: 'removed', theirs } } : KEEP;
   }
-  if (!base) return mergeWithoutBase(theirs, live, at);
-  return mergeThreeWays(base, theirs, live, at, counterBase);
+  if (!base) return reconcileWithoutBase(theirs, live, at);
+  return reconcileThreeWays(base, theirs, live, at, counterBase);
 }
 
-function mergeThreeWays(base: Skill, theirs: Skill, live: Skill, at: string, counterBase?: Skill): SkillMerge {
+function reconcileThreeWays(base: Skill, theirs: Skill, live: Skill, at: string, counterBase?: Skill): SkillReconciliation {
   const theirContent = !sameContent(base, theirs);
   const ourContent = !sameContent(base, live);
   const ourRemoval = base.active && !live.active;
@@ -115,7 +115,7 @@ function mergeThreeWays(base: Skill, theirs: Skill, live: Skill, at: string, cou
  * Counters take the larger of the two; a version of theirs that differs and is newer than the
  * live one (by `updated_at`) is a conflict (kept for review), an older one is stale (ignored).
  */
-function mergeWithoutBase(theirs: Skill, live: Skill, at: string): SkillMerge {
+function reconcileWithoutBase(theirs: Skill, live: Skill, at: string): SkillReconciliation {
   if (sameSkillFields(live, theirs)) return KEEP;
   let next: PlainSkill = { ...live };
   for (const k of SKILL_COUNTERS) next = { ...next, [k]: Math.max(live[k], theirs[k]) };

@@ -86,7 +86,7 @@ export interface FullBlock {
   readonly ops: readonly AppliedOp[];
 }
 
-/** A merged commit: its revision, the chain digest of the state it was applied to, who, and its blocks. */
+/** A root's commit, sequenced: its revision, the chain digest of the state it was applied to, who, and its blocks. */
 export const CommitLineSchema = z.object({
   v: z.literal(2),
   t: z.literal('commit'),
@@ -101,7 +101,7 @@ export type CommitLine = Omit<z.infer<typeof CommitLineSchema>, 'blocks'> & { re
 
 /**
  * Another program's document as it saved it, in its own ids: its digest, the version it was
- * merged against (`null`: none was known), and its skills as a change against that version's
+ * reconciled against (`null`: none was known), and its skills as a change against that version's
  * book — or, without one, against the book the record applies to. What it takes to rebuild the
  * document later, as the base of the same program's next save.
  */

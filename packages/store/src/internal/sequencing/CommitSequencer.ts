@@ -1,7 +1,7 @@
 import type { AppliedOp, BatchResult, Conflict, Skillbook, SkippedOp } from '@cohort/skillbook';
 import { commitOps } from '../../commitOps.ts';
 import type { AuditBlock, CommitRecord, IdLease, StoreError } from '../../Store.ts';
-import { contentConflicts, mergeConflicts } from './contentConflicts.ts';
+import { contentConflicts, joinConflicts } from './contentConflicts.ts';
 import { IdLeases } from './IdLeases.ts';
 import type { LeaseRecord } from './IdLeases.ts';
 import { remapIds } from './remapIds.ts';
@@ -44,8 +44,8 @@ const MAX_BOUNDARIES = 64;
 type Checked = { readonly conflicts: Conflict[] } | { readonly remapped: Remapped; readonly replayed: BatchResult };
 
 /**
- * Decides appends against the store's book, the same way for every adapter: the base a
- * commit was merged on (see `CommitRecord.basis`), the conflicts since then (the skillbook's
+ * Sequences appends against the store's book — decides each and gives it the next revision —
+ * the same way for every adapter: the base a commit was merged on (see `CommitRecord.basis`), the conflicts since then (the skillbook's
  * per-skill revisions, and content comparison across changes that did not arrive as ops),
  * ids (final when chosen or leased), then a byte-exact replay. Also grants id leases. Pure: no I/O.
  */
@@ -169,7 +169,7 @@ export class CommitSequencer {
       if (remapped.conflicts.length === 0) return { remapped, replayed };
     }
     remapped ??= remapIds(book, ops, origins, this.leases);
-    return { conflicts: mergeConflicts([remapped.conflicts, since]) };
+    return { conflicts: joinConflicts([remapped.conflicts, since]) };
   }
 
   private refuse(base: number, error: StoreError): SequencedCommit {
@@ -207,7 +207,7 @@ export class CommitSequencer {
       from = b.revision;
     }
     if (from < this.s.book.revision) lists.push(this.s.book.conflicts(ops, from));
-    return mergeConflicts(lists);
+    return joinConflicts(lists);
   }
 }
 

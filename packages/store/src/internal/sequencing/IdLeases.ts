@@ -5,19 +5,19 @@ import type { IdLease } from '../../Store.ts';
 export const LeaseRecordSchema = z.object({
   /** The last number granted (0: none yet). */
   through: z.number().int().nonnegative(),
-  /** Granted ranges `[from, to)`, merged where they touch, oldest first. */
+  /** Granted ranges `[from, to)`, joined where they touch, oldest first. */
   ranges: z.array(z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()])),
 });
 /** See {@link LeaseRecordSchema}. */
 export type LeaseRecord = z.infer<typeof LeaseRecordSchema>;
 
-/** Past this many separate ranges the oldest two are merged (a superset: see {@link IdLeases.covers}). */
+/** Past this many separate ranges the oldest two are joined (a superset: see {@link IdLeases.covers}). */
 const MAX_RANGES = 64;
 
 /**
  * The id leases a store granted: which numbers of the global counter are leased, and where the
  * next lease starts. Leases never overlap and are never granted again; the ranges are kept
- * merged and bounded (past {@link MAX_RANGES} separate ranges the oldest are merged with the gap
+ * joined and bounded (past {@link MAX_RANGES} separate ranges the oldest are joined with the gap
  * between them, so `covers` may say yes for a number in an old gap — the store then treats an
  * external skill there as one that fell in a lease, which only costs it a new id).
  */
@@ -63,16 +63,16 @@ export class IdLeases {
     this.last = Math.max(this.last, record.through);
   }
 
-  /** Puts a lease that is not the newest among the ranges, merging what it overlaps or touches. */
+  /** Puts a lease that is not the newest among the ranges, joining what it overlaps or touches. */
   private insert(lease: IdLease): void {
     const all = [...this.ranges, [lease.from, lease.to] as [number, number]].sort((a, b) => a[0] - b[0]);
-    const merged: [number, number][] = [];
+    const joined: [number, number][] = [];
     for (const [from, to] of all) {
-      const last = merged[merged.length - 1];
+      const last = joined[joined.length - 1];
       if (last && last[1] >= from) last[1] = Math.max(last[1], to);
-      else merged.push([from, to]);
+      else joined.push([from, to]);
     }
-    this.ranges.splice(0, this.ranges.length, ...merged);
+    this.ranges.splice(0, this.ranges.length, ...joined);
   }
 
   /** Whether number `n` was (or may have been) leased. */

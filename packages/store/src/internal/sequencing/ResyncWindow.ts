@@ -7,7 +7,7 @@ import type { CommitSequencer } from './CommitSequencer.ts';
  * the last results have run), the client's next `expectedRevision` is a revision the store
  * reported, and the sequencer checks it exactly again. Without this, one refused append
  * would make every later one be checked from before it, refusing commits that conflict
- * only with the client's own earlier merges.
+ * only with the client's own earlier commits.
  */
 export class ResyncWindow {
   private inFlight = 0;

@@ -1,7 +1,7 @@
 import type { AppliedOp, Conflict, Skill, Skillbook } from '@cohort/skillbook';
 import type { SkillSide } from '../../StoreNotice.ts';
 
-/** A skill's counters, which merges add up and never count down. */
+/** A skill's counters, which commits and reconciliations add up and never count down. */
 export const SKILL_COUNTERS = ['used_count', 'helpful_count', 'harmful_count', 'neutral_count'] as const;
 
 /**
@@ -61,8 +61,8 @@ export function contentConflicts(pre: Skillbook, post: Skillbook, ops: readonly 
   return conflicts;
 }
 
-/** Merges conflict lists, keeping the first conflict reported for each op. */
-export function mergeConflicts(lists: readonly (readonly Conflict[])[]): Conflict[] {
+/** Joins conflict lists, keeping the first conflict reported for each op. */
+export function joinConflicts(lists: readonly (readonly Conflict[])[]): Conflict[] {
   const byOp = new Map<number, Conflict>();
   for (const list of lists) for (const c of list) if (!byOp.has(c.opIndex)) byOp.set(c.opIndex, c);
   return [...byOp.values()].sort((a, b) => a.opIndex - b.opIndex);

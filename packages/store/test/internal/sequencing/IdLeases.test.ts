@@ -11,7 +11,7 @@ describe('IdLeases', () => {
     expect([1, 10, 11, 40, 41, 45, 46].map((n) => leases.covers(n))).toEqual([true, true, false, false, true, true, false]);
   });
 
-  it('take - leases read from another writer are merged, in any order, and never granted again', () => {
+  it('take - leases read from another writer are joined, in any order, and never granted again', () => {
     const leases = new IdLeases();
     leases.take({ from: 21, to: 31 });
     leases.take({ from: 1, to: 11 });
@@ -23,7 +23,7 @@ describe('IdLeases', () => {
     expect([copy.covers(95), copy.through, leases.covers(95)]).toEqual([true, 100, false]);
   });
 
-  it('bounded - past 64 separate ranges the oldest merge across their gap (a superset)', () => {
+  it('bounded - past 64 separate ranges the oldest join across their gap (a superset)', () => {
     const leases = new IdLeases();
     for (let i = 0; i < 70; i += 1) leases.grant(1, i * 10);
     expect(leases.record().ranges.length).toBeLessThanOrEqual(64);
