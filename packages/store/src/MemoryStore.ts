@@ -4,6 +4,7 @@ import { Skillbook } from '@cohort/skillbook';
 import type { AppendResult, CommitRecord, HistoryOptions, HistoryPage, LeaseResult, PersistedCommit, Store, StoreSnapshot } from './Store.ts';
 import type { StoreClock } from './StoreClock.ts';
 import { systemStoreClock } from './StoreClock.ts';
+import { die } from './errors.ts';
 import type { StoreNotice } from './StoreNotice.ts';
 import { CommitSequencer } from './internal/sequencing/CommitSequencer.ts';
 import { occurrenceId } from './internal/disk/digest.ts';
@@ -64,7 +65,7 @@ export class MemoryStore implements Store {
     this.writerId = options.writerId ?? 'memory';
     this.historyLimit = options.historyLimit ?? Number.POSITIVE_INFINITY;
     if (!(this.historyLimit >= 1) || (Number.isFinite(this.historyLimit) && !Number.isSafeInteger(this.historyLimit))) {
-      throw new RangeError(`MemoryStore: historyLimit must be a positive integer, got ${String(options.historyLimit)}`);
+      die('STORE_INVALID_OPTION', 'MemoryStore', 'historyLimit', 'a positive integer', options.historyLimit);
     }
     this.resync = new ResyncWindow(this.clock, this.sequencer);
     if (initial.size > 0) this.commits.push(createdCommit(initial, this.writerId, this.clock.now()));

@@ -23,6 +23,8 @@ export type {
   StoreSnapshot,
 } from './Store.ts';
 export { commitOps } from './commitOps.ts';
+export { isStoreProgrammerError } from './errors.ts';
+export type { StoreProgrammerError, StoreProgrammerErrorCode } from './errors.ts';
 export { replayHistory } from './replayHistory.ts';
 export type { ReplayedHistory } from './replayHistory.ts';
 export { StoreNoticeSchema, ExternalChangesSchema, ForkConflictSchema, LockHolderSchema, MergeBaseSchema, ReconcileBaseSchema, SkillSideSchema } from './StoreNotice.ts';

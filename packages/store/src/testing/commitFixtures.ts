@@ -1,5 +1,6 @@
 import { createIdAllocator } from '@cohort/skillbook';
 import type { AppliedOp, IdAllocatorHandle, Skillbook } from '@cohort/skillbook';
+import { die } from '../errors.ts';
 import type { CommitRecord } from '../Store.ts';
 import type { StoreClock } from '../StoreClock.ts';
 
@@ -87,7 +88,7 @@ export function makeCommit(book: Skillbook, operations: readonly RawOp[], option
   const at = options.at ?? Date.UTC(2026, 0, 1);
   const ids = options.ids ?? createIdAllocator(book.nextId);
   const result = book.applyBatch({ operations }, { clock: { now: () => at }, allocateId: ids.allocate });
-  if (!result.ok) throw new Error(`makeCommit: the batch was refused: ${result.error.message}`);
+  if (!result.ok) die('TESTING_BATCH_REFUSED', result.error.message);
   const sessionId = options.sessionId ?? `s${(sessions += 1)}`;
   const path = options.path ?? ['root', sessionId];
   const commit: CommitRecord = {
@@ -113,7 +114,7 @@ export function replayAll(initial: Skillbook, commits: readonly (readonly Applie
   let book = initial;
   for (const ops of commits) {
     const r = book.replay(ops);
-    if (!r.ok) throw new Error(`replayAll: ${r.error.message}`);
+    if (!r.ok) die('TESTING_REPLAY_REFUSED', r.error.message);
     book = r.book;
   }
   return book;

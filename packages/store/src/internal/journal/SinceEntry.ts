@@ -1,5 +1,6 @@
 import type { CommitLine, CommitLineV1 } from './JournalLine.ts';
 import { decodeLine } from './lineCodec.ts';
+import { die } from '../../errors.ts';
 import { fromUtf8 } from '../disk/digest.ts';
 
 /**
@@ -44,7 +45,7 @@ export class JournalSinceEntry implements SinceEntry {
     const text = fromUtf8(this.bytes.subarray(this.start, this.end));
     const decoded = text === null ? null : decodeLine(text);
     // it decoded as a commit line when it was read, from these very bytes
-    if (!decoded?.ok || decoded.line.t !== 'commit') throw new Error(`journal line at byte ${this.start} no longer decodes`);
+    if (!decoded?.ok || decoded.line.t !== 'commit') die('STORE_LINE_CHANGED', this.start);
     return decoded.line;
   }
 }
