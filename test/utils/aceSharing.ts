@@ -14,9 +14,9 @@ import { Skillbook } from '@cohort/skillbook';
 import type { Skill } from '@cohort/skillbook';
 import { FileStore, describeOpenError } from '@cohort/store';
 import type { StoreNotice } from '@cohort/store';
+import { seededRandom } from '@cohort/store/testing';
 import { childCommand, spawnMergeChild } from '../../packages/store/test/utils/spawnMergeChild.ts';
 import type { AceOp, AceSave, AceWriterOptions } from '../../packages/store/test/utils/aceWriter.ts';
-import { seededRandom } from '../../packages/store/src/internal/disk/SimDisk.ts';
 
 const WRITER = fileURLToPath(new URL('../../packages/store/test/utils/aceWriter.ts', import.meta.url));
 

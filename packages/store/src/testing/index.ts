@@ -8,3 +8,4 @@ export { PROTOTYPE_IDS, leaseAllocator } from './conformance/idCases.ts';
 export { readHistory } from './conformance/historyCases.ts';
 export { ManualClock, addOp, makeCommit, replayAll } from './commitFixtures.ts';
 export type { MadeCommit, MakeCommitOptions, RawOp } from './commitFixtures.ts';
+export { seededRandom } from '../internal/disk/SimDisk.ts';

@@ -21,7 +21,14 @@ export interface TearPolicy {
   dirOps(dir: string, pending: number): number;
 }
 
-/** A deterministic pseudo-random source (mulberry32). */
+/**
+ * A deterministic pseudo-random source (mulberry32): numbers in `[0, 1)`, the same for the same
+ * seed. `SimFs` tears writes with it; tests that drive a store choose with it.
+ *
+ * @example
+ * const random = seededRandom(7);
+ * const pick = Math.floor(random() * 3);
+ */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
