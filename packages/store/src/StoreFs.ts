@@ -17,7 +17,7 @@ export interface StoreFs {
    * The whole file, or `undefined` when it does not exist. The bytes are the caller's own and
    * must never change afterwards (a fresh buffer each call, as `node:fs` gives): the store
    * keeps the journal's bytes as read and decodes a commit line from them again when it needs
-   * it, instead of holding 100,000 parsed lines.
+   * it, instead of holding every line parsed (bench row 5).
    */
   readFile(path: string): Promise<Uint8Array | undefined>;
   /** The bytes from `offset` to the end (empty past the end), or `undefined` when the file does not exist; the caller's own, as for `readFile`. */
@@ -25,8 +25,7 @@ export interface StoreFs {
   /**
    * Reads the whole file in order, a chunk at a time, handing each chunk to `onChunk` (the
    * buffer may be reused for the next chunk: use it before returning); `false` when the file
-   * does not exist. For digesting a large file without holding a copy of it: reading a
-   * 47 MB document whole costs several times what hashing it in chunks of a few MB does.
+   * does not exist. For digesting a large file without holding a copy of it (bench row 5).
    */
   readChunks(path: string, onChunk: (chunk: Uint8Array) => void): Promise<boolean>;
   /**

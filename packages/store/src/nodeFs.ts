@@ -45,7 +45,7 @@ async function readFrom(path: string, offset: number): Promise<Uint8Array | unde
   );
 }
 
-/** The chunk {@link readChunks} reads into, reused: large enough for few reads of a 47 MB file, small enough not to matter. */
+/** The chunk {@link readChunks} reads into, reused: few reads of a large document, and little memory held for it (bench row 5). */
 const CHUNK_BYTES = 4 << 20;
 
 async function readChunks(path: string, onChunk: (chunk: Uint8Array) => void): Promise<boolean> {

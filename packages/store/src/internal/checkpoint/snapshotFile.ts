@@ -1,7 +1,8 @@
 /**
  * The snapshot beside the document (`skillbook.json.snapshot`): the book of a checkpoint in
  * the skillbook's compact encoding (`book.toSnapshot()`), so that opening the store need not
- * read the document again with the Python-exact reader — seconds for 100,000 skills.
+ * read the document again with the Python-exact reader, otherwise the larger part of an open
+ * (bench row 5).
  *
  * It is an accelerator, never a source of truth. Its first line names what it stands for:
  * the ledger revision and the sha256 of the document bytes it was written with, and the

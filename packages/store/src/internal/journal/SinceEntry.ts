@@ -23,9 +23,9 @@ export function writtenEntry(line: CommitLine, chain: string): SinceEntry {
 
 /**
  * A commit read from the journal, keeping only where its line is in the journal's bytes as
- * read. Opening a store reads up to 100,000 such lines: kept parsed, they were half the
- * memory live after the open and a third of its time went to the garbage collector carrying
- * them; kept this way each is a few numbers and its chain, and the bytes are one buffer
+ * read. Kept parsed, the lines an open reads would be much of the memory live after it, and
+ * the garbage collector's work would grow with them (bench row 5); kept this way each is a few
+ * numbers and its chain, and the bytes are one buffer
  * outside the JavaScript heap that the store already read (`StoreFs` reads return the
  * caller's own copy, never written again). The line decodes as it did when read, checksum
  * included: the bytes are the same.

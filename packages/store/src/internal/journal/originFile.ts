@@ -4,7 +4,7 @@
  * compact encoding, with a header line naming its revision, who created the store, when, and
  * the sha256 of the rest. It is the first change of the store's history (reason `created`), kept
  * beside the journal rather than in it, so that opening a store never reads it: a store created
- * from 100,000 skills would otherwise carry them all in its journal's first record. Written once,
+ * from a large book would otherwise carry all of it in its journal's first record. Written once,
  * before the store's first ledger; a store created empty has none.
  */
 import { Skillbook } from '@cohort/skillbook';

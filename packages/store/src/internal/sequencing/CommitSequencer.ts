@@ -152,8 +152,8 @@ export class CommitSequencer {
    * The id check (`remapIds`), the conflicts since `base`, and — when there are none — the
    * replay. A commit whose ADD ids are all final (`leased`) keeps every op as it is, and the only
    * thing the id check can find in it, an ADD whose id is taken, the replay refuses too: so the
-   * id check runs only once the commit is refused anyway, to say which ops conflict. It costs a
-   * set of every id and a copy of every op, in a commit of 90,000 ops (W(10,000 × 10)).
+   * id check runs only once the commit is refused anyway, to say which ops conflict: it costs a
+   * set of every id and a copy of every op, which a root's large commit would pay (bench row 2a).
    */
   private checkAndReplay(commit: CommitRecord, base: number): Checked {
     const book = this.s.book;
