@@ -165,7 +165,7 @@ export class SessionTree implements SessionHost {
     attempt: number, deliver: Deliver, isRetry: boolean,
   ): SessionId {
     const id = this.registry.newId();
-    // `concat` sizes the list to its length; a spread into a literal reserves 17 slots (row 2c)
+    // `concat`, not a spread into a literal: the list is sized to its length (bench row 2c)
     const path = parent ? parent.path.concat(id) : [id];
     const { limits, budget } = this.deps;
     const account = admitSession({ parent, options, isRetry, limits, live: this.registry.size }) ?? openAccount(parent, options, budget);
