@@ -69,16 +69,17 @@ class Tap implements InspectionTap {
 
   private snapshot(actorId: string, snapshot: unknown): void {
     const snap = snapshot as { value?: unknown; status?: unknown; context?: unknown };
-    if (typeof snap.value !== 'string' || typeof snap.context !== 'object' || snap.context === null) return;
+    const state = stateName(snap.value);
+    if (state === null || typeof snap.context !== 'object' || snap.context === null) return;
     // known by its context's shape, not by its actor id: the session id is in the context
     const session = snap.context as SessionContextLike;
     if (typeof session.sessionId === 'string' && Array.isArray(session.path) && typeof session.depth === 'number' && 'failure' in session) {
-      this.session(session.sessionId, snap.value, snap.status === 'done');
+      this.session(session.sessionId, state, snap.status === 'done');
       return;
     }
     const supervisor = snap.context as SupervisorContextLike;
     if (supervisor.ownerId === 'root' && Array.isArray(supervisor.inFlight) && Array.isArray(supervisor.waiting)) {
-      const view = { actorId, state: snap.value, inFlight: supervisor.inFlight.length, waiting: supervisor.waiting.length };
+      const view = { actorId, state, inFlight: supervisor.inFlight.length, waiting: supervisor.waiting.length };
       const old = this.supervisor;
       this.supervisor = view;
       if (!old || old.state !== view.state || old.inFlight !== view.inFlight || old.waiting !== view.waiting) {
@@ -92,6 +93,14 @@ class Tap implements InspectionTap {
     if (done) this.last.delete(sessionId);
     else this.last.set(sessionId, state);
   }
+}
+
+/** A machine's state by its own name: the value itself, or the one state a nested value leads to (`{ live: 'running' }`: `running`). */
+function stateName(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (typeof value !== 'object' || value === null) return null;
+  const inner = Object.values(value);
+  return inner.length === 1 ? stateName(inner[0]) : null;
 }
 
 /** The actor's `id` (a session's id; xstate types it only on full actor refs), else its system session id. */

@@ -1,4 +1,5 @@
 import { assign, emit, setup } from 'xstate';
+import type { SnapshotFrom } from 'xstate';
 import { DEADLINE_WATCHER_ID } from './deadlineWatcher.ts';
 import type { DeadlineEvent } from './deadlineWatcher.ts';
 import type { Conflict, SkillId } from '@cohort/skillbook';
@@ -38,8 +39,8 @@ export interface SessionRules {
 /**
  * A session machine's context: plain, serialisable data (the inspector shows it). It changes
  * only when a session fails: the verdict of a merge is the machine's output, and the body's
- * output rides on `BODY_DONE` to the runtime. Why: an `assign` copies the whole snapshot, and
- * two of them were about a tenth of a session's actor steps (bench row 2).
+ * output rides on `BODY_DONE` to the runtime. Why: an `assign` copies the whole snapshot (bench
+ * row 2a).
  */
 export interface SessionContext {
   readonly sessionId: SessionId;
@@ -113,20 +114,23 @@ export const RETRY_KINDS_DEFAULT: readonly FailureKind[] = ['crashed', 'conflict
  * needs (may the session write? is it waiting for its children? has it settled?) from the
  * snapshot, and the inspector shows every step.
  *
- * `running`: the runtime runs the body and reports `BODY_DONE` or `BODY_FAILED`; a timeout
- * and a wall-clock budget arrive as `TIMEOUT` and `WALL_CLOCK` from the runtime's deadline
- * watcher (on the runtime's clock), which the machine arms here (`ARM`) and disarms once the
- * commit is in the parent's hands or the session fails (`DISARM`). `draining`: the body has
- * returned and children are still live (structured concurrency: the runtime counts them in
- * its registry and sends `CHILDREN_SETTLED` once). `committing`: the commit is in the parent's
- * hands (a root session's, the store's), waiting for `MERGED` or `REJECTED` (the verdict rides on the event);
- * only a cancellation or a defect ends it otherwise. A failure goes to `retrying` when the
- * retry rule allows (the runtime starts the next attempt and answers `RETRIED`), else to
- * `failed`. Final states keep the verdict: the merge's as the machine's output in `committed`,
- * the `failure` (kind, category, message, cause chain) in the context in `failed`.
+ * `live` holds the states of a session not settled yet, and the failures that end any of them
+ * (a timeout, a wall-clock budget, an abort, a cancellation, a runtime defect) — one
+ * transition each. `running`: the runtime runs the body and reports `BODY_DONE` or
+ * `BODY_FAILED`; a timeout and a wall-clock budget arrive as `TIMEOUT` and `WALL_CLOCK` from
+ * the runtime's deadline watcher (on the runtime's clock), which the machine arms here (`ARM`)
+ * and disarms once the commit is in the parent's hands or the session fails (`DISARM`).
+ * `draining`: the body has returned and children are still live (structured concurrency: the
+ * runtime counts them in its registry and sends `CHILDREN_SETTLED` once). `committing`: the
+ * commit is in the parent's hands (a root session's, the store's), waiting for `MERGED` or
+ * `REJECTED` (the verdict rides on the event); a timeout or an abort comes too late there, only
+ * a cancellation or a defect ends it otherwise. A failure goes to `retrying` when the retry rule
+ * allows (the runtime starts the next attempt and answers `RETRIED`), else to `failed`. Final
+ * states keep the verdict: the merge's as the machine's output in `committed`, the `failure`
+ * (kind, category, message, cause chain) in the context in `failed`.
  *
- * A session is deliberately few actor steps (start, `BODY_DONE`, `MERGED`): thousands run at
- * once, and every step of an actor costs microseconds.
+ * A leaf session takes three actor steps (start, `BODY_DONE`, `MERGED`): thousands run at once,
+ * and each step counts (bench row 2a).
  */
 export const sessionMachine = setup({
   types: {
@@ -139,7 +143,7 @@ export const sessionMachine = setup({
   actions: {
     keepFailure: assign({ failure: ({ context, event }) => failureOf(context, event) }),
     // plain actions, not `enqueueActions` (which builds its helpers on every call): most
-    // sessions have no deadline, and each step of a session costs microseconds (bench rows 2 and 3)
+    // sessions have no deadline (bench rows 2 and 3)
     armDeadlines: ({ context: { rules: { timeoutMs, wallClockMs } }, self, system }) => {
       if (timeoutMs === undefined && wallClockMs === undefined) return;
       const arm: DeadlineEvent = { type: 'ARM', session: self, timeoutMs, wallClockMs };
@@ -172,41 +176,41 @@ export const sessionMachine = setup({
   }),
   // the output of the final state reached: the merge's verdict in `committed`, none otherwise
   output: ({ event }) => event.output as MergedInfo | undefined,
-  initial: 'running',
+  initial: 'live',
   states: {
-    running: {
-      entry: 'armDeadlines',
+    /** Not settled yet: the body runs, the children drain, or the commit waits for its verdict. */
+    live: {
+      initial: 'running',
       on: {
-        BODY_DONE: [
-          { guard: 'childrenLive', target: 'draining' },
-          { target: 'committing' },
-        ],
-        BODY_FAILED: { target: 'ending', actions: 'keepFailure' },
-        OVER_BUDGET: { target: 'ending', actions: 'keepFailure' },
         TIMEOUT: { target: 'ending', actions: 'keepFailure' },
         WALL_CLOCK: { target: 'ending', actions: 'keepFailure' },
         ABORT: { target: 'ending', actions: 'keepFailure' },
         CANCEL: { target: 'ending', actions: 'keepFailure' },
         DEFECT: { target: 'ending', actions: 'keepFailure' },
       },
-    },
-    draining: {
-      on: {
-        CHILDREN_SETTLED: { target: 'committing' },
-        TIMEOUT: { target: 'ending', actions: 'keepFailure' },
-        WALL_CLOCK: { target: 'ending', actions: 'keepFailure' },
-        ABORT: { target: 'ending', actions: 'keepFailure' },
-        CANCEL: { target: 'ending', actions: 'keepFailure' },
-        DEFECT: { target: 'ending', actions: 'keepFailure' },
-      },
-    },
-    committing: {
-      entry: ['disarmDeadlines', emit({ type: 'commit' })],
-      on: {
-        MERGED: { target: 'committed' },
-        REJECTED: { target: 'ending', actions: 'keepFailure' },
-        CANCEL: { target: 'ending', actions: 'keepFailure' },
-        DEFECT: { target: 'ending', actions: 'keepFailure' },
+      states: {
+        running: {
+          entry: 'armDeadlines',
+          on: {
+            BODY_DONE: [{ guard: 'childrenLive', target: 'draining' }, { target: 'committing' }],
+            BODY_FAILED: { target: '#session.ending', actions: 'keepFailure' },
+            OVER_BUDGET: { target: '#session.ending', actions: 'keepFailure' },
+          },
+        },
+        draining: {
+          on: { CHILDREN_SETTLED: { target: 'committing' } },
+        },
+        committing: {
+          entry: ['disarmDeadlines', emit({ type: 'commit' })],
+          on: {
+            MERGED: { target: '#session.committed' },
+            REJECTED: { target: '#session.ending', actions: 'keepFailure' },
+            // the commit has left: a deadline or an abort comes too late to undo it
+            TIMEOUT: {},
+            WALL_CLOCK: {},
+            ABORT: {},
+          },
+        },
       },
     },
     /** A failure was recorded: retry it, or fail for good (a choice, never a resting state). */
@@ -227,6 +231,18 @@ export const sessionMachine = setup({
     retried: { type: 'final' },
   },
 });
+
+/** A session machine's snapshot. */
+export type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
+
+/** Where a session is in its lifecycle, by the name of its state (`running` for `live.running`). */
+export type SessionState = Exclude<SessionSnapshot['value'], object> | Extract<SessionSnapshot['value'], object>['live'];
+
+/** The state a snapshot is in, by its own name: the `live` states are named without their parent. */
+export function sessionStateOf(snapshot: SessionSnapshot): SessionState {
+  const value = snapshot.value;
+  return typeof value === 'string' ? value : value.live;
+}
 
 /** The verdict `MERGED` carries, as the `committed` state's output. */
 function mergedInfoOf(event: SessionMachineEvent): MergedInfo | undefined {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BudgetAccount, defaultLimits } from '@cohort/runtime';
 import { admitSession, openAccount } from '../src/internal/admitSession.ts';
 import type { AdmittingParent } from '../src/internal/admitSession.ts';
-import type { SessionState } from '../src/internal/SessionNode.ts';
+import type { SessionState } from '../src/sessionMachine.ts';
 import { formatSessionId } from '../src/SessionId.ts';
 
 function parent(state: SessionState, childCount = 0, depth = 0): AdmittingParent {

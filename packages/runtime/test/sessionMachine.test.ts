@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, initialTransition, setup, transition } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
-import { sessionMachine } from '../src/sessionMachine.ts';
+import { sessionMachine, sessionStateOf } from '../src/sessionMachine.ts';
 import type { SessionInput, SessionMachineEvent } from '../src/sessionMachine.ts';
 import { failureSeed } from '../src/FailureSeed.ts';
 import { DEADLINE_WATCHER_ID } from '../src/deadlineWatcher.ts';
@@ -34,7 +34,8 @@ const conflict: SessionMachineEvent = { type: 'REJECTED', failure: failureSeed('
 describe('sessionMachine - the lifecycle', () => {
   it('sessionMachine - a session starts running, with its id, path, depth and name in its context', () => {
     const [snapshot] = start({ path: [s1, s2], sessionId: s2, name: 'writer' });
-    expect(snapshot.value).toBe('running');
+    expect(snapshot.value).toEqual({ live: 'running' });
+    expect(sessionStateOf(snapshot)).toBe('running');
     expect(snapshot.context).toMatchObject({ sessionId: s2, path: [s1, s2], depth: 1, name: 'writer', rules: { attempt: 1 }, failure: null });
     expect(snapshot.output).toBeUndefined();
   });
@@ -42,17 +43,17 @@ describe('sessionMachine - the lifecycle', () => {
   it('sessionMachine - a body that returns with no live children commits at once, and tells the runtime', () => {
     const [running] = start();
     const [committing, actions] = feed(running, { type: 'BODY_DONE', output: 'out', liveChildren: 0 });
-    expect(committing.value).toBe('committing');
+    expect(sessionStateOf(committing)).toBe('committing');
     expect(emitted(actions)).toEqual(['commit']);
   });
 
   it('sessionMachine - a body that returns with live children drains first, then commits', () => {
     const [running] = start();
     const [draining, drainActions] = feed(running, { type: 'BODY_DONE', output: 1, liveChildren: 2 });
-    expect(draining.value).toBe('draining');
+    expect(sessionStateOf(draining)).toBe('draining');
     expect(emitted(drainActions)).toEqual([]);
     const [committing, actions] = feed(draining, { type: 'CHILDREN_SETTLED' });
-    expect(committing.value).toBe('committing');
+    expect(sessionStateOf(committing)).toBe('committing');
     expect(emitted(actions)).toEqual(['commit']);
   });
 
@@ -98,7 +99,7 @@ describe('sessionMachine - the lifecycle', () => {
     const [running] = start({ timeoutMs: 10 });
     const [committing] = feed(running, { type: 'BODY_DONE', output: 1, liveChildren: 0 });
     for (const event of [{ type: 'TIMEOUT' }, { type: 'ABORT', reason: 'late' }, { type: 'CHILDREN_SETTLED' }] as const) {
-      expect(feed(committing, event)[0].value).toBe('committing');
+      expect(sessionStateOf(feed(committing, event)[0])).toBe('committing');
     }
     expect(feed(committing, { type: 'CANCEL', reason: 'parent ended' })[0].value).toBe('failed');
   });

@@ -134,7 +134,7 @@ class CohortRuntime implements Runtime {
   private async shutdown(): Promise<void> {
     await this.ready.catch(() => undefined);
     this.tree.cancelAll('runtime closed');
-    this.tree.root.send({ type: 'CLOSE' });
+    await this.tree.closeRoot();
     await this.ledger.drain();
     this.tree.root.stop();
     this.externalSub?.unsubscribe();

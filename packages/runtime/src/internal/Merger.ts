@@ -9,7 +9,7 @@ import type { Limits } from '../Limits.ts';
 import type { EventSink } from './EventSink.ts';
 import type { SessionId } from '../SessionId.ts';
 import type { SessionAnswer } from '../sessionMachine.ts';
-import type { SupervisorEmitted, supervisorMachine } from '../supervisorMachine.ts';
+import type { RootCommit, SupervisorEmitted, supervisorMachine } from '../supervisorMachine.ts';
 import { verdictEvent } from './outcomes.ts';
 import type { RootLedger } from './RootLedger.ts';
 import type { Seams } from './Seams.ts';
@@ -34,29 +34,31 @@ export interface MergerDeps {
 /** A supervisor actor. */
 export type Supervisor = Actor<typeof supervisorMachine>;
 
+/** The answer to a root session whose commit came after the runtime closed. */
+export function closedAnswer(): SessionAnswer {
+  return { type: 'REJECTED', failure: failureSeed('cancelled', 'the runtime closed before the merge') };
+}
+
 /**
- * Merges commits into their owners, one at a time, and tells each committing session the
- * verdict (`MERGED` or `REJECTED`). A session's children's commits are merged into its draft
- * as they arrive: a merge runs to completion before anything else happens, so the merges into
- * one session never interleave and need no queue. The root's go through the runtime's root
- * supervisor, whose machine holds the merges waiting for the store (durability, back-pressure);
- * this does what it asks. A defect here never leaves a session waiting: the merge is refused,
- * or the session is told of the defect.
+ * Merges commits into their owners and tells each committing session the verdict (`MERGED` or
+ * `REJECTED`). A session's children's commits are merged into its draft as they arrive
+ * (`mergeIntoSession`): a merge runs to completion before anything else happens, so the merges
+ * into one session never interleave and need no queue. A root session's commit is merged by
+ * the root supervisor's `merge` actor (`mergeIntoRoot`): the supervisor holds the queue in front
+ * of the store (durability, back-pressure) and hands the verdict back here to be told. A defect
+ * here never leaves a session waiting: the merge is refused, or the session is told of the defect.
  */
 export class Merger {
   constructor(private readonly deps: MergerDeps) {}
 
-  /** Handles what the runtime's root supervisor emitted. */
-  handle(root: Supervisor, emitted: SupervisorEmitted): void {
+  /** Does what the runtime's root supervisor asks: tell a session its verdict, refuse it, or say it waits. */
+  handle(emitted: SupervisorEmitted): void {
     switch (emitted.type) {
-      case 'merge':
-        this.mergeIntoRoot(root, emitted.sessionId, emitted.commit);
-        return;
       case 'answer':
         this.answer(emitted.sessionId, emitted.answer, 'root');
         return;
       case 'refuse':
-        this.answer(emitted.sessionId, { type: 'REJECTED', failure: failureSeed('cancelled', 'the runtime closed before the merge') }, 'root');
+        this.answer(emitted.sessionId, closedAnswer(), 'root');
         return;
       case 'backpressure':
         this.backpressure(emitted.sessionId, emitted.queued);
@@ -66,6 +68,15 @@ export class Merger {
   /** Merges the commit of child `sessionId` into `owner`'s draft and answers the child at once. */
   mergeIntoSession(owner: SessionNode, sessionId: SessionId, commit: Commit): void {
     this.guarded(owner, sessionId, commit, (verdict) => this.answer(sessionId, answerOf(verdict), owner.id));
+  }
+
+  /**
+   * The root supervisor's merge: decides a root session's commit at once and hands it to the
+   * store (`RootLedger.merge`); resolves with the session's answer once the store made it
+   * durable, or refused it. Never rejects.
+   */
+  mergeIntoRoot({ sessionId, commit }: RootCommit): Promise<SessionAnswer> {
+    return new Promise((resolve) => this.guarded(null, sessionId, commit, (verdict) => resolve(answerOf(verdict))));
   }
 
   /** Tells a committing session the verdict on its commit (a session that stopped waiting is not told). */
@@ -83,11 +94,6 @@ export class Merger {
       this.deps.reportDefect(thrown);
       node.tell({ type: 'DEFECT', message: 'runtime defect while committing' });
     }
-  }
-
-  /** Hands a root session's commit to the store; the root supervisor learns of the verdict (`DURABLE`). */
-  private mergeIntoRoot(root: Supervisor, sessionId: SessionId, commit: Commit): void {
-    this.guarded(null, sessionId, commit, (verdict) => root.send({ type: 'DURABLE', sessionId, answer: answerOf(verdict) }));
   }
 
   /** Decides and merges; a defect on the way refuses the commit instead of leaving it unanswered. */

@@ -8,8 +8,8 @@ import type { Draft } from '../Draft.ts';
 import type { Session, SessionBatchResult, SessionBody, SessionOperationResult, SpawnOptions } from '../Session.ts';
 import type { SessionId } from '../SessionId.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
-import { sessionMachine } from '../sessionMachine.ts';
-import type { SessionEmitted, SessionMachineEvent } from '../sessionMachine.ts';
+import { sessionMachine, sessionStateOf } from '../sessionMachine.ts';
+import type { SessionEmitted, SessionMachineEvent, SessionState } from '../sessionMachine.ts';
 import { dropChildDoneEvents } from './dropChildDoneEvents.ts';
 import { LazyAbortController } from './LazyAbortController.ts';
 import { SessionHandle } from './SessionHandle.ts';
@@ -46,9 +46,6 @@ export interface NodeSpec {
   readonly root: AnyActorRef;
 }
 
-/** Where a session is in its lifecycle: its machine's state. */
-export type SessionState = ReturnType<Actor<typeof sessionMachine>['getSnapshot']>['value'];
-
 /**
  * The runtime's record of a live session: what its machine cannot hold (its draft, accounts,
  * children, body) next to the machine itself. Everything about its lifecycle is read from the
@@ -68,7 +65,7 @@ export class SessionNode {
   readonly deliver: Deliver;
   /** Made on first use of `s.signal` (see {@link LazyAbortController}). */
   readonly controller = new LazyAbortController();
-  /** Children not settled for good; null until the first spawn (most sessions never spawn: ~100 B each, row 2c). */
+  /** Children not settled for good; null until the first spawn (most sessions never spawn; row 2c). */
   private kids: Set<SessionNode> | null = null;
   readonly actor: Actor<typeof sessionMachine>;
   /** The body's view of the session. */
@@ -140,9 +137,9 @@ export class SessionNode {
     if (this.actor.getSnapshot().status === 'active') this.actor.send(event);
   }
 
-  /** The machine's state. */
+  /** The machine's state, by its own name (`running`, not `live.running`). */
   get state(): SessionState {
-    return this.actor.getSnapshot().value;
+    return sessionStateOf(this.actor.getSnapshot());
   }
 
   /** Null while the session may write (its body runs); otherwise why not. */

@@ -1,22 +1,23 @@
-import { createActor } from 'xstate';
+import { createActor, fromPromise, waitFor } from 'xstate';
 import type { OperationFields } from '@cohort/skillbook';
 import type { InspectionEvent, Observer } from 'xstate';
 import { BudgetAccount } from '../Budget.ts';
 import type { Clock } from '../Clock.ts';
 import type { ConflictPolicy } from '../ConflictPolicy.ts';
 import type { FailureSeed } from '../FailureSeed.ts';
-import { defect, failureSeed } from '../FailureSeed.ts';
+import { defect } from '../FailureSeed.ts';
 import { toErrorInfo } from '../ErrorInfo.ts';
 import type { Limits } from '../Limits.ts';
 import type { SessionBatchResult, SessionBody, SessionOperationResult, SpawnOptions } from '../Session.ts';
 import type { SessionId } from '../SessionId.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
-import type { SessionEmitted } from '../sessionMachine.ts';
+import type { SessionAnswer, SessionEmitted } from '../sessionMachine.ts';
 import { DEADLINE_WATCHER_ID, deadlineWatcher } from '../deadlineWatcher.ts';
 import { supervisorMachine } from '../supervisorMachine.ts';
+import type { RootCommit } from '../supervisorMachine.ts';
 import { admitSession, openAccount } from './admitSession.ts';
 import { dropChildDoneEvents } from './dropChildDoneEvents.ts';
-import { Merger } from './Merger.ts';
+import { Merger, closedAnswer } from './Merger.ts';
 import type { Supervisor } from './Merger.ts';
 import { committedEvent, committedOutcome, failedOutcome, failureEvents, refusalFailure, sessionFailure, spawnedEvent } from './outcomes.ts';
 import type { RootLedger } from './RootLedger.ts';
@@ -73,14 +74,16 @@ export class SessionTree implements SessionHost {
     const { registry } = this;
     const reportDefect = (thrown: unknown) => this.reportDefect(thrown);
     this.merger = new Merger({ ...deps, registry, reportDefect });
-    this.root = createActor(supervisorMachine, {
+    const { merger } = this;
+    const merge = fromPromise<SessionAnswer, RootCommit>(({ input }) => merger.mergeIntoRoot(input));
+    this.root = createActor(supervisorMachine.provide({ actors: { merge } }), {
       id: ROOT_SUPERVISOR_ID,
       systemId: ROOT_SUPERVISOR_ID,
       clock: deps.clock,
       ...(deps.inspect ? { inspect: deps.inspect } : {}),
       input: { maxQueue: deps.limits.maxMergeQueue },
     });
-    this.root.on('*', (emitted) => this.guard(() => this.merger.handle(this.root, emitted)));
+    this.root.on('*', (emitted) => this.guard(() => merger.handle(emitted)));
     dropChildDoneEvents(this.root);
     // xstate re-throws an unobserved root error in a timer: observe it, report it, never crash the host
     this.root.subscribe({ error: reportDefect });
@@ -101,6 +104,15 @@ export class SessionTree implements SessionHost {
   refuse(options: SpawnOptions<unknown>, seed: FailureSeed): SessionOutcome {
     const id = this.registry.newId();
     return this.refused(id, [id], seed, 1, options);
+  }
+
+  /**
+   * Closes the root supervisor: what waits for room is refused, and this resolves once every
+   * merge in flight was answered (at once when the supervisor has failed: nothing answers then).
+   */
+  async closeRoot(): Promise<void> {
+    this.root.send({ type: 'CLOSE' });
+    await waitFor(this.root, (s) => s.context.inFlight.length === 0).catch(() => undefined);
   }
 
   /** Cancels every live root session (and so the whole tree). */
@@ -153,7 +165,7 @@ export class SessionTree implements SessionHost {
     attempt: number, deliver: Deliver, isRetry: boolean,
   ): SessionId {
     const id = this.registry.newId();
-    // `concat` sizes the list to its length; a spread into a literal reserves 17 slots (row 2c)
+    // `concat`, not a spread into a literal: the list is sized to its length (bench row 2c)
     const path = parent ? parent.path.concat(id) : [id];
     const { limits, budget } = this.deps;
     const account = admitSession({ parent, options, isRetry, limits, live: this.registry.size }) ?? openAccount(parent, options, budget);
@@ -192,7 +204,7 @@ export class SessionTree implements SessionHost {
     if (this.deps.events.listening) this.deps.events.emit(committedEvent(node, this.clock.now(), commit.baseRevision));
     if (node.parent) this.merger.mergeIntoSession(node.parent, node.id, commit);
     else if (this.root.getSnapshot().status === 'active') this.root.send({ type: 'COMMIT', sessionId: node.id, commit });
-    else node.tell({ type: 'REJECTED', failure: failureSeed('cancelled', 'the runtime closed before the merge') });
+    else node.tell(closedAnswer());
   }
 
   // ---- settling -------------------------------------------------------------------------
