@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatMarkdown, formatPeers, formatPeersMarkdown, formatTable, runBench, scenarios } from '../src/index.ts';
+import { describeMachine, formatMarkdown, formatPeers, formatPeersMarkdown, formatTable, runBench, scenarios } from '../src/index.ts';
 import type { BenchResults } from '../src/index.ts';
 import { bundlePeerEntry } from './utils/bundlePeerEntry.ts';
 
@@ -13,7 +13,15 @@ afterAll(() => cleanUp());
 // reports well-formed rows; it asserts nothing about speed (timings belong to `./pnpmw bench`).
 describe('bench - the harness', () => {
   let run: Promise<BenchResults> | undefined;
-  const smokeRun = (): Promise<BenchResults> => (run ??= runBench({ mode: 'smoke', log: () => undefined }));
+  // the resident set before the run, in MB: the run's peak cannot be below it
+  let rssBeforeMb = 0;
+  const smokeRun = (): Promise<BenchResults> => {
+    if (!run) {
+      rssBeforeMb = process.memoryUsage().rss / 1e6;
+      run = runBench({ mode: 'smoke', log: () => undefined });
+    }
+    return run;
+  };
 
   it('runs every scenario in smoke mode and reports a row per target, well formed', async () => {
     const results = await smokeRun();
@@ -34,8 +42,11 @@ describe('bench - the harness', () => {
     const table = formatTable(results.rows);
     expect(table.split('\n')).toHaveLength(results.rows.length + 2);
     expect(formatMarkdown(results.rows)).toContain('| 3b |');
-    expect(results.peakRssMb).toBeGreaterThan(0);
-    expect(results.machine.loadAverage).toBeGreaterThanOrEqual(0);
+    // the peak is this process's, in MB: at least what it held before the run, at most its peak so far
+    expect(results.peakRssMb).toBeGreaterThanOrEqual(rssBeforeMb);
+    expect(results.peakRssMb).toBeLessThanOrEqual((process.resourceUsage().maxRSS * 1024) / 1e6);
+    // the results name the machine that ran them
+    expect(results.machine).toEqual({ ...describeMachine(), loadAverage: expect.any(Number) });
   }, 120_000);
 
   it('compares Cohort with its peers on every workload, each checked, with a memory figure from each own process', async () => {
