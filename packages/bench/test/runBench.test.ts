@@ -9,6 +9,10 @@ beforeAll(async () => {
 });
 afterAll(() => cleanUp());
 
+// The first test to ask for the smoke run waits for all of it: on a loaded two-core machine it
+// has taken over two minutes
+const SMOKE_TIMEOUT_MS = 300_000;
+
 // Smoke mode: tiny sizes, one repetition. This proves the harness runs every scenario and
 // reports well-formed rows; it asserts nothing about speed (timings belong to `./pnpmw bench`).
 describe('bench - the harness', () => {
@@ -47,7 +51,7 @@ describe('bench - the harness', () => {
     expect(results.peakRssMb).toBeLessThanOrEqual((process.resourceUsage().maxRSS * 1024) / 1e6);
     // the results name the machine that ran them
     expect(results.machine).toEqual({ ...describeMachine(), loadAverage: expect.any(Number) });
-  }, 120_000);
+  }, SMOKE_TIMEOUT_MS);
 
   it('compares Cohort with its peers on every workload, each checked, with a memory figure from each own process', async () => {
     const peers = (await smokeRun()).peers;
@@ -67,12 +71,12 @@ describe('bench - the harness', () => {
     expect(text.split('\n')).toHaveLength(2 + 4);
     expect(text).toContain('dropped');
     expect(formatPeersMarkdown(peers).split('\n')[0]).toContain('| system |');
-  }, 120_000);
+  }, SMOKE_TIMEOUT_MS);
 
   it('never loads a peer into the process that measures Cohort', async () => {
     await smokeRun();
     // LangChain keeps its AsyncLocalStorage here once loaded; running it switches on the
     // promise hooks that slow every later await in the process, Cohort's and the floor's
     expect((globalThis as Record<symbol, unknown>)[Symbol.for('ls:tracing_async_local_storage')]).toBeUndefined();
-  }, 120_000);
+  }, SMOKE_TIMEOUT_MS);
 });
