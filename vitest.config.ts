@@ -1,12 +1,38 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
+/**
+ * Two projects. `quick` (`./pnpmw test`) is every test but the long ones below; `long`
+ * (`./pnpmw test:long`) runs those, one file at a time, as their timing asks. CI runs both.
+ */
+const LONG = [
+  // Chromium drives the run report and the live view
+  '**/*.browser.test.ts',
+  // kill rounds: processes killed at random moments, again and again
+  'packages/store/test/FileStore.kill.test.ts',
+  'packages/store-postgres/test/PostgresStore.processes.test.ts',
+  'packages/store-postgres/test/PostgresStore.restart.test.ts',
+  'test/killRuntime.test.ts',
+  // soaks: writers sharing a file for seconds, hundreds of simulated session trees
+  'test/aceSharing.test.ts',
+  'packages/sim/test/seeds.test.ts',
+  'packages/sim/test/mutations.test.ts',
+  // the benchmark harness end to end, every scenario and peer in processes of their own
+  'packages/bench/test/runBench.test.ts',
+  'packages/bench/test/peerSystems.test.ts',
+];
+
+const ALL = ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'];
+// the install test builds and packs every package: its own step (./pnpmw test:install)
+const EXCLUDE = [...configDefaults.exclude, 'test/install/**'];
+
 export default defineConfig({
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
-    // the install test builds and packs every package: its own step (./pnpmw test:install)
-    exclude: [...configDefaults.exclude, 'test/install/**'],
     reporters: ['default', './test/utils/summaryReporter.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'quick', include: ALL, exclude: [...EXCLUDE, ...LONG] } },
+      { extends: true, test: { name: 'long', include: LONG, exclude: EXCLUDE } },
+    ],
   },
 });

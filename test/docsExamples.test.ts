@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 /**
- * Every ```ts block in README.md and docs/*.md is a program: it is written out and run here,
- * so an example that no longer works fails the build. Blocks that are not meant to run use
+ * Every ```ts block in README.md, docs/*.md and docs/internals/*.md is a program: it is written
+ * out and run here, so an example that no longer works fails the build. Blocks that are not meant to run use
  * another language tag (```text).
  */
 const root = join(import.meta.dirname, '..');
@@ -15,7 +15,8 @@ function examples(file: string): { name: string; code: string }[] {
   return [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((m, i) => ({ name: `${file} example ${i + 1}`, code: m[1] ?? '' }));
 }
 
-const files = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const markdownIn = (dir: string): string[] => readdirSync(join(root, dir)).filter((f) => f.endsWith('.md')).map((f) => `${dir}/${f}`);
+const files = ['README.md', ...markdownIn('docs'), ...markdownIn('docs/internals')];
 
 describe('documentation examples run', () => {
   mkdirSync(scratch, { recursive: true });

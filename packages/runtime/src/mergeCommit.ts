@@ -34,7 +34,7 @@ export type MergeResult<B = Skillbook> = (MergeDecision & { readonly book: B }) 
 
 /**
  * Merges a child's commit into `book` (its parent's draft, or the root book): checks every op
- * against what changed since the commit's base revision (DESIGN.md's table), applies the
+ * against what changed since the commit's base revision (docs/internals/conflicts.md), applies the
  * policy, then applies the kept ops atomically as one revision. An empty commit (or one whose
  * ops were all dropped) changes nothing and keeps the revision.
  */

@@ -155,7 +155,7 @@ export class Skillbook {
     return { ok: true, book, applied: run.applied, skipped: run.skipped };
   }
 
-  /** The ops of a commit based on `baseRevision` that conflict with this book (DESIGN.md's table). */
+  /** The ops of a commit based on `baseRevision` that conflict with this book (the conflict table: docs/internals/conflicts.md). */
   conflicts(ops: readonly AppliedOp[], baseRevision: number): Conflict[] {
     return findConflicts(stateReader(this.state), ops, baseRevision);
   }

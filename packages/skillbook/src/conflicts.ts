@@ -1,5 +1,5 @@
 /**
- * Conflict detection for commits (DESIGN.md, "Conflicts"): which ops of a commit based on
+ * Conflict detection for commits (the conflict table, docs/internals/conflicts.md): which ops of a commit based on
  * revision `base` collide with what changed in this book since then.
  */
 import { idSuffix } from './createIdAllocator.ts';

@@ -127,7 +127,7 @@ export interface ApplyOptions {
 /** Why an op in a commit conflicts with what changed since the commit's base revision. */
 export type ConflictReason = 'content_changed' | 'removed' | 'id_exists';
 
-/** One conflicting op of a commit (DESIGN.md's table). */
+/** One conflicting op of a commit (the conflict table: docs/internals/conflicts.md). */
 export interface Conflict {
   readonly opIndex: number;
   readonly type: OpType;

@@ -27,7 +27,7 @@ function base(): Skillbook {
   );
 }
 
-describe('conflicts - DESIGN.md table', () => {
+describe('conflicts - the conflict table', () => {
   it('an ADD with an allocated id never conflicts', () => {
     const b = base();
     const child = ops(b, { type: 'ADD', section: 'context', issue: 'New', insight: 'x' }); // context-00003

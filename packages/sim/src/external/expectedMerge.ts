@@ -66,7 +66,7 @@ function expectOne(b: Skill | undefined, d: Skill | undefined, l: Skill | undefi
 /**
  * What the store must make of another program's document `disk`, saved on top of `base` (the
  * version the program really started from: the harness knows it), merged into the live book
- * `live`, skill by skill — DESIGN's conflict table, written out on its own: the program's
+ * `live`, skill by skill — the conflict table (docs/internals/conflicts.md), written out on its own: the program's
  * content change applies unless Cohort changed that skill's content (or removed it) since
  * `base`; its removal applies unless Cohort changed the content; its counter increments always
  * count, once; its new skills come in; nothing it never saw changes. `base` and `disk` in the

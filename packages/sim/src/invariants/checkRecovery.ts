@@ -7,7 +7,7 @@ import { checkReopenedTakingIn } from '../external/checkReopenedTakingIn.ts';
 import type { CheckInput } from './verdict.ts';
 import { verdict } from './verdict.ts';
 
-/** Recovery copies are at most this deep (DESIGN.md, "Persistence"). */
+/** Recovery copies are at most this deep (docs/internals/persistence.md, "Recovery copies"). */
 export const RECOVERY_DEPTH_BOUND = 3;
 
 /**

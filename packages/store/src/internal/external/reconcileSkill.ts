@@ -2,7 +2,7 @@ import type { InsightSource, PlainSkill, Skill } from '@cohort/skillbook';
 import { sameSkillFields } from './bookChange.ts';
 import { SKILL_COUNTERS, sameContent } from '../sequencing/contentConflicts.ts';
 
-/** Why another writer's change of one skill could not be taken (DESIGN's conflict table, and the case of no known base). */
+/** Why another writer's change of one skill could not be taken (docs/internals/conflicts.md, and the case of no known base). */
 export type SkillConflictReason = 'content_changed' | 'removed' | 'no_base';
 
 /** A real conflict: the other writer's change of a skill against Cohort's. */

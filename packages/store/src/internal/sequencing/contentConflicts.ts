@@ -25,7 +25,7 @@ export function skillSide(s: Skill): SkillSide {
 }
 
 /**
- * DESIGN.md's conflict table, decided by content instead of revision numbers: the ops of a
+ * The conflict table (docs/internals/conflicts.md), decided by content instead of revision numbers: the ops of a
  * commit against what changed between `pre` and `post` (another writer's document, a reload).
  * Used where the skillbook's per-skill revisions cannot tell, because the change did not
  * arrive as ops. `revision` is reported as the revision at which the targets changed.
