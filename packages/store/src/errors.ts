@@ -6,7 +6,10 @@
  */
 const table = {
   /** A store's constructor was given an option out of range (`MemoryStore`'s `historyLimit`). */
-  STORE_INVALID_OPTION: { type: RangeError, message: (store: string, option: string, rule: string, got: unknown) => `${store}: ${option} must be ${rule}, got ${String(got)}` },
+  STORE_INVALID_OPTION: {
+    type: RangeError,
+    message: (store: string, option: string, rule: string, got: unknown) => `${store}: ${option} must be ${rule}, got ${String(got)}`,
+  },
   /** A journal line the store read whole decodes no more from the same bytes: the store's own bytes were changed under it. */
   STORE_LINE_CHANGED: { type: Error, message: (offset: number) => `journal line at byte ${offset} no longer decodes` },
   /** `makeCommit` (`@cohort/store/testing`) was given operations the book refuses: the test is wrong. */

@@ -4,7 +4,9 @@ import type { AppendResult, CommitRecord, LeaseResult, StoreError } from '../../
 export type GroupItem = { readonly kind: 'append'; readonly commit: CommitRecord } | { readonly kind: 'lease'; readonly count: number };
 
 /** The result of one {@link GroupItem}, of its kind. */
-export type ItemResult = { readonly kind: 'append'; readonly result: AppendResult } | { readonly kind: 'lease'; readonly result: LeaseResult };
+export type ItemResult =
+  | { readonly kind: 'append'; readonly result: AppendResult }
+  | { readonly kind: 'lease'; readonly result: LeaseResult };
 
 /**
  * A refusal with `error` as the result of an item of `kind`.
@@ -119,7 +121,8 @@ export class GroupCommitQueue {
     try {
       await this.writeGroup(group);
     } catch (thrown) {
-      error = { code: 'io', message: `the group could not be written: ${thrown instanceof Error ? thrown.message : String(thrown)}`, cause: thrown };
+      const message = thrown instanceof Error ? thrown.message : String(thrown);
+      error = { code: 'io', message: `the group could not be written: ${message}`, cause: thrown };
     }
     for (const q of group) if (!q.answered) q.answer(itemRefusal(q.item.kind, error));
   }

@@ -15,7 +15,11 @@ describe('lineCodec', () => {
 
   it('checksummed - a line without its checksum tail, or with a wrong one, is refused the same way by every reader', () => {
     const cases = [text.slice(0, text.lastIndexOf(',"sum"')) + '}', text.slice(0, -1), `${text.slice(0, -3)}0"}`];
-    expect(cases.map((c) => { const r = checksummed(c); return r.ok ? 'ok' : r.fault; })).toEqual(['invalid_line', 'invalid_line', 'bad_checksum']);
+    const faults = cases.map((c) => {
+      const r = checksummed(c);
+      return r.ok ? 'ok' : r.fault;
+    });
+    expect(faults).toEqual(['invalid_line', 'invalid_line', 'bad_checksum']);
   });
 
   it('decodeLine - checking a line and decoding it agree on every damaged line (fast-check)', () => {

@@ -41,13 +41,14 @@ describe('GroupCommitQueue', () => {
       order.push(`group of ${group.length}`);
       for (const q of group) q.answer(granted(1));
     });
-    const done = [queue.run(async () => void order.push('task 1')), queue.lease(1), queue.lease(1), queue.run(async () => void order.push('task 2'))];
+    const task = (name: string) => queue.run(async () => void order.push(name));
+    const done = [task('task 1'), queue.lease(1), queue.lease(1), task('task 2')];
     await Promise.all(done);
     await queue.idle();
     expect(order).toEqual(['task 1', 'group of 2', 'task 2']);
   });
 
-  it('answer - an item the writer leaves unanswered, or answers with another kind, or a writer that throws, is refused as io; a second answer is ignored', async () => {
+  it('answer - unanswered, answered with another kind, or in a group that threw: refused as io; a second answer is ignored', async () => {
     const silent = new GroupCommitQueue(async () => undefined);
     const wrong = new GroupCommitQueue(async (group) => {
       for (const q of group) {
