@@ -1,5 +1,5 @@
 import { emit, enqueueActions, fromPromise, setup } from 'xstate';
-import type { DoneActorEvent } from 'xstate';
+import type { Actor, DoneActorEvent } from 'xstate';
 import type { Commit } from './Commit.ts';
 import { defect } from './FailureSeed.ts';
 import type { SessionAnswer } from './sessionMachine.ts';
@@ -149,6 +149,9 @@ export const supervisorMachine = setup({
     },
   },
 });
+
+/** A root supervisor actor. */
+export type Supervisor = Actor<typeof supervisorMachine>;
 
 /** The id of the merge actor in `slot`. */
 export function mergeActorId(slot: number): MergeActorId {

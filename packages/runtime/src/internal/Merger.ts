@@ -1,4 +1,3 @@
-import type { Actor } from 'xstate';
 import type { Clock } from '../Clock.ts';
 import type { Commit } from '../Commit.ts';
 import type { Draft } from '../Draft.ts';
@@ -9,7 +8,7 @@ import type { Limits } from '../Limits.ts';
 import type { EventSink } from './EventSink.ts';
 import type { SessionId } from '../SessionId.ts';
 import type { SessionAnswer } from '../sessionMachine.ts';
-import type { RootCommit, SupervisorEmitted, supervisorMachine } from '../supervisorMachine.ts';
+import type { RootCommit, SupervisorEmitted } from '../supervisorMachine.ts';
 import { verdictEvent } from './outcomes.ts';
 import type { RootLedger } from './RootLedger.ts';
 import type { Seams } from './Seams.ts';
@@ -30,9 +29,6 @@ export interface MergerDeps {
   /** Reports a defect of the runtime (a `runtime.defect` event). */
   readonly reportDefect: (thrown: unknown) => void;
 }
-
-/** A supervisor actor. */
-export type Supervisor = Actor<typeof supervisorMachine>;
 
 /** The answer to a root session whose commit came after the runtime closed. */
 export function closedAnswer(): SessionAnswer {
