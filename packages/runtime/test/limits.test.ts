@@ -94,6 +94,19 @@ describe('limits at the tool boundary', () => {
     await rt.close();
   });
 
+  it('limits - a session name longer than maxIdLength is refused as limit_exceeded, for rt.run and for spawn, and nothing commits', async () => {
+    const rt = createRuntime({ limits: { maxIdLength: 16 } });
+    const long = 'n'.repeat(1_000);
+    const root = await rt.run(async (s) => s.tools.add_skill({ section: 'context', issue: 'x', insight: 'y' }), { name: long });
+    expect(root).toMatchObject({ status: 'failed', failure: { kind: 'limit_exceeded', message: expect.stringContaining('limits.maxIdLength') } });
+    const child = await rt.run(async (s) => s.spawn(async (c) => c.tools.add_skill({ section: 'context', issue: 'x', insight: 'y' }), { name: long }));
+    expect(child.status === 'committed' && child.output).toMatchObject({ status: 'failed', failure: { kind: 'limit_exceeded', message: expect.stringContaining('at most 16') } });
+    const fits = await rt.run(async (s) => s.spawn(async () => 'ok', { name: 'n'.repeat(16) }), { name: 'n'.repeat(16) });
+    expect(fits.status === 'committed' && fits.output.status).toBe('committed');
+    expect(rt.book.size).toBe(0);
+    await rt.close();
+  });
+
   it('limits - the JSON Schemas state them: maxLength / maxItems in the plain form, in words in the strict form providers accept', () => {
     type Visit = (n: Record<string, unknown>, parent: Record<string, unknown> | null) => void;
     const walk = (node: unknown, visit: Visit, parent: Record<string, unknown> | null = null): void => {

@@ -33,6 +33,10 @@ export function admitSession({ parent, options, isRetry, limits, live }: Admissi
   if (!parsed.success) {
     return failureSeed('limit_exceeded', `invalid spawn options: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
+  const name = parsed.data.name;
+  if (name !== undefined && name.length > limits.maxIdLength) {
+    return failureSeed('limit_exceeded', `invalid spawn options: name: a session name of ${name.length} characters; at most ${limits.maxIdLength} (limits.maxIdLength)`);
+  }
   if (parent && !mayParentSpawn(parent, isRetry)) {
     return failureSeed('cancelled', `parent session ${parent.id} can no longer spawn: ${parent.endedReason() ?? 'it has ended'}`);
   }
