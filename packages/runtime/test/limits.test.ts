@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Skillbook } from '@cohort/skillbook';
 import { callSkillTool, createRuntime, defaultLimits, operationLimits, toolJsonSchemas } from '@cohort/runtime';
-import type { SkillToolName, ToolResult } from '@cohort/runtime';
+import type { Session, SkillToolName, ToolResult } from '@cohort/runtime';
 import { loadCases } from '../../skillbook/test/utils/fixture.ts';
 import { strictSchemaViolations } from './utils/strictSchemaRules.ts';
 
@@ -94,12 +94,13 @@ describe('limits at the tool boundary', () => {
     await rt.close();
   });
 
-  it('limits - a session name longer than maxIdLength is refused as limit_exceeded, for rt.run and for spawn, and nothing commits', async () => {
+  it('limits - a session name longer than maxIdLength is refused as limit_exceeded, at rt.run and at spawn; nothing commits', async () => {
     const rt = createRuntime({ limits: { maxIdLength: 16 } });
     const long = 'n'.repeat(1_000);
-    const root = await rt.run(async (s) => s.tools.add_skill({ section: 'context', issue: 'x', insight: 'y' }), { name: long });
+    const write = async (s: Session) => s.tools.add_skill({ section: 'context', issue: 'x', insight: 'y' });
+    const root = await rt.run(write, { name: long });
     expect(root).toMatchObject({ status: 'failed', failure: { kind: 'limit_exceeded', message: expect.stringContaining('limits.maxIdLength') } });
-    const child = await rt.run(async (s) => s.spawn(async (c) => c.tools.add_skill({ section: 'context', issue: 'x', insight: 'y' }), { name: long }));
+    const child = await rt.run(async (s) => s.spawn(write, { name: long }));
     expect(child.status === 'committed' && child.output).toMatchObject({ status: 'failed', failure: { kind: 'limit_exceeded', message: expect.stringContaining('at most 16') } });
     const fits = await rt.run(async (s) => s.spawn(async () => 'ok', { name: 'n'.repeat(16) }), { name: 'n'.repeat(16) });
     expect(fits.status === 'committed' && fits.output.status).toBe('committed');
