@@ -99,9 +99,10 @@ describe('limits at the tool boundary', () => {
     const long = 'n'.repeat(1_000);
     const write = async (s: Session) => s.tools.add_skill({ section: 'context', issue: 'x', insight: 'y' });
     const root = await rt.run(write, { name: long });
-    expect(root).toMatchObject({ status: 'failed', failure: { kind: 'limit_exceeded', message: expect.stringContaining('limits.maxIdLength') } });
+    const refused = { status: 'failed', failure: { kind: 'limit_exceeded', message: expect.stringContaining('at most 16 (limits.maxIdLength)') } };
+    expect(root).toMatchObject(refused);
     const child = await rt.run(async (s) => s.spawn(write, { name: long }));
-    expect(child.status === 'committed' && child.output).toMatchObject({ status: 'failed', failure: { kind: 'limit_exceeded', message: expect.stringContaining('at most 16') } });
+    expect(child.status === 'committed' && child.output).toMatchObject(refused);
     const fits = await rt.run(async (s) => s.spawn(async () => 'ok', { name: 'n'.repeat(16) }), { name: 'n'.repeat(16) });
     expect(fits.status === 'committed' && fits.output.status).toBe('committed');
     expect(rt.book.size).toBe(0);
