@@ -8,6 +8,8 @@ import type { Draft } from '../Draft.ts';
 import type { Session, SessionBatchResult, SessionBody, SessionOperationResult, SpawnOptions } from '../Session.ts';
 import type { SessionId } from '../SessionId.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
+import { DEADLINE_WATCHER_ID } from '../deadlineWatcher.ts';
+import type { DeadlineEvent } from '../deadlineWatcher.ts';
 import { sessionMachine } from '../sessionMachine.ts';
 import type { SessionEmitted, SessionMachineEvent } from '../sessionMachine.ts';
 import { dropChildDoneEvents } from './dropChildDoneEvents.ts';
@@ -140,13 +142,23 @@ export class SessionNode {
     if (this.actor.getSnapshot().status === 'active') this.actor.send(event);
   }
 
+  /** Has the deadline watcher send a deadline the clock has passed (see `deadlineWatcher`). */
+  private checkDeadlines(): void {
+    if (this.state === 'running') this.actor.system.get(DEADLINE_WATCHER_ID)?.send({ type: 'CHECK', session: this.actor } satisfies DeadlineEvent);
+  }
+
   /** The machine's state. */
   get state(): SessionState {
     return this.actor.getSnapshot().value;
   }
 
-  /** Null while the session may write (its body runs); otherwise why not. */
+  /**
+   * Null while the session may write (its body runs); otherwise why not. A session with a
+   * deadline has it checked on the clock first: a body that never lets a timer fire ends at its
+   * next call past it.
+   */
   endedReason(): string | null {
+    if (this.options.timeoutMs !== undefined || this.options.budget?.ms !== undefined) this.checkDeadlines();
     const state = this.state;
     if (state === 'running') return null;
     return state === 'draining' || state === 'committing'
