@@ -1,6 +1,6 @@
 import { jsonSchema, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { createRuntime } from '@cohort/runtime';
+import { createRuntime, SimulatedClock } from '@cohort/runtime';
 import type { Clock, Session, SessionFailure } from '@cohort/runtime';
 import { runAgent, streamAgent } from '@cohort/ai';
 import type { RecurseTaskResult } from '@cohort/ai';
@@ -61,13 +61,14 @@ describe('runAgent', () => {
   });
 
   it('recurse - a child whose model never answers is stopped by its timeout through the abort signal', async () => {
-    const rt = createRuntime();
+    const clock = new SimulatedClock();
+    const rt = createRuntime({ clock });
     const observed = { aborted: false };
     const model = scriptedModel((call) => {
       if (call.task === 'parent') return call.step === 0 ? { calls: [{ tool: 'recurse', input: { tasks: [{ prompt: 'hang', name: 'slow' }] } }] } : { text: 'gave up waiting' };
       return neverAnswers(call, observed);
     });
-    const outcome = await rt.run((s) => runAgent(s, { model, prompt: 'parent', recurse: { timeoutMs: 50 } }));
+    const outcome = await clock.settle(rt.run((s) => runAgent(s, { model, prompt: 'parent', recurse: { timeoutMs: 50 } })));
     expect(observed.aborted).toBe(true);
     if (outcome.status !== 'committed') throw new Error('the parent failed');
     const results = outcome.output.steps[0]?.toolResults.map((r) => r.output);
@@ -76,10 +77,11 @@ describe('runAgent', () => {
   });
 
   it('a timeout of the session itself aborts its model call and fails it as timeout', async () => {
-    const rt = createRuntime();
+    const clock = new SimulatedClock();
+    const rt = createRuntime({ clock });
     const observed = { aborted: false };
     const model = scriptedModel((call) => neverAnswers(call, observed));
-    const outcome = await rt.run((s) => runAgent(s, { model, prompt: 'hang' }), { timeoutMs: 30 });
+    const outcome = await clock.settle(rt.run((s) => runAgent(s, { model, prompt: 'hang' }), { timeoutMs: 30 }));
     expect(observed.aborted).toBe(true);
     expect(outcome.status === 'failed' && outcome.failure.kind).toBe('timeout');
     await rt.close();
