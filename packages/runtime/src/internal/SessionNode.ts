@@ -10,7 +10,10 @@ import type { SessionId } from '../SessionId.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
 import { DEADLINE_WATCHER_ID } from '../deadlineWatcher.ts';
 import type { DeadlineEvent } from '../deadlineWatcher.ts';
+import { NO_REFUSED_CALLS, withRefusedCall } from '../RefusedCalls.ts';
+import type { RefusedCalls } from '../RefusedCalls.ts';
 import { sessionMachine } from '../sessionMachine.ts';
+import type { SkillToolName } from '../tools.ts';
 import type { SessionEmitted, SessionMachineEvent } from '../sessionMachine.ts';
 import { dropChildDoneEvents } from './dropChildDoneEvents.ts';
 import { LazyAbortController } from './LazyAbortController.ts';
@@ -79,6 +82,8 @@ export class SessionNode {
   stopBody: (() => void) | null = null;
   /** What the body returned, once it did: its commit carries it, and its outcome. */
   output: unknown = undefined;
+  /** The tool calls answered `{ error }` while the body ran. */
+  refused: RefusedCalls = NO_REFUSED_CALLS;
 
   constructor(spec: NodeSpec, host: SessionHost) {
     this.id = spec.id;
@@ -140,6 +145,13 @@ export class SessionNode {
   /** Sends `event` to the session's machine while it is live (a settled one takes no more events). */
   tell(event: SessionMachineEvent): void {
     if (this.actor.getSnapshot().status === 'active') this.actor.send(event);
+  }
+
+  /** A tool call answered `{ error }` while the body runs: counted, and the session's end if it was spawned to fail on one. */
+  noteRefusedCall(tool: SkillToolName, error: string): void {
+    if (this.state !== 'running') return;
+    this.refused = withRefusedCall(this.refused, { tool, error });
+    if (this.options.onRefusedCall === 'fail') this.tell({ type: 'TOOL_REFUSED', message: `${tool} refused: ${error}` });
   }
 
   /** Has the deadline watcher send a deadline the clock has passed (see `deadlineWatcher`). */
