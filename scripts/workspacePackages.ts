@@ -20,7 +20,7 @@ export interface Manifest {
   readonly bin?: unknown;
   readonly files?: readonly string[];
   readonly publishConfig?: {
-    readonly exports?: Record<string, { readonly types?: string; readonly import?: string }>;
+    readonly exports?: Record<string, { readonly types?: string; readonly default?: string }>;
     readonly bin?: Record<string, string>;
   };
   readonly dependencies?: Record<string, string>;
@@ -39,8 +39,11 @@ export interface WorkspacePackage {
   readonly published: boolean;
 }
 
-/** The Node versions every published package supports. */
-export const NODE_ENGINES = '>=20.12';
+/**
+ * The Node versions every published package supports: the active LTS lines, 22 and 24, which the
+ * install test runs them on; from 22.12, where `require()` of an ES module needs no flag.
+ */
+export const NODE_ENGINES = '>=22.12';
 
 /**
  * Every package under `root/packages`, dependencies before dependents.
@@ -119,8 +122,9 @@ function exportProblems(m: Manifest): string[] {
       continue;
     }
     const published = m.publishConfig?.exports?.[key];
-    const want = { types: `${base}.d.ts`, import: `${base}.js` };
-    if (published?.types !== want.types || published.import !== want.import || Object.keys(published)[0] !== 'types') {
+    // `default`, not `import`: `require()` of the ES module (Node 22.12 on) resolves it too
+    const want = { types: `${base}.d.ts`, default: `${base}.js` };
+    if (published?.types !== want.types || published.default !== want.default || Object.keys(published).join() !== 'types,default') {
       problems.push(`"publishConfig.exports" ${key} must be ${JSON.stringify(want)}`);
     }
   }

@@ -1,10 +1,12 @@
 /**
  * The packages install into someone else's project: every package under packages/ is built
  * and packed as it would be published, the tarballs are installed with npm into a scratch
- * project outside the workspace, and that project runs them with plain `node`, type-checks
- * against their declarations with `tsc --strict`, and runs the `cohort` bin. publint and
- * attw check each tarball. Runs as its own step (`./pnpmw test:install`, in CI); it needs
- * the npm registry for the third-party dependencies.
+ * project outside the workspace, and that project runs them with plain `node` of each
+ * supported line (22 and 24: binaries from the registry's `node` package), `import` and
+ * `require`, type-checks against their declarations with `tsc --strict` and no
+ * `skipLibCheck`, and runs the `cohort` bin. publint and attw check each tarball. Runs as its
+ * own step (`./pnpmw test:install`, in CI); it needs the npm registry for the third-party
+ * dependencies and the Node binaries (cached by npm after the first run).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,7 +19,7 @@ import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPackages } from '../../scripts/build.ts';
-import { packageProblems, workspacePackages } from '../../scripts/workspacePackages.ts';
+import { NODE_ENGINES, packageProblems, workspacePackages } from '../../scripts/workspacePackages.ts';
 import type { WorkspacePackage } from '../../scripts/workspacePackages.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -66,6 +68,10 @@ function ok(r: Ran): Ran {
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'cohort-install-'));
+/** The Node lines the packages support (see `NODE_ENGINES`), each run from its own binary. */
+const NODE_LINES = ['22', '24'] as const;
+/** Where each line's `node` is, once `beforeAll` has installed it. */
+const nodeOf = (line: string): string => join(scratch, `node-${line}`, 'node_modules', 'node', 'bin', 'node');
 const tarballDir = join(scratch, 'tarballs');
 const app = join(scratch, 'app');
 const tarballs = new Map<string, string>();
@@ -117,8 +123,16 @@ beforeAll(async () => {
     previous = next;
   }
   writeApp();
-  const installed = await runAsync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], app, 300_000);
+  const npmInstall = ['install', '--no-audit', '--no-fund', '--loglevel=error'];
+  const nodes = NODE_LINES.map((line) => {
+    const dir = join(scratch, `node-${line}`);
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'package.json'), '{ "private": true }\n');
+    return runAsync('npm', [...npmInstall, `node@${line}`], dir, 300_000);
+  });
+  const installed = await runAsync('npm', npmInstall, app, 300_000);
   if (installed.code !== 0) throw new Error(`npm install of the tarballs failed (it needs the npm registry for third-party packages):\n${installed.report}`);
+  for (const node of await Promise.all(nodes)) if (node.code !== 0) throw new Error(`npm install of a Node binary failed:\n${node.report}`);
 }, 600_000);
 
 afterAll(() => {
@@ -141,7 +155,7 @@ describe('every package under packages/', () => {
       expect(messages.map((m) => `${m.type}: ${formatMessage(m, pkg) ?? m.code}`)).toEqual([]);
     });
 
-    it(`${p.manifest.name} - attw reports nothing on its tarball (ES modules only: node10 and require() are out of scope)`, async () => {
+    it(`${p.manifest.name} - attw reports nothing on its tarball (ES modules only; require() of them is run on each Node line below)`, async () => {
       const attw = await attwRuns.get(p.manifest.name);
       expect(attw?.code, attw?.report).toBe(0);
     });
@@ -154,10 +168,27 @@ describe('every package under packages/', () => {
       expect(existsSync(join(app, 'node_modules', p.manifest.name, 'LICENSE'))).toBe(true);
     });
 
-    it(`${p.manifest.name} - loads in plain node and exports its public API`, () => {
-      const script = `const m = await import(${JSON.stringify(p.manifest.name)}); console.log(Object.keys(m).length);`;
-      const r = ok(run(process.execPath, ['--input-type=module', '-e', script], app));
-      expect(Number(r.stdout.trim()), r.report).toBeGreaterThan(0);
+    it(`${p.manifest.name} - declares the Node versions it is tested on: ${NODE_ENGINES}`, () => {
+      expect(p.manifest.engines?.['node']).toBe(NODE_ENGINES);
+    });
+  }
+
+  it(`declares the oldest tested line from the version that requires ES modules on (${NODE_LINES[0]}.12)`, () => {
+    expect(NODE_ENGINES).toBe(`>=${NODE_LINES[0]}.12`);
+  });
+
+  for (const line of NODE_LINES) {
+    it(`every package loads in plain node ${line}, by import and by require, and exports its public API`, () => {
+      const names = JSON.stringify(published.map((p) => p.manifest.name));
+      const script = `for (const name of ${names}) console.log(name, Object.keys(await import(name)).length, Object.keys(require(name)).length);`;
+      // `-e` runs CommonJS, so `require` is there; an async function lets it `await import()` too
+      const r = ok(run(nodeOf(line), ['--no-warnings', '-e', `(async () => { ${script} })().catch((e) => { console.error(e); process.exit(1); });`], app));
+      const counts = r.stdout.trim().split('\n').map((row) => row.split(' '));
+      expect(counts.map(([name]) => name), r.report).toEqual(published.map((p) => p.manifest.name));
+      for (const [name, imported, required] of counts) {
+        expect(Number(imported), `${name}: its exports`).toBeGreaterThan(0);
+        expect(required, `${name}: require gives what import gives`).toBe(imported);
+      }
     });
   }
 });
@@ -165,41 +196,46 @@ describe('every package under packages/', () => {
 describe('a project that installed the tarballs', () => {
   const document = join(scratch, 'store', 'skillbook.json');
 
-  it('runs a plain node ES module: a file store, parallel sessions with a crash and a commit, the book printed', () => {
-    mkdirSync(join(scratch, 'store'), { recursive: true });
-    const r = ok(run(process.execPath, ['app.mjs', document], app));
-    expect(r.stdout).toContain('outcome: committed ["committed","failed"]');
-    expect(r.stdout).toMatch(/writer \.+ committed/);
-    expect(r.stdout).toMatch(/crasher \.+ failed \(crashed\): simulated crash; discarded 1 op/);
-    expect(r.stdout).toContain('Issue: installed from a tarball');
-    expect(r.stdout).not.toContain('crashed child');
-    expect(r.stderr).toBe('');
-  });
+  for (const line of NODE_LINES) {
+    it(`runs a plain node ${line} ES module: a file store, parallel sessions with a crash and a commit, the book printed`, () => {
+      mkdirSync(join(scratch, 'store'), { recursive: true });
+      const r = ok(run(nodeOf(line), ['app.mjs', document], app));
+      expect(r.stdout, r.report).toMatch(new RegExp(`^node v${line}\\.`, 'm'));
+      expect(r.stdout).toContain('outcome: committed ["committed","failed"]');
+      expect(r.stdout).toMatch(/writer \.+ committed/);
+      expect(r.stdout).toMatch(/crasher \.+ failed \(crashed\): simulated crash; discarded 1 op/);
+      expect(r.stdout).toContain('Issue: installed from a tarball');
+      expect(r.stdout).not.toContain('crashed child');
+      expect(r.stderr).toBe('');
+    });
+  }
 
-  it('type-checks a consumer with tsc --strict against the installed declarations', () => {
+  it('type-checks a consumer with tsc --strict and no skipLibCheck against the installed declarations, @cohort/ai\'s included', () => {
     const r = run(process.execPath, [tsc, '-p', 'tsconfig.json', '--strict'], app);
     expect(r.code, r.report).toBe(0);
   });
 
   it('runs the installed cohort bin: --version and book show on that store', () => {
-    const bin = join(app, 'node_modules', '.bin', 'cohort');
-    const version = ok(run(bin, ['--version'], app));
+    const cohort = join(app, 'node_modules', '@cohort', 'cli', 'dist', 'main.js');
+    const bin = nodeOf(NODE_LINES[0]);
+    expect(existsSync(join(app, 'node_modules', '.bin', 'cohort')), 'npm linked the cohort bin').toBe(true);
+    const version = ok(run(bin, [cohort, '--version'], app));
     const cli = published.find((p) => p.manifest.name === '@cohort/cli');
     expect(version.stdout.trim()).toBe(cli?.manifest.version);
-    const shown = ok(run(bin, ['book', 'show', document], app));
+    const shown = ok(run(bin, [cohort, 'book', 'show', document], app));
     expect(shown.stdout).toContain('Issue: installed from a tarball');
     expect(shown.stdout).not.toContain('crashed child');
-    expect(ok(run(bin, ['book', 'verify', document], app)).stdout).toMatch(/^ok: /m);
+    expect(ok(run(bin, [cohort, 'book', 'verify', document], app)).stdout).toMatch(/^ok: /m);
   });
 
-  it('runs the README\'s service example: serves a request, stops cleanly on SIGTERM, keeps what it learned', async () => {
+  it('runs the README\'s service example: serves a request, refuses a bad one, stops cleanly on SIGTERM, keeps what it learned', async () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
     const section = readme.split('## Use it in your project')[1] ?? '';
     const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
     expect(code, 'README.md "Use it in your project" has a ```js service example').toBeDefined();
     writeFileSync(join(app, 'service.mjs'), code ?? '');
     const port = await freePort();
-    const service = spawn(process.execPath, ['service.mjs'], { cwd: app, env: { ...env, PORT: String(port) } });
+    const service = spawn(nodeOf(NODE_LINES[NODE_LINES.length - 1] ?? ''), ['service.mjs'], { cwd: app, env: { ...env, PORT: String(port) } });
     let output = '';
     service.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString()));
     service.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()));
@@ -208,14 +244,19 @@ describe('a project that installed the tarballs', () => {
       await until(() => output.includes(`listening on ${port}`), () => `the service did not start:\n${output}`);
       const answer = await fetch(`http://127.0.0.1:${port}/learn?issue=${encodeURIComponent('served over HTTP')}&insight=${encodeURIComponent('one root session per request')}`);
       expect(await answer.text()).toBe('committed\n');
+      // no issue: the write is refused, and the service says so instead of "committed"
+      const refused = await fetch(`http://127.0.0.1:${port}/learn?insight=${encodeURIComponent('an insight with no issue')}`);
+      expect({ status: refused.status, text: await refused.text() }).toEqual({ status: 400, text: expect.stringMatching(/^add_skill refused: invalid arguments: .*issue/s) });
       service.kill('SIGTERM');
       const [code, signal] = await Promise.race([exited, sleep(20_000).then(() => [null, 'timeout'] as const)]);
       expect({ code, signal }, `the service did not stop on SIGTERM by itself:\n${output}`).toEqual({ code: 0, signal: null });
     } finally {
       if (service.exitCode === null) service.kill('SIGKILL');
     }
-    const shown = ok(run(join(app, 'node_modules', '.bin', 'cohort'), ['book', 'show', join('data', 'skillbook.json')], app));
+    const cohort = join(app, 'node_modules', '@cohort', 'cli', 'dist', 'main.js');
+    const shown = ok(run(nodeOf(NODE_LINES[0]), [cohort, 'book', 'show', join('data', 'skillbook.json')], app));
     expect(shown.stdout).toContain('Issue: served over HTTP');
+    expect(shown.stdout).not.toContain('an insight with no issue');
   });
 });
 

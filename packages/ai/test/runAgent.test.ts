@@ -1,8 +1,8 @@
 import { jsonSchema, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { createRuntime } from '@cohort/runtime';
-import type { Session, SessionFailure } from '@cohort/runtime';
-import { runAgent } from '@cohort/ai';
+import { createRuntime, SimulatedClock } from '@cohort/runtime';
+import type { Clock, Session, SessionFailure } from '@cohort/runtime';
+import { runAgent, streamAgent } from '@cohort/ai';
 import type { RecurseTaskResult } from '@cohort/ai';
 import { neverAnswers, scriptedModel } from './utils/scriptedModel.ts';
 import type { ModelCall, Reply } from './utils/scriptedModel.ts';
@@ -61,13 +61,14 @@ describe('runAgent', () => {
   });
 
   it('recurse - a child whose model never answers is stopped by its timeout through the abort signal', async () => {
-    const rt = createRuntime();
+    const clock = new SimulatedClock();
+    const rt = createRuntime({ clock });
     const observed = { aborted: false };
     const model = scriptedModel((call) => {
       if (call.task === 'parent') return call.step === 0 ? { calls: [{ tool: 'recurse', input: { tasks: [{ prompt: 'hang', name: 'slow' }] } }] } : { text: 'gave up waiting' };
       return neverAnswers(call, observed);
     });
-    const outcome = await rt.run((s) => runAgent(s, { model, prompt: 'parent', recurse: { timeoutMs: 50 } }));
+    const outcome = await clock.settle(rt.run((s) => runAgent(s, { model, prompt: 'parent', recurse: { timeoutMs: 50 } })));
     expect(observed.aborted).toBe(true);
     if (outcome.status !== 'committed') throw new Error('the parent failed');
     const results = outcome.output.steps[0]?.toolResults.map((r) => r.output);
@@ -76,12 +77,35 @@ describe('runAgent', () => {
   });
 
   it('a timeout of the session itself aborts its model call and fails it as timeout', async () => {
-    const rt = createRuntime();
+    const clock = new SimulatedClock();
+    const rt = createRuntime({ clock });
     const observed = { aborted: false };
     const model = scriptedModel((call) => neverAnswers(call, observed));
-    const outcome = await rt.run((s) => runAgent(s, { model, prompt: 'hang' }), { timeoutMs: 30 });
+    const outcome = await clock.settle(rt.run((s) => runAgent(s, { model, prompt: 'hang' }), { timeoutMs: 30 }));
     expect(observed.aborted).toBe(true);
     expect(outcome.status === 'failed' && outcome.failure.kind).toBe('timeout');
+    await rt.close();
+  });
+
+  it('a timeout stops a model that answers at once and never lets a timer fire: the deadline is checked between steps, on the clock', async () => {
+    // time passes (a second per model call) but no timer fires: a loop that never yields to the event loop
+    let now = 0;
+    const clock: Clock = { now: () => now, setTimeout: () => 0, clearTimeout: () => undefined };
+    const rt = createRuntime({ clock });
+    const model = scriptedModel((call) => {
+      now += 1_000;
+      return call.step < 50 ? { calls: [{ tool: 'read_skill', input: { skill_id: 'context-00001' } }] } : { text: 'ran past its deadline' };
+    });
+    const outcome = await rt.run((s) => runAgent(s, { model, prompt: 'loop', maxSteps: 1e9 }), { timeoutMs: 5_000 });
+    expect(outcome.status === 'failed' && outcome.failure.kind).toBe('timeout');
+    expect(model.doGenerateCalls).toHaveLength(5);
+    const streamed = scriptedModel((call) => {
+      now += 1_000;
+      return call.step < 50 ? { calls: [{ tool: 'read_skill', input: { skill_id: 'context-00001' } }] } : { text: 'ran past its deadline' };
+    });
+    const budgeted = await rt.run((s) => streamAgent(s, { model: streamed, prompt: 'loop', maxSteps: 1e9 }).result, { budget: { ms: 3_000 } });
+    expect(budgeted.status === 'failed' && budgeted.failure).toMatchObject({ kind: 'budget_exhausted', message: expect.stringContaining('wall-clock') });
+    expect(streamed.doStreamCalls).toHaveLength(3);
     await rt.close();
   });
 

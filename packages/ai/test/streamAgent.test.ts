@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRuntime } from '@cohort/runtime';
+import { createRuntime, SimulatedClock } from '@cohort/runtime';
 import { streamAgent } from '@cohort/ai';
 import { neverAnswers, scriptedModel } from './utils/scriptedModel.ts';
 
@@ -42,10 +42,11 @@ describe('streamAgent', () => {
   });
 
   it("is stopped by the session's timeout through the abort signal", async () => {
-    const rt = createRuntime();
+    const clock = new SimulatedClock();
+    const rt = createRuntime({ clock });
     const observed = { aborted: false };
     const model = scriptedModel((call) => neverAnswers(call, observed));
-    const outcome = await rt.run(async (s) => (await streamAgent(s, { model, prompt: 'hang' }).result).text, { timeoutMs: 30 });
+    const outcome = await clock.settle(rt.run(async (s) => (await streamAgent(s, { model, prompt: 'hang' }).result).text, { timeoutMs: 30 }));
     expect(observed.aborted).toBe(true);
     expect(outcome.status === 'failed' && outcome.failure.kind).toBe('timeout');
     await rt.close();

@@ -10,9 +10,12 @@ interface Row {
 /**
  * Collects `rt.events$` into a session tree and renders it for people:
  *
- *     s1 root ............ committed at revision 1
- *     ├─ s2 A ............ committed at revision 3: added context-00002
+ *     s1 root ............ committed (1 op) into the book at revision 2
+ *     ├─ s2 A ............ committed (1 op) into s1's draft
  *     └─ s3 B ............ failed (crashed): simulated crash; discarded 1 op
+ *
+ * "Revision" is only ever the book's: a child merges into its parent's draft, whose own counter
+ * (a step of the draft) is a different one.
  */
 export class SessionTreeView {
   private readonly rows = new Map<string, Row>();
@@ -27,7 +30,7 @@ export class SessionTreeView {
     if (!row) return;
     if (event.type === 'session.merged') {
       const dropped = event.dropped.length > 0 ? `; dropped ${event.dropped.map((c) => `${c.type} ${c.skillId}`).join(', ')}` : '';
-      row.status = `committed (${plural(event.ops, 'op')}) into ${event.into === 'root' ? 'the book' : event.into} at revision ${event.revision}${dropped}`;
+      row.status = `committed (${plural(event.ops, 'op')}) into ${event.into === 'root' ? `the book at revision ${event.revision}` : `${event.into}'s draft`}${dropped}`;
     } else if (event.type === 'session.failed') {
       const f = event.failure;
       const discarded = f.discarded.ops + f.discarded.descendants > 0

@@ -38,16 +38,19 @@ export function renderDetails(session: SessionRecord, start: number, index: RunI
 function commitPart(session: SessionRecord, start: number, index: RunIndex): HTMLElement {
   const parts: (HTMLElement | string)[] = [];
   if (session.commit) {
-    parts.push(h('p', {}, `Committed ${plural(session.commit.ops, 'op')} (its own and merged descendants') on base revision ${session.commit.baseRevision}, at ${offset(session.commit.at, start)}.`));
+    const base = session.parentId === null ? `on book revision ${session.commit.baseRevision}` : `on step ${session.commit.baseRevision} of its parent's draft`;
+    parts.push(h('p', {}, `Committed ${plural(session.commit.ops, 'op')} (its own and merged descendants') ${base}, at ${offset(session.commit.at, start)}.`));
   }
   if (session.merge) {
-    const into = session.merge.into === 'root' ? 'the book' : `${index.byId.get(session.merge.into)?.name ?? session.merge.into} (${session.merge.into})`;
-    parts.push(h('p', { class: 'merged' }, `Merged into ${into} at revision ${session.merge.revision}: ${plural(session.merge.ops, 'op')}.`));
+    const into = session.merge.into === 'root'
+      ? `the book at revision ${session.merge.revision}`
+      : `the draft of ${index.byId.get(session.merge.into)?.name ?? session.merge.into} (${session.merge.into}) at its step ${session.merge.revision}`;
+    parts.push(h('p', { class: 'merged' }, `Merged into ${into}: ${plural(session.merge.ops, 'op')}.`));
     const owner = index.byId.get(session.merge.into);
     if (owner?.failure) parts.push(h('p', { class: 'discarded' }, `Its work was discarded with ${label(owner)}, which failed (${owner.failure.kind}).`));
-    if (session.merge.dropped.length > 0) parts.push(h('h4', {}, 'Dropped conflicts'), conflictTable(session.merge.dropped));
+    if (session.merge.dropped.length > 0) parts.push(h('h4', {}, 'Dropped conflicts'), conflictTable(session.merge.dropped, session.parentId === null));
   }
-  if (session.rejection) parts.push(h('h4', {}, 'Rejected: conflicts'), conflictTable(session.rejection.conflicts));
+  if (session.rejection) parts.push(h('h4', {}, 'Rejected: conflicts'), conflictTable(session.rejection.conflicts, session.parentId === null));
   if (parts.length === 0) parts.push(h('p', { class: 'muted' }, session.endedAt === null ? 'Not committed yet.' : 'It never committed.'));
   return h('div', { class: 'commit' }, h('h3', {}, 'Commit'), ...parts);
 }
@@ -64,7 +67,7 @@ function failurePart(session: SessionRecord): HTMLElement {
     ]),
     f.error ? h('h4', {}, 'Cause chain') : null,
     f.error ? causeChain(f.error) : null,
-    f.conflicts && f.conflicts.length > 0 ? conflictTable(f.conflicts) : null,
+    f.conflicts && f.conflicts.length > 0 ? conflictTable(f.conflicts, session.parentId === null) : null,
   );
 }
 

@@ -2,7 +2,7 @@ import type { RunRecord } from '../src/Recording.ts';
 import { h } from './dom.ts';
 import { label, offset } from './format.ts';
 import { conflictsOf } from './model.ts';
-import { table } from './tables.ts';
+import { changedAt, table } from './tables.ts';
 
 /** Every conflict of the run (rejected and dropped), the store's notices and the runtime's marks. */
 export function renderConflictsAndNotices(run: RunRecord, start: number, select: (id: string) => void): HTMLElement {
@@ -11,13 +11,13 @@ export function renderConflictsAndNotices(run: RunRecord, start: number, select:
   section.append(h('h3', {}, `Conflicts (${conflicts.length})`));
   section.append(conflicts.length === 0
     ? h('p', { class: 'muted' }, 'No conflicts.')
-    : table(['session', 'outcome', 'op', 'skill', 'reason', 'revision'], conflicts.map(({ session, dropped, conflict }) => [
+    : table(['session', 'outcome', 'op', 'skill', 'reason', 'changed at'], conflicts.map(({ session, dropped, conflict }) => [
         h('a', { href: `#${session.id}`, onclick: (e) => { e.preventDefault(); select(session.id); } }, `${label(session)} (${session.id})`),
         dropped ? 'op dropped, rest merged' : 'commit rejected',
         h('code', {}, `${conflict.type} #${conflict.opIndex}`),
         conflict.skillId,
         conflict.reason.replace(/_/g, ' '),
-        String(conflict.revision),
+        changedAt(conflict, session.parentId === null),
       ])));
   section.append(h('h3', {}, `Store notices (${run.notices.length})`));
   section.append(run.notices.length === 0

@@ -14,11 +14,16 @@ export function opsTable(ops: readonly Op[]): HTMLElement {
   ]));
 }
 
-/** Conflicts as a table: op, skill, why, and the revision that caused it. */
-export function conflictTable(conflicts: readonly Conflict[]): HTMLElement {
-  return table(['op #', 'op', 'skill', 'reason', 'revision'], conflicts.map((c) => [
-    String(c.opIndex), h('code', {}, c.type), c.skillId, c.reason.replace(/_/g, ' '), String(c.revision),
+/** Conflicts as a table: op, skill, why, and when the target changed (see {@link changedAt}). */
+export function conflictTable(conflicts: readonly Conflict[], atRoot: boolean): HTMLElement {
+  return table(['op #', 'op', 'skill', 'reason', 'changed at'], conflicts.map((c) => [
+    String(c.opIndex), h('code', {}, c.type), c.skillId, c.reason.replace(/_/g, ' '), changedAt(c, atRoot),
   ]));
+}
+
+/** When a conflict's target changed: a revision of the book for a root session's commit, else a step of the parent's draft. */
+export function changedAt(conflict: Conflict, atRoot: boolean): string {
+  return atRoot ? `book revision ${conflict.revision}` : `draft step ${conflict.revision}`;
 }
 
 /** A plain table. */

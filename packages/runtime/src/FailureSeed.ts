@@ -27,6 +27,7 @@ const CATEGORY: Readonly<Record<FailureKind, FailureCategory>> = {
   conflict: 'error',
   invalid_commit: 'error',
   limit_exceeded: 'error',
+  tool_refused: 'error',
 };
 
 /** What a seed may carry beyond its kind and message. */

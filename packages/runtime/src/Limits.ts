@@ -39,7 +39,7 @@ export type Limits = z.infer<typeof LimitsSchema>;
 export const defaultLimits: Limits = Object.freeze({
   maxDepth: 2,
   maxChildren: 10_000,
-  maxSessions: 100_000,
+  maxSessions: 20_000,
   maxOpsPerCommit: 100_000,
   maxMergeQueue: 256,
   maxTextLength: 20_000,

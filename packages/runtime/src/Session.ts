@@ -17,6 +17,12 @@ export interface SpawnOptions<I = unknown> {
   readonly name?: string;
   /** Re-runs a failed child on a fresh draft, at most `attempts` more times, for the listed kinds. */
   readonly retry?: RetryPolicy;
+  /**
+   * What a tool call answered `{ error }` does to the session: `'continue'` (default) lets the
+   * body go on, and the outcome counts it (`refused`); `'fail'` fails the session at once with
+   * kind `tool_refused` (the call still answers its `{ error }`).
+   */
+  readonly onRefusedCall?: 'continue' | 'fail';
 }
 
 /** Which failures to retry, and how often. */

@@ -12,6 +12,7 @@ export const FailureKindSchema = z.enum([
   'conflict',
   'invalid_commit',
   'limit_exceeded',
+  'tool_refused',
 ]);
 /** A failure's kind: what happened (see docs/runtime.md, "Failures"). */
 export type FailureKind = z.infer<typeof FailureKindSchema>;

@@ -8,5 +8,6 @@ export const SpawnOptionsSchema = z.object({
   timeoutMs: z.number().nonnegative().finite().optional(),
   budget: BudgetSpecSchema.optional(),
   name: z.string().optional(),
+  onRefusedCall: z.enum(['continue', 'fail']).optional(),
   retry: z.object({ attempts: z.number().int().nonnegative(), on: z.array(FailureKindSchema).optional() }).optional(),
 });

@@ -4,6 +4,8 @@ export { isRuntimeError } from './errors.ts';
 export type { RuntimeError, RuntimeErrorCode } from './errors.ts';
 export type { Session, SessionBody, SpawnOptions, RetryPolicy, SessionBatchResult, ChargeResult } from './Session.ts';
 export type { SessionOutcome } from './SessionOutcome.ts';
+export { REFUSED_CALLS_KEPT } from './RefusedCalls.ts';
+export type { RefusedCall, RefusedCalls } from './RefusedCalls.ts';
 export { SessionIdSchema } from './SessionId.ts';
 export type { SessionId } from './SessionId.ts';
 export {

@@ -73,9 +73,13 @@ export function decideMerge(book: Pick<MergeTarget<unknown>, 'get' | 'conflicts'
   return { ok: true, entries: keptOps.length === 0 ? [] : kept, ops: keptOps, dropped: decision.dropped };
 }
 
-/** A conflict in one line, for messages: `UPDATE context-00001: removed at revision 3`. */
+/**
+ * A conflict in one line, for messages: `UPDATE context-00001: removed since the session started`.
+ * No number: `c.revision` is the book's revision for a root session's commit and a step of the
+ * parent's draft for a child's, and a message read without that context would mix the two up.
+ */
 export function describeConflict(c: Conflict): string {
-  return `${c.type} ${c.skillId}: ${c.reason.replace('_', ' ')} at revision ${c.revision}`;
+  return `${c.type} ${c.skillId}: ${c.reason.replace('_', ' ')} since the session started`;
 }
 
 interface Decision {

@@ -89,6 +89,8 @@ export type SessionMachineEvent =
   | { type: 'ABORT'; reason: string }
   /** A charge went over budget. */
   | { type: 'OVER_BUDGET'; message: string }
+  /** A tool call was refused, and the session was spawned with `onRefusedCall: 'fail'`. */
+  | { type: 'TOOL_REFUSED'; message: string }
   /** An ancestor failed, or the runtime closed. */
   | { type: 'CANCEL'; reason: string }
   /** The runtime hit a defect of its own while handling this session. */
@@ -195,6 +197,7 @@ export const sessionMachine = setup({
             BODY_DONE: [{ guard: 'childrenLive', target: 'draining' }, { target: 'committing' }],
             BODY_FAILED: { target: '#session.ending', actions: 'keepFailure' },
             OVER_BUDGET: { target: '#session.ending', actions: 'keepFailure' },
+            TOOL_REFUSED: { target: '#session.ending', actions: 'keepFailure' },
           },
         },
         draining: {
@@ -256,6 +259,8 @@ function failureOf(context: SessionContext, event: SessionMachineEvent): Failure
       return bodyThrew(event.error);
     case 'OVER_BUDGET':
       return failureSeed('budget_exhausted', event.message);
+    case 'TOOL_REFUSED':
+      return failureSeed('tool_refused', event.message);
     case 'TIMEOUT':
       return failureSeed('timeout', `timed out after ${context.rules.timeoutMs} ms`);
     case 'WALL_CLOCK':

@@ -126,6 +126,8 @@ export interface ToolHost {
    * once more are leased — with null (look again), or with why none could be had.
    */
   whenIds?(count: number): Promise<string | null> | null;
+  /** Told of every call answered `{ error }` (a session counts them; see `RefusedCalls`). */
+  refused?(tool: SkillToolName, error: string): void;
 }
 
 /**
@@ -151,24 +153,32 @@ type Tool = (raw: unknown) => Promise<ToolResult>;
 function toolsOf(host: ToolHost): [Tool, Tool, Tool, Tool, Tool] {
   const schemas: ToolSchemas = toolSchemas(host.limits);
   return [
-    (raw) => call(host, schemas.add_skill, raw, addSkill),
-    (raw) => call(host, schemas.update_skill, raw, updateSkill),
-    (raw) => call(host, schemas.remove_skill, raw, removeSkill),
-    (raw) => call(host, schemas.tag_skill, raw, tagSkill),
-    (raw) => call(host, schemas.read_skill, raw, readSkill),
+    (raw) => noted(host, 'add_skill', call(host, schemas.add_skill, raw, addSkill)),
+    (raw) => noted(host, 'update_skill', call(host, schemas.update_skill, raw, updateSkill)),
+    (raw) => noted(host, 'remove_skill', call(host, schemas.remove_skill, raw, removeSkill)),
+    (raw) => noted(host, 'tag_skill', call(host, schemas.tag_skill, raw, tagSkill)),
+    (raw) => noted(host, 'read_skill', call(host, schemas.read_skill, raw, readSkill)),
   ];
 }
 
+/** `result`, its host told when it is an `{ error }` (a waiting ADD's, once it is answered). */
+function noted(host: ToolHost, tool: SkillToolName, result: ToolResult | Promise<ToolResult>): Promise<ToolResult> {
+  if (!host.refused) return Promise.resolve(result);
+  if (result instanceof Promise) return result.then((answered) => noted(host, tool, answered));
+  if ('error' in result) host.refused(tool, result.error);
+  return Promise.resolve(result);
+}
+
 /** One call: the arguments read once into plain data and checked, then run; whatever throws on the way is an `{ error }`. */
-function call<S extends z.ZodType>(host: ToolHost, schema: S, raw: unknown, run: (host: ToolHost, args: z.infer<S>) => ToolResult | Promise<ToolResult>): Promise<ToolResult> {
+function call<S extends z.ZodType>(host: ToolHost, schema: S, raw: unknown, run: (host: ToolHost, args: z.infer<S>) => ToolResult | Promise<ToolResult>): ToolResult | Promise<ToolResult> {
   try {
     const checked = checkedArguments(schema, raw);
-    if (typeof checked === 'string') return Promise.resolve({ error: checked });
+    if (typeof checked === 'string') return { error: checked };
     const ended = host.endedReason();
-    if (ended) return Promise.resolve({ error: ended });
-    return Promise.resolve(run(host, checked.data));
+    if (ended) return { error: ended };
+    return run(host, checked.data);
   } catch (thrown) {
-    return Promise.resolve(toolFailed(thrown));
+    return toolFailed(thrown);
   }
 }
 

@@ -36,4 +36,20 @@ describe('deadlineWatcher', () => {
     clock.advance(100);
     expect(received).toEqual([]);
   });
+
+  it('deadlineWatcher - CHECK sends a deadline the clock has passed at once, with no timer fired, and nothing before it', () => {
+    const received: string[] = [];
+    let now = 0;
+    const frozen = { now: () => now, setTimeout: () => 0, clearTimeout: () => undefined };
+    const root = createActor(setup({}).createMachine({})).start();
+    const watcher = createActor(deadlineWatcher, { parent: root, input: { clock: frozen } }).start();
+    const a = createActor(fromCallback(({ receive }) => receive((e) => received.push(`${e.type} at ${now}`))), { parent: root }).start();
+    watcher.send({ type: 'ARM', session: a, timeoutMs: 50, wallClockMs: 20 });
+    now = 19;
+    watcher.send({ type: 'CHECK', session: a });
+    now = 60;
+    watcher.send({ type: 'CHECK', session: a });
+    watcher.send({ type: 'CHECK', session: a });
+    expect(received).toEqual(['WALL_CLOCK at 60']);
+  });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Skillbook } from '@cohort/skillbook';
 import { callSkillTool, createRuntime, defaultLimits, operationLimits, toolJsonSchemas } from '@cohort/runtime';
-import type { SkillToolName, ToolResult } from '@cohort/runtime';
+import type { Session, SkillToolName, ToolResult } from '@cohort/runtime';
 import { loadCases } from '../../skillbook/test/utils/fixture.ts';
 import { strictSchemaViolations } from './utils/strictSchemaRules.ts';
 
@@ -91,6 +91,21 @@ describe('limits at the tool boundary', () => {
     const fits = await rt.run(async (s) => s.tools.add_skill({ section: 'context', issue: 'small', insight: 'x'.repeat(800) }));
     expect(fits.status).toBe('committed');
     expect(rt.book.size).toBe(1);
+    await rt.close();
+  });
+
+  it('limits - a session name longer than maxIdLength is refused as limit_exceeded, at rt.run and at spawn; nothing commits', async () => {
+    const rt = createRuntime({ limits: { maxIdLength: 16 } });
+    const long = 'n'.repeat(1_000);
+    const write = async (s: Session) => s.tools.add_skill({ section: 'context', issue: 'x', insight: 'y' });
+    const root = await rt.run(write, { name: long });
+    const refused = { status: 'failed', failure: { kind: 'limit_exceeded', message: expect.stringContaining('at most 16 (limits.maxIdLength)') } };
+    expect(root).toMatchObject(refused);
+    const child = await rt.run(async (s) => s.spawn(write, { name: long }));
+    expect(child.status === 'committed' && child.output).toMatchObject(refused);
+    const fits = await rt.run(async (s) => s.spawn(async () => 'ok', { name: 'n'.repeat(16) }), { name: 'n'.repeat(16) });
+    expect(fits.status === 'committed' && fits.output.status).toBe('committed');
+    expect(rt.book.size).toBe(0);
     await rt.close();
   });
 

@@ -42,10 +42,10 @@ export function describeEvent(event: TimelineEvent): [string, string] {
     case 'session.spawned':
       return [event.path.join('/'), `spawned${event.name ? ` "${event.name}"` : ''}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}`];
     case 'session.committed':
-      return [event.path.join('/'), `committed ${plural(event.ops, 'op')} (base revision ${event.baseRevision})`];
+      return [event.path.join('/'), `committed ${plural(event.ops, 'op')}${event.path.length === 1 ? ` (base revision ${event.baseRevision})` : ''}`];
     case 'session.merged': {
       const dropped = event.dropped.length > 0 ? `; dropped ${event.dropped.map((c) => `${c.type} ${c.skillId} (${c.reason})`).join(', ')}` : '';
-      return [event.path.join('/'), `merged into ${event.into === 'root' ? 'the book' : event.into} at revision ${event.revision}${dropped}`];
+      return [event.path.join('/'), `merged into ${event.into === 'root' ? `the book at revision ${event.revision}` : `${event.into}'s draft`}${dropped}`];
     }
     case 'session.rejected':
       return [event.path.join('/'), `rejected by ${event.into}: ${event.conflicts.map((c) => `${c.type} ${c.skillId} ${c.reason}`).join(', ')}`];

@@ -9,6 +9,10 @@ export const crashScenario: DemoScenario = {
     'stay in the shared book, A\'s and B\'s edits would interleave, and the parent would get the',
     'string "(child session failed: …)". In Cohort B\'s draft is thrown away, A\'s three changes',
     'land together in one audit entry, and the parent gets a structured failure.',
+    '',
+    'Skill ids skip a number: context-00003 went to B\'s skill, and was thrown away with it. An id',
+    'is final the moment a skill is added (drawn from the runtime\'s id lease, a block of ids the',
+    'book granted it alone), so no other session, or process, can ever be told the same one.',
   ].join('\n'),
   module: import.meta.url,
   body: async (root) => {

@@ -5,7 +5,7 @@ import type { ChargeResult, Session, SessionBatchResult, SessionBody, SessionOpe
 import type { SessionId } from '../SessionId.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
 import { createSkillTools } from '../tools.ts';
-import type { SkillTools, ToolHost } from '../tools.ts';
+import type { SkillToolName, SkillTools, ToolHost } from '../tools.ts';
 import type { SessionHost, SessionNode } from './SessionNode.ts';
 
 /** The {@link Session} a body receives: a thin view over the runtime's record of it. */
@@ -135,6 +135,10 @@ class NodeTools implements ToolHost {
 
   whenIds(count: number): Promise<string | null> | null {
     return this.host.whenIds(count);
+  }
+
+  refused(tool: SkillToolName, error: string): void {
+    this.node.noteRefusedCall(tool, error);
   }
 }
 

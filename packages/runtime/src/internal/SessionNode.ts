@@ -8,8 +8,13 @@ import type { Draft } from '../Draft.ts';
 import type { Session, SessionBatchResult, SessionBody, SessionOperationResult, SpawnOptions } from '../Session.ts';
 import type { SessionId } from '../SessionId.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
+import { DEADLINE_WATCHER_ID } from '../deadlineWatcher.ts';
+import type { DeadlineEvent } from '../deadlineWatcher.ts';
+import { NO_REFUSED_CALLS, withRefusedCall } from '../RefusedCalls.ts';
+import type { RefusedCalls } from '../RefusedCalls.ts';
 import { sessionMachine, sessionStateOf } from '../sessionMachine.ts';
 import type { SessionEmitted, SessionMachineEvent, SessionState } from '../sessionMachine.ts';
+import type { SkillToolName } from '../tools.ts';
 import { dropChildDoneEvents } from './dropChildDoneEvents.ts';
 import { LazyAbortController } from './LazyAbortController.ts';
 import { SessionHandle } from './SessionHandle.ts';
@@ -74,6 +79,8 @@ export class SessionNode {
   stopBody: (() => void) | null = null;
   /** What the body returned, once it did: its commit carries it, and its outcome. */
   output: unknown = undefined;
+  /** The tool calls answered `{ error }` while the body ran. */
+  refused: RefusedCalls = NO_REFUSED_CALLS;
 
   constructor(spec: NodeSpec, host: SessionHost) {
     this.id = spec.id;
@@ -137,13 +144,30 @@ export class SessionNode {
     if (this.actor.getSnapshot().status === 'active') this.actor.send(event);
   }
 
+  /** A tool call answered `{ error }` while the body runs: counted, and the session's end if it was spawned to fail on one. */
+  noteRefusedCall(tool: SkillToolName, error: string): void {
+    if (this.state !== 'running') return;
+    this.refused = withRefusedCall(this.refused, { tool, error });
+    if (this.options.onRefusedCall === 'fail') this.tell({ type: 'TOOL_REFUSED', message: `${tool} refused: ${error}` });
+  }
+
+  /** Has the deadline watcher send a deadline the clock has passed (see `deadlineWatcher`). */
+  private checkDeadlines(): void {
+    if (this.state === 'running') this.actor.system.get(DEADLINE_WATCHER_ID)?.send({ type: 'CHECK', session: this.actor } satisfies DeadlineEvent);
+  }
+
   /** The machine's state, by its own name (`running`, not `live.running`). */
   get state(): SessionState {
     return sessionStateOf(this.actor.getSnapshot());
   }
 
-  /** Null while the session may write (its body runs); otherwise why not. */
+  /**
+   * Null while the session may write (its body runs); otherwise why not. A session with a
+   * deadline has it checked on the clock first: a body that never lets a timer fire ends at its
+   * next call past it.
+   */
   endedReason(): string | null {
+    if (this.options.timeoutMs !== undefined || this.options.budget?.ms !== undefined) this.checkDeadlines();
     const state = this.state;
     if (state === 'running') return null;
     return state === 'draining' || state === 'committing'

@@ -56,9 +56,34 @@ export interface WithChildren {
   children(): readonly WithChildren[];
 }
 
-/** How many live sessions are under `node` (its children, theirs, and so on). */
+/** How many live sessions are under `node` (its children, theirs, and so on); a loop, not recursion, for any depth. */
 export function liveDescendants(node: WithChildren): number {
   let n = 0;
-  for (const child of node.children()) n += 1 + liveDescendants(child);
+  for (const pending = [...node.children()]; pending.length > 0; n += 1) pending.push(...(pending.pop()?.children() ?? []));
   return n;
+}
+
+/**
+ * {@link liveDescendants} of each of `tops` and of every session under them, in one pass: each
+ * session's children are listed once.
+ */
+export function liveDescendantCounts(tops: readonly WithChildren[]): Map<WithChildren, number> {
+  const order: WithChildren[] = [];
+  const kids = new Map<WithChildren, readonly WithChildren[]>();
+  for (const pending = [...tops]; pending.length > 0; ) {
+    const node = pending.pop() as WithChildren;
+    const children = node.children();
+    kids.set(node, children);
+    order.push(node);
+    pending.push(...children);
+  }
+  const counts = new Map<WithChildren, number>();
+  // children come after their parent in `order`: backwards, each child is counted before it
+  for (let i = order.length - 1; i >= 0; i -= 1) {
+    const node = order[i] as WithChildren;
+    let n = 0;
+    for (const child of kids.get(node) ?? []) n += 1 + (counts.get(child) ?? 0);
+    counts.set(node, n);
+  }
+  return counts;
 }

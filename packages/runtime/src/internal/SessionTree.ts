@@ -26,7 +26,8 @@ import type { Seams } from './Seams.ts';
 import { SessionNode } from './SessionNode.ts';
 import type { Deliver, SessionHost } from './SessionNode.ts';
 import type { EventSink } from './EventSink.ts';
-import { SessionRegistry, liveDescendants } from './SessionRegistry.ts';
+import { SessionRegistry } from './SessionRegistry.ts';
+import { CancelCascade } from './CancelCascade.ts';
 import type { SkillIds } from './SkillIds.ts';
 
 /** What a session tree is built from. */
@@ -61,6 +62,7 @@ export class SessionTree implements SessionHost {
   private readonly registry: SessionRegistry;
   private readonly skillIds: SkillIds;
   private readonly merger: Merger;
+  private readonly cancels = new CancelCascade();
 
   /** The runtime's limits (what tools and batches are checked against). */
   readonly limits: Limits;
@@ -116,7 +118,7 @@ export class SessionTree implements SessionHost {
 
   /** Cancels every live root session (and so the whole tree). */
   cancelAll(reason: string): void {
-    for (const node of this.registry.roots()) node.tell({ type: 'CANCEL', reason });
+    this.cancels.cancel(this.registry.roots(), reason);
   }
 
   /** Reports a defect of the runtime itself as an event instead of crashing the host. */
@@ -246,9 +248,7 @@ export class SessionTree implements SessionHost {
 
   /** Cancels the live children (each cancels its own in turn); how many live sessions that reaches. */
   private cancelChildren(node: SessionNode, reason: string): number {
-    const reached = liveDescendants(node);
-    for (const child of node.children()) child.tell({ type: 'CANCEL', reason });
-    return reached;
+    return this.cancels.cancelChildren(node, reason);
   }
 
   /**

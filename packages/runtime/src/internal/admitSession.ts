@@ -33,6 +33,11 @@ export function admitSession({ parent, options, isRetry, limits, live }: Admissi
   if (!parsed.success) {
     return failureSeed('limit_exceeded', `invalid spawn options: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
+  const name = parsed.data.name;
+  if (name !== undefined && name.length > limits.maxIdLength) {
+    const message = `invalid spawn options: name: ${name.length} characters; at most ${limits.maxIdLength} (limits.maxIdLength)`;
+    return failureSeed('limit_exceeded', message);
+  }
   if (parent && !mayParentSpawn(parent, isRetry)) {
     return failureSeed('cancelled', `parent session ${parent.id} can no longer spawn: ${parent.endedReason() ?? 'it has ended'}`);
   }

@@ -16,7 +16,7 @@ import type { SessionNode } from './SessionNode.ts';
 export function committedOutcome(node: SessionNode, merged: MergedInfo): SessionOutcome {
   return {
     status: 'committed', sessionId: node.id, path: node.path, output: node.output,
-    revision: merged.revision, added: merged.added, dropped: merged.dropped, attempt: node.attempt,
+    revision: merged.revision, added: merged.added, dropped: merged.dropped, refused: node.refused, attempt: node.attempt,
   };
 }
 
