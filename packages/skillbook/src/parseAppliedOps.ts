@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { canonicalSource } from './insightSource.ts';
 import { normalizeKeywords, normalizeOptionalText } from './normalize.ts';
 import type { ParsedOperation } from './parseOperation.ts';
-import { isProducedOp } from './internal/replayCache.ts';
+import { isProducedOp } from './internal/engine/replayCache.ts';
 import { ACE_TIMESTAMP_PATTERN, AppliedOpSchema } from './schemas.ts';
 import { errorInfo } from './SkillbookError.ts';
 import type { AppliedOp, InsightSource, SkillbookErrorInfo } from './types.ts';

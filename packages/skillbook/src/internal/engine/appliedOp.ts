@@ -3,8 +3,8 @@
  * (`type, section, issue, keywords, insight, skill_id, metadata, reason, insight_source`),
  * plus `at`; frozen, and remembered in the replay cache with what they did.
  */
-import type { ParsedOperation } from '../parseOperation.ts';
-import type { AppliedOp, InsightSource } from '../types.ts';
+import type { ParsedOperation } from '../../parseOperation.ts';
+import type { AppliedOp, InsightSource } from '../../types.ts';
 import { freezeWithEffect } from './replayCache.ts';
 import type { OpEffect } from './replayCache.ts';
 

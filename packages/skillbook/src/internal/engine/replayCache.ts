@@ -18,7 +18,7 @@
  * not a symbol-keyed property: `Object.defineProperty` cost 0.14 µs per op, a quarter of
  * applying a tool call's ADD (Node 20, W(10,000 × 10)); stamping a field costs a few ns.
  */
-import type { AppliedOp, Skill } from '../types.ts';
+import type { AppliedOp, Skill } from '../../types.ts';
 
 /** What applying an UPDATE, TAG or REMOVE did: the skill it found, the skill it made, and which of the skill's revisions it moved. */
 export interface Effect {

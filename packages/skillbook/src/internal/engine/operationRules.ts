@@ -4,14 +4,14 @@
  * write only into the run's overlay ({@link RuleScope}), never into a book: the caller
  * commits the overlay once every op of the batch has succeeded.
  */
-import { coerceSectionAndKeywords, isSection, normalizeKeywords, normalizeRequiredText } from '../normalize.ts';
-import type { ParsedOperation } from '../parseOperation.ts';
-import { appendUniqueSources } from '../insightSource.ts';
-import type { AppliedOp, InsightSource, Section, Skill, SkillbookErrorInfo } from '../types.ts';
+import { coerceSectionAndKeywords, isSection, normalizeKeywords, normalizeRequiredText } from '../../normalize.ts';
+import type { ParsedOperation } from '../../parseOperation.ts';
+import { appendUniqueSources } from '../../insightSource.ts';
+import type { AppliedOp, InsightSource, Section, Skill, SkillbookErrorInfo } from '../../types.ts';
 import type { AppliedFields } from './appliedOp.ts';
-import type { SkillEntry } from './BookState.ts';
-import { makeSkill } from './makeSkill.ts';
-import { PyError } from './python.ts';
+import type { SkillEntry } from '../BookState.ts';
+import { makeSkill } from '../makeSkill.ts';
+import { PyError } from '../python.ts';
 import type { Effect } from './replayCache.ts';
 
 /** What an op came to: applied, skipped (ACE's no-op on an unknown id), or refused (the whole batch is). */
