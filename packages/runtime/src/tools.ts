@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import type { AppliedOp, OperationFields, Skill } from '@cohort/skillbook';
+import type { OperationFields, Skill } from '@cohort/skillbook';
 import type { Limits } from './Limits.ts';
 import { defaultLimits } from './Limits.ts';
-import type { SessionBatchResult, SessionOperationResult } from './Session.ts';
+import type { SessionOperationResult } from './Session.ts';
 import { checkedArguments, toJsonSchema, toStrictJsonSchema } from './strictToolSchema.ts';
 import { AddSkillArgs, ReadSkillArgs, RemoveSkillArgs, TagSkillArgs, UpdateSkillArgs, toolSchemas } from './toolSchemas.ts';
 import type { ToolSchemas } from './toolSchemas.ts';
@@ -118,9 +118,8 @@ export interface ToolHost {
   /** Null while the session may write; otherwise why it may not. */
   endedReason(): string | null;
   readonly book: { get(id: string): Skill | undefined };
-  write(raw: unknown): SessionBatchResult;
-  /** One op, as `write({ operations: [op] })` would apply it, without the batch (a host without it is given the batch). */
-  writeOperation?(op: OperationFields): SessionOperationResult;
+  /** Writes one op into the session's draft, as a batch of it would be applied; the tools have checked the session may write. */
+  writeOperation(op: OperationFields): SessionOperationResult;
   /**
    * Null when `count` new skill ids can be allocated now; otherwise a promise that resolves
    * once more are leased — with null (look again), or with why none could be had.
@@ -164,30 +163,26 @@ function call<S extends z.ZodType>(host: ToolHost, schema: S, raw: unknown, run:
   try {
     const checked = checkedArguments(schema, raw);
     if (typeof checked === 'string') return Promise.resolve({ error: checked });
-    const ended = host.endedReason();
-    if (ended) return Promise.resolve({ error: ended });
-    return Promise.resolve(run(host, checked.data));
+    return Promise.resolve(ended(host) ?? run(host, checked.data));
   } catch (thrown) {
     return Promise.resolve(toolFailed(thrown));
   }
+}
+
+/** The one check before a tool runs (and before an ADD that waited for ids writes): has the session ended? */
+function ended(host: ToolHost): ToolError | null {
+  const reason = host.endedReason();
+  return reason ? { error: reason } : null;
 }
 
 function toolFailed(thrown: unknown): ToolError {
   return { error: `tool failed: ${thrown instanceof Error ? thrown.message : String(thrown)}` };
 }
 
-/** Writes one op: on its own when the host can, else as a batch of one; `id` is the op's own (an UPDATE's target). */
+/** Writes one op; `id` is the op's own (an UPDATE's target), reported when the op was skipped. */
 function write(host: ToolHost, op: OperationFields, id: string | undefined): SkillIdResult {
-  if (host.writeOperation) {
-    const result = host.writeOperation(op);
-    return result.ok ? written(result.applied, id) : { error: result.error.message };
-  }
-  const result = host.write({ operations: [op] });
-  return result.ok ? written(result.applied[0], id) : { error: result.error.message };
-}
-
-function written(applied: AppliedOp | null | undefined, id: string | undefined): SkillIdResult {
-  return { ok: true, skill_id: applied?.skill_id ?? id ?? '' };
+  const result = host.writeOperation(op);
+  return result.ok ? { ok: true, skill_id: result.applied?.skill_id ?? id ?? '' } : { error: result.error.message };
 }
 
 function addSkill(host: ToolHost, a: z.infer<ToolSchemas['add_skill']>): ToolResult | Promise<ToolResult> {
@@ -207,8 +202,9 @@ async function afterIds(host: ToolHost, waiting: Promise<string | null>, a: z.in
     const error = await next;
     if (error !== null) return { error };
   }
+  // the session may have ended while it waited
   try {
-    return write(host, addOperation(a), a.skill_id);
+    return ended(host) ?? write(host, addOperation(a), a.skill_id);
   } catch (thrown) {
     return toolFailed(thrown);
   }
