@@ -132,30 +132,17 @@ export interface ToolHost {
  * Proxy is an `{ error }`, never a rejection) and checked against the schemas under the host's
  * limits: bad or oversized ones give `{ error }` naming the field and the limit; a call from a
  * session that has ended gives `{ error }` and is never applied; nothing throws. Each tool is a plain
- * function (it may be passed around detached); what it does is shared by every session, so a
- * session pays for five small closures over one scope, not for the tools' logic.
+ * function (it may be passed around detached).
  */
 export function createSkillTools(host: ToolHost): SkillTools {
-  const [add_skill, update_skill, remove_skill, tag_skill, read_skill] = toolsOf(host);
-  return { add_skill, update_skill, remove_skill, tag_skill, read_skill } as SkillTools;
-}
-
-type Tool = (raw: unknown) => Promise<ToolResult>;
-
-/**
- * The five tools of one session, closing over one scope. (In a list, not assigned to names:
- * a closure named where it is made gets its own `name` property under esbuild's keepNames, as
- * `tsx` runs code — a dictionary of a few hundred bytes per closure, per session.)
- */
-function toolsOf(host: ToolHost): [Tool, Tool, Tool, Tool, Tool] {
   const schemas: ToolSchemas = toolSchemas(host.limits);
-  return [
-    (raw) => call(host, schemas.add_skill, raw, addSkill),
-    (raw) => call(host, schemas.update_skill, raw, updateSkill),
-    (raw) => call(host, schemas.remove_skill, raw, removeSkill),
-    (raw) => call(host, schemas.tag_skill, raw, tagSkill),
-    (raw) => call(host, schemas.read_skill, raw, readSkill),
-  ];
+  return {
+    add_skill: (raw) => call(host, schemas.add_skill, raw, addSkill),
+    update_skill: (raw) => call(host, schemas.update_skill, raw, updateSkill),
+    remove_skill: (raw) => call(host, schemas.remove_skill, raw, removeSkill),
+    tag_skill: (raw) => call(host, schemas.tag_skill, raw, tagSkill),
+    read_skill: (raw) => call(host, schemas.read_skill, raw, readSkill),
+  } as SkillTools;
 }
 
 /** One call: the arguments read once into plain data and checked, then run; whatever throws on the way is an `{ error }`. */

@@ -179,4 +179,18 @@ describe('SkillbookDraft.applyOperation', () => {
     expect(single.revisionsOf('harness-00101')).toEqual({ content: 6, active: 6, counters: 6 });
     expect(state(single)).toEqual(state(batched));
   });
+
+  it('applyBatch - an allocator with no id at hand refuses the batch whole (ids_unavailable) and changes nothing', () => {
+    const draft = Skillbook.empty().edit();
+    draft.applyBatch({ operations: [{ type: 'ADD', section: 'harness', issue: 'kept' }] });
+    const before = state(draft);
+    let left = 1;
+    const allocateId: IdAllocator = (section) => (left-- > 0 ? formatSkillId(section, 50) : null);
+    const r = draft.applyBatch({ operations: [{ type: 'ADD', section: 'harness', issue: 'a' }, { type: 'ADD', section: 'harness', issue: 'b' }] }, { allocateId });
+    expect(r).toMatchObject({ ok: false, error: { code: 'ids_unavailable', opIndex: 1 } });
+    expect(state(draft)).toEqual(before);
+    expect(draft.applyOperation(withEveryField({ type: 'ADD', section: 'harness', issue: 'c' }), { allocateId: () => null }))
+      .toMatchObject({ ok: false, error: { code: 'ids_unavailable', opIndex: 0 } });
+    expect(state(draft)).toEqual(before);
+  });
 });

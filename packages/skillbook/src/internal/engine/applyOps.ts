@@ -8,7 +8,7 @@
  * (`replayCache.ts`).
  */
 import { systemClock } from '../../formatAceTimestamp.ts';
-import { allProduced, parseAppliedOps, producedOperation } from '../../parseAppliedOps.ts';
+import { allProduced, parseAppliedOps, producedOperation } from './parseAppliedOps.ts';
 import type { ParsedOperation } from '../../parseOperation.ts';
 import type { AppliedOp, ApplyOptions, SkillbookErrorInfo, SkippedOp } from '../../types.ts';
 import type { BookReader, Changes, Journal } from '../BookState.ts';

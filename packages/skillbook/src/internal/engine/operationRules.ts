@@ -90,7 +90,6 @@ export function updateSkill(scope: RuleScope, op: ParsedOperation, entry: SkillE
   const occurrences = appendUniqueSources(old.occurrences, op.sources ?? []);
   const at = scope.timeOf(op);
   const content = issue !== old.issue || insight !== (old.insight ?? null) || !sameList(keywords, old.keywords);
-  // the kept fields by name, not `{ ...old, … }`: on Node 20 a spread followed by keys makes a hidden class per object
   const skill = makeSkill({
     id: old.id, section: old.section, keywords, issue, insight, occurrences, active: old.active, used_count: old.used_count,
     helpful_count: old.helpful_count, harmful_count: old.harmful_count, neutral_count: old.neutral_count, at, created: old.created_at,
@@ -109,7 +108,6 @@ export function tagSkill(scope: RuleScope, op: ParsedOperation, entry: SkillEntr
   const old = entry.skill;
   const occurrences = appendUniqueSources(old.occurrences, op.sources ?? []);
   const at = scope.timeOf(op);
-  // the kept fields by name, not a spread of `old`: a journal replays thousands of TAGs
   const skill = makeSkill({
     id: old.id, section: old.section, keywords: old.keywords, issue: old.issue, insight: old.insight ?? null, occurrences,
     active: old.active, used_count: old.used_count,
