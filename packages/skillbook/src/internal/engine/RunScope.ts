@@ -10,13 +10,13 @@ import { formatAceTimestamp } from '../../formatAceTimestamp.ts';
 import type { ParsedOperation } from '../../parseOperation.ts';
 import { errorInfo } from '../../SkillbookError.ts';
 import type { AppliedOp, Clock, IdAllocator, Section, Skill, SkillbookErrorInfo } from '../../types.ts';
-import { appliedFor, sameApplied, sealApplied } from './appliedOp.ts';
-import type { AppliedFields } from './appliedOp.ts';
 import type { BookReader, Changes, Journal, SkillEntry } from '../BookState.ts';
 import { freezeSkill } from '../makeSkill.ts';
+import { PyError } from '../python.ts';
+import { appliedFor, sameApplied, sealApplied } from './appliedOp.ts';
+import type { AppliedFields } from './appliedOp.ts';
 import { addSkill, removeSkill, tagSkill, updateSkill } from './operationRules.ts';
 import type { Outcome, RuleScope } from './operationRules.ts';
-import { PyError } from '../python.ts';
 import { effectOf, isProducedOp, isUpdateEffect } from './replayCache.ts';
 import type { Effect } from './replayCache.ts';
 

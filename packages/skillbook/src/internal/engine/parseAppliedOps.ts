@@ -17,7 +17,7 @@ export type ParsedAppliedOps =
   | { readonly ok: false; readonly error: SkillbookErrorInfo };
 
 /**
- * Checks a list of applied ops and parses them for `runOperations`. An op this package made
+ * Checks a list of applied ops and parses them for `applyOps`. An op this package made
  * (frozen, so still valid) skips the schema check: a merge replays every op a session wrote.
  */
 export function parseAppliedOps(ops: readonly AppliedOp[]): ParsedAppliedOps {

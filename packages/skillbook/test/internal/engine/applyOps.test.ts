@@ -37,7 +37,7 @@ function expectSameAsCopies(target: Skillbook, ops: readonly AppliedOp[]): Batch
   return reused;
 }
 
-describe('replayOperations - ops this package made skip parsing and reuse what they did, with the same results', () => {
+describe('applyOps, replaying - ops this package made skip parsing and reuse what they did, with the same results', () => {
   const start = applied(Skillbook.empty(), [
     { type: 'ADD', section: 'harness', issue: 'a' },
     { type: 'ADD', section: 'context', issue: 'b', insight: 'x' },
