@@ -1,12 +1,13 @@
-import type { AppliedOp, ApplyOptions, DraftBatchResult, DraftOperationResult, OperationFields, Skill, Skillbook, SkillbookDraft } from '@cohort/skillbook';
+import type { AppliedOp, ApplyOptions, OperationFields, Skill, Skillbook, SkillbookDraft } from '@cohort/skillbook';
 import type { AuditEntry } from './AuditEntry.ts';
 import { entryAt } from './AuditEntry.ts';
 import type { Commit } from './Commit.ts';
 import type { ConflictPolicy } from './ConflictPolicy.ts';
 import type { MergeResult } from './mergeCommit.ts';
 import { mergeCommit } from './mergeCommit.ts';
+import type { SessionBatchResult, SessionOperationResult } from './Session.ts';
 import type { SessionId } from './SessionId.ts';
-import { opTextLength, textBytes, textLength } from './internal/textBytes.ts';
+import { textBytes, textLength } from './internal/textBytes.ts';
 
 interface OpenEntry {
   revision: number;
@@ -36,8 +37,8 @@ export interface DraftOwner {
  */
 export class Draft {
   private readonly editor: SkillbookDraft;
-  /** Null until the first entry: most sessions of a fan-out log one, and `[x]` is a list of one where a first push reserves 17 slots (row 2c). */
-  private log: (AuditEntry | OpenEntry)[] | null = null;
+  /** The audit of the draft's changes, in order: blocks of own writes between the merged commits' entries. */
+  private readonly log: (AuditEntry | OpenEntry)[] = [];
   private open: OpenEntry | null = null;
   private ops = 0;
   private chars = 0;
@@ -87,7 +88,7 @@ export class Draft {
   /** UTF-8 bytes of the text of the ops in this draft (see `limits.maxCommitBytes`): counted now, so asked only near the limit. */
   textBytes(): number {
     let total = 0;
-    for (const entry of this.log ?? []) total += textBytes(entry.ops);
+    for (const entry of this.log) total += textBytes(entry.ops);
     return total;
   }
 
@@ -97,38 +98,32 @@ export class Draft {
   }
 
   /** Applies a raw ACE batch, all or nothing; own writes between two merges form one entry. */
-  write(raw: unknown, options: ApplyOptions): DraftBatchResult {
+  write(raw: unknown, options: ApplyOptions): SessionBatchResult {
     const result = this.editor.applyBatch(raw, options);
-    if (!result.ok || result.applied.length === 0) return result;
-    if (this.open) for (const op of result.applied) this.open.ops.push(op);
-    // a copy of the batch's list (the caller has that one), sized to it rather than to 17
-    else this.openEntry(result.applied.slice());
-    this.wrote(result.applied.length, textLength(result.applied));
-    return result;
+    if (!result.ok) return { ok: false, error: result.error };
+    this.keepOwn(result.applied);
+    return { ok: true, applied: result.applied, skipped: result.skipped };
   }
 
-  /** Applies one op as {@link Draft.write} applies a batch of it, without the batch (a tool call's write). */
-  writeOperation(op: OperationFields, options: ApplyOptions): DraftOperationResult {
+  /** Applies one op as {@link Draft.write} applies a batch of it (a tool call's write). */
+  writeOperation(op: OperationFields, options: ApplyOptions): SessionOperationResult {
     const result = this.editor.applyOperation(op, options);
-    if (!result.ok || result.applied === null) return result;
-    if (this.open) this.open.ops.push(result.applied);
-    else this.openEntry([result.applied]);
-    this.wrote(1, opTextLength(result.applied));
+    if (result.ok && result.applied) this.keepOwn([result.applied]);
     return result;
   }
 
-  /** Opens the entry the draft's own writes go to until the next merge. */
-  private openEntry(ops: AppliedOp[]): void {
-    const { sessionId, path, name } = this.owner;
-    this.open = { revision: this.editor.revision, sessionId, path, name, ops };
-    this.record(this.open);
-  }
-
-  /** Counts `count` own ops with `chars` characters of text, written at the draft's revision. */
-  private wrote(count: number, chars: number): void {
-    if (this.open) this.open.revision = this.editor.revision;
-    this.ops += count;
-    this.chars += chars;
+  /** Keeps the ops of an own write in the open entry (opened if none is), at the draft's revision. */
+  private keepOwn(ops: readonly AppliedOp[]): void {
+    if (ops.length === 0) return;
+    if (this.open) for (const op of ops) this.open.ops.push(op);
+    else {
+      const { sessionId, path, name } = this.owner;
+      this.open = { revision: 0, sessionId, path, name, ops: [...ops] };
+      this.log.push(this.open);
+    }
+    this.open.revision = this.editor.revision;
+    this.ops += ops.length;
+    this.chars += textLength(ops);
   }
 
   /** Merges a child's commit; on success its entries follow as one contiguous block. */
@@ -138,16 +133,11 @@ export class Draft {
     this.descendants += 1 + commit.descendants;
     if (result.ops.length === 0) return result;
     this.open = null;
-    for (const entry of result.entries) this.record(entry);
+    for (const entry of result.entries) this.log.push(entry);
     this.ops += result.ops.length;
     // the commit's own count when none of its ops was dropped: no second read of every op's text
     this.chars += result.dropped.length === 0 ? commit.textLength : textLength(result.ops);
     return result;
-  }
-
-  private record(entry: AuditEntry | OpenEntry): void {
-    if (this.log) this.log.push(entry);
-    else this.log = [entry];
   }
 
   /**
@@ -161,7 +151,7 @@ export class Draft {
       sessionId: this.owner.sessionId,
       path: this.owner.path,
       baseRevision: this.baseRevision,
-      entries: (this.log ?? []).map((e) => entryAt(e, e.revision)),
+      entries: this.log.map((e) => entryAt(e, e.revision)),
       descendants: this.descendants,
       textLength: this.chars,
       output,

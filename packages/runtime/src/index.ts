@@ -2,7 +2,7 @@ export { createRuntime } from './createRuntime.ts';
 export type { Runtime, RuntimeOptions } from './createRuntime.ts';
 export { isRuntimeError } from './errors.ts';
 export type { RuntimeError, RuntimeErrorCode } from './errors.ts';
-export type { Session, SessionBody, SpawnOptions, RetryPolicy, SessionBatchResult, ChargeResult } from './Session.ts';
+export type { Session, SessionBody, SpawnOptions, RetryPolicy, SessionBatchResult, SessionOperationResult, ChargeResult } from './Session.ts';
 export type { SessionOutcome } from './SessionOutcome.ts';
 export { REFUSED_CALLS_KEPT } from './RefusedCalls.ts';
 export type { RefusedCall, RefusedCalls } from './RefusedCalls.ts';

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import type { AppliedOp, OperationFields, Skill } from '@cohort/skillbook';
+import type { OperationFields, Skill } from '@cohort/skillbook';
 import type { Limits } from './Limits.ts';
 import { defaultLimits } from './Limits.ts';
-import type { SessionBatchResult, SessionOperationResult } from './Session.ts';
+import type { SessionOperationResult } from './Session.ts';
 import { checkedArguments, toJsonSchema, toStrictJsonSchema } from './strictToolSchema.ts';
 import { AddSkillArgs, ReadSkillArgs, RemoveSkillArgs, TagSkillArgs, UpdateSkillArgs, toolSchemas } from './toolSchemas.ts';
 import type { ToolSchemas } from './toolSchemas.ts';
@@ -118,9 +118,8 @@ export interface ToolHost {
   /** Null while the session may write; otherwise why it may not. */
   endedReason(): string | null;
   readonly book: { get(id: string): Skill | undefined };
-  write(raw: unknown): SessionBatchResult;
-  /** One op, as `write({ operations: [op] })` would apply it, without the batch (a host without it is given the batch). */
-  writeOperation?(op: OperationFields): SessionOperationResult;
+  /** Writes one op into the session's draft, as a batch of it would be applied; the tools have checked the session may write. */
+  writeOperation(op: OperationFields): SessionOperationResult;
   /**
    * Null when `count` new skill ids can be allocated now; otherwise a promise that resolves
    * once more are leased — with null (look again), or with why none could be had.
@@ -135,30 +134,17 @@ export interface ToolHost {
  * Proxy is an `{ error }`, never a rejection) and checked against the schemas under the host's
  * limits: bad or oversized ones give `{ error }` naming the field and the limit; a call from a
  * session that has ended gives `{ error }` and is never applied; nothing throws. Each tool is a plain
- * function (it may be passed around detached); what it does is shared by every session, so a
- * session pays for five small closures over one scope, not for the tools' logic.
+ * function (it may be passed around detached).
  */
 export function createSkillTools(host: ToolHost): SkillTools {
-  const [add_skill, update_skill, remove_skill, tag_skill, read_skill] = toolsOf(host);
-  return { add_skill, update_skill, remove_skill, tag_skill, read_skill } as SkillTools;
-}
-
-type Tool = (raw: unknown) => Promise<ToolResult>;
-
-/**
- * The five tools of one session, closing over one scope. (In a list, not assigned to names:
- * a closure named where it is made gets its own `name` property under esbuild's keepNames, as
- * `tsx` runs code — a dictionary of a few hundred bytes per closure, per session.)
- */
-function toolsOf(host: ToolHost): [Tool, Tool, Tool, Tool, Tool] {
   const schemas: ToolSchemas = toolSchemas(host.limits);
-  return [
-    (raw) => noted(host, 'add_skill', call(host, schemas.add_skill, raw, addSkill)),
-    (raw) => noted(host, 'update_skill', call(host, schemas.update_skill, raw, updateSkill)),
-    (raw) => noted(host, 'remove_skill', call(host, schemas.remove_skill, raw, removeSkill)),
-    (raw) => noted(host, 'tag_skill', call(host, schemas.tag_skill, raw, tagSkill)),
-    (raw) => noted(host, 'read_skill', call(host, schemas.read_skill, raw, readSkill)),
-  ];
+  return {
+    add_skill: (raw) => noted(host, 'add_skill', call(host, schemas.add_skill, raw, addSkill)),
+    update_skill: (raw) => noted(host, 'update_skill', call(host, schemas.update_skill, raw, updateSkill)),
+    remove_skill: (raw) => noted(host, 'remove_skill', call(host, schemas.remove_skill, raw, removeSkill)),
+    tag_skill: (raw) => noted(host, 'tag_skill', call(host, schemas.tag_skill, raw, tagSkill)),
+    read_skill: (raw) => noted(host, 'read_skill', call(host, schemas.read_skill, raw, readSkill)),
+  } as SkillTools;
 }
 
 /** `result`, its host told when it is an `{ error }` (a waiting ADD's, once it is answered). */
@@ -174,30 +160,26 @@ function call<S extends z.ZodType>(host: ToolHost, schema: S, raw: unknown, run:
   try {
     const checked = checkedArguments(schema, raw);
     if (typeof checked === 'string') return { error: checked };
-    const ended = host.endedReason();
-    if (ended) return { error: ended };
-    return run(host, checked.data);
+    return ended(host) ?? run(host, checked.data);
   } catch (thrown) {
     return toolFailed(thrown);
   }
+}
+
+/** The one check before a tool runs (and before an ADD that waited for ids writes): has the session ended? */
+function ended(host: ToolHost): ToolError | null {
+  const reason = host.endedReason();
+  return reason ? { error: reason } : null;
 }
 
 function toolFailed(thrown: unknown): ToolError {
   return { error: `tool failed: ${thrown instanceof Error ? thrown.message : String(thrown)}` };
 }
 
-/** Writes one op: on its own when the host can, else as a batch of one; `id` is the op's own (an UPDATE's target). */
+/** Writes one op; `id` is the op's own (an UPDATE's target), reported when the op was skipped. */
 function write(host: ToolHost, op: OperationFields, id: string | undefined): SkillIdResult {
-  if (host.writeOperation) {
-    const result = host.writeOperation(op);
-    return result.ok ? written(result.applied, id) : { error: result.error.message };
-  }
-  const result = host.write({ operations: [op] });
-  return result.ok ? written(result.applied[0], id) : { error: result.error.message };
-}
-
-function written(applied: AppliedOp | null | undefined, id: string | undefined): SkillIdResult {
-  return { ok: true, skill_id: applied?.skill_id ?? id ?? '' };
+  const result = host.writeOperation(op);
+  return result.ok ? { ok: true, skill_id: result.applied?.skill_id ?? id ?? '' } : { error: result.error.message };
 }
 
 function addSkill(host: ToolHost, a: z.infer<ToolSchemas['add_skill']>): ToolResult | Promise<ToolResult> {
@@ -217,8 +199,9 @@ async function afterIds(host: ToolHost, waiting: Promise<string | null>, a: z.in
     const error = await next;
     if (error !== null) return { error };
   }
+  // the session may have ended while it waited
   try {
-    return write(host, addOperation(a), a.skill_id);
+    return ended(host) ?? write(host, addOperation(a), a.skill_id);
   } catch (thrown) {
     return toolFailed(thrown);
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRuntime } from '@cohort/runtime';
 import type { Session, SkillIdResult } from '@cohort/runtime';
 import { MemoryStore } from '@cohort/store';
-import { LEASE_SIZE } from '../src/internal/SkillIds.ts';
+import { LEASE_SIZE, SkillIds } from '../src/internal/SkillIds.ts';
 import { SpyStore } from './utils/spyStore.ts';
 
 const add = (s: Session, issue: string): Promise<SkillIdResult> => s.tools.add_skill({ section: 'harness', issue, insight: 'x' });
@@ -140,5 +140,34 @@ describe('SkillIds - final ids from the store\'s id leases', () => {
     const outcome = await rt.run(async (s) => add(s, 'x'));
     expect(outcome).toMatchObject({ status: 'committed', output: { error: expect.stringContaining('adapter bug') } });
     await rt.close();
+  });
+
+  it('ids - an add_skill that waits for a lease while its session finishes is refused, and nothing of it is applied', async () => {
+    const store = new SpyStore();
+    let grant = (): void => undefined;
+    // the first lease is empty: the add waits for the second, which comes when the test says
+    store.lease = (count) => store.leases.length === 1
+      ? Promise.resolve({ ok: true, lease: { from: 1, to: 1 } })
+      : new Promise((resolve) => (grant = () => resolve({ ok: true, lease: { from: 1, to: 1 + count } })));
+    const rt = createRuntime({ store });
+    let waiting: Promise<SkillIdResult> | null = null;
+    const outcome = await rt.run(async (s) => {
+      waiting = add(s, 'too late');
+      return 'done without waiting';
+    });
+    expect(outcome.status).toBe('committed');
+    grant();
+    expect(await waiting).toEqual({ error: expect.stringMatching(/has (ended|finished its body); the call was not applied/) });
+    expect(rt.book.size).toBe(0);
+    await rt.close();
+  });
+
+  it('ids - allocate hands out a lease\'s ids in order, answers null when none is left and asks for a larger lease', async () => {
+    const asked: number[] = [];
+    const ids = new SkillIds({ leaseIds: async (count) => (asked.push(count), { ok: true, lease: { from: 10, to: 12 } }) });
+    expect(await ids.start()).toBeNull();
+    expect([ids.allocate('harness'), ids.allocate('context'), ids.allocate('harness')]).toEqual(['harness-00010', 'context-00011', null]);
+    expect(asked).toEqual([LEASE_SIZE.first, LEASE_SIZE.first * 2]);
+    expect(ids.whenAvailable(1)).not.toBeNull();
   });
 });

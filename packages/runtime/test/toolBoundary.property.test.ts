@@ -1,9 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Draft, callSkillTool, createRuntime, createSkillTools, defaultLimits, operationLimits } from '@cohort/runtime';
-import type { Limits, SessionBatchResult, SessionId, SkillToolName } from '@cohort/runtime';
+import type { Limits, SessionBatchResult, SessionId, SessionOperationResult, SkillToolName } from '@cohort/runtime';
 import { Skillbook, createIdAllocator } from '@cohort/skillbook';
 import type { OperationFields, Skill } from '@cohort/skillbook';
+
+/** A batch of one op's result, as the write of that op reports it. */
+function asOneOp(r: SessionBatchResult): SessionOperationResult {
+  return r.ok ? { ok: true, applied: r.applied[0] ?? null, skipped: r.skipped[0] ?? null } : { ok: false, error: r.error as never };
+}
 
 /** Small limits, so that random input crosses them often. */
 const limits = { maxTextLength: 40, maxKeywords: 3, maxKeywordLength: 8, maxSources: 2, maxIdLength: 16, maxCommitBytes: 6_000 } satisfies Partial<Limits>;
@@ -89,7 +94,7 @@ describe('the tool boundary (fuzzed)', () => {
 
   it('tool boundary - tools that write one op at a time answer and write exactly as tools that write it as a batch of one', async () => {
     const all: Limits = { ...defaultLimits, ...limits };
-    /** A session's draft and tools, on a host that writes one op at a time (`single`) or only batches; it ends after `calls` tool calls. */
+    /** A session's draft and tools, on a host that writes one op at a time (`single`) or as a batch of one; it ends after `calls` tool calls. */
     const session = (start: Skillbook, single: boolean, calls: number) => {
       const draft = new Draft(start, { sessionId: 's' as SessionId, path: ['s' as SessionId] });
       let t = Date.UTC(2027, 0, 1);
@@ -99,11 +104,7 @@ describe('the tool boundary (fuzzed)', () => {
         limits: all,
         endedReason: () => (left-- > 0 ? null : 'session s has ended; the call was not applied'),
         book: { get: (id: string): Skill | undefined => draft.get(id) },
-        write(raw: unknown): SessionBatchResult {
-          const r = draft.write(raw, options);
-          return r.ok ? { ok: true, applied: r.applied, skipped: r.skipped } : { ok: false, error: r.error };
-        },
-        ...(single ? { writeOperation: (op: OperationFields) => draft.writeOperation(op, options) } : {}),
+        writeOperation: (op: OperationFields): SessionOperationResult => (single ? draft.writeOperation(op, options) : asOneOp(draft.write({ operations: [op] }, options))),
       };
       return { draft, tools: createSkillTools(host) };
     };

@@ -7,11 +7,11 @@ import { listValues } from './internal/ChunkedList.ts';
 import { shardedGet } from './internal/ShardedMap.ts';
 import { adoptState, purgeState, reserveState } from './internal/wholeBookEdits.ts';
 import type { AdoptedSkills } from './internal/wholeBookEdits.ts';
+import { applyOps } from './internal/engine/applyOps.ts';
+import type { RunResult } from './internal/engine/applyOps.ts';
 import { parseBatch } from './parseBatch.ts';
 import { readAceDocument } from './readAceDocument.ts';
 import { computeStats, renderPrompt } from './renderPrompt.ts';
-import type { RunResult } from './runOperations.ts';
-import { batchOptions, replayOperations, runOperations } from './runOperations.ts';
 import { SkillbookDraft } from './SkillbookDraft.ts';
 import { readSnapshot, writeSnapshot } from './snapshot.ts';
 import { SkillbookError } from './SkillbookError.ts';
@@ -119,8 +119,7 @@ export class Skillbook {
   applyBatch(raw: unknown, options: ApplyOptions = {}): BatchResult {
     const parsed = parseBatch(raw, options.limits);
     if (!parsed.ok) return { ok: false, book: this, error: parsed.error };
-    const run = runOperations(stateReader(this.state), parsed.ops, batchOptions(this.state.revision + 1, options));
-    return this.finish(run);
+    return this.finish(applyOps(stateReader(this.state), { ops: parsed.ops, options }));
   }
 
   /**
@@ -129,7 +128,7 @@ export class Skillbook {
    * child's work and to rebuild a book from its audit.
    */
   replay(ops: readonly AppliedOp[]): BatchResult {
-    return this.finish(replayOperations(stateReader(this.state), ops, this.state.revision + 1));
+    return this.finish(applyOps(stateReader(this.state), { replay: ops }));
   }
 
   /**

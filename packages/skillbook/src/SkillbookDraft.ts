@@ -5,14 +5,13 @@ import { changedAfter } from './internal/ChangeLog.ts';
 import type { ChangedAfter } from './internal/ChangeLog.ts';
 import { listValues } from './internal/ChunkedList.ts';
 import { shardedGet } from './internal/ShardedMap.ts';
+import { applyOps } from './internal/engine/applyOps.ts';
+import type { RunResult, Write } from './internal/engine/applyOps.ts';
 import { parseBatch, parseOnlyOperation } from './parseBatch.ts';
 import type { OperationFields } from './parseOperation.ts';
-import type { ChangesTaker } from './runOperation.ts';
-import { runOperation } from './runOperation.ts';
-import type { RunResult } from './runOperations.ts';
-import { batchOptions, replayOperations, runOperations } from './runOperations.ts';
 import type { Skillbook } from './Skillbook.ts';
 import type { AppliedOp, ApplyOptions, Conflict, Section, Skill, SkillbookErrorInfo, SkillRevisions, SkippedOp } from './types.ts';
+import { die } from './errors.ts';
 
 /** The outcome of {@link SkillbookDraft.applyBatch} / {@link SkillbookDraft.replay}: all ops, or none. */
 export type DraftBatchResult =
@@ -40,7 +39,7 @@ export type DraftOperationResult =
  * draft.get('harness-00001')?.issue; // 'flaky network'
  * draft.finish().revision;           // 1
  */
-export class SkillbookDraft implements BookReader, ChangesTaker {
+export class SkillbookDraft implements BookReader {
   private base: Skillbook;
   private state: BookState;
   /** What was written since `base`: entries by id (new and replaced), added ids in order; `null` until the first change. */
@@ -67,14 +66,14 @@ export class SkillbookDraft implements BookReader, ChangesTaker {
   applyBatch(raw: unknown, options: ApplyOptions = {}): DraftBatchResult {
     const parsed = parseBatch(raw, options.limits);
     if (!parsed.ok) return { ok: false, book: this, error: parsed.error };
-    return this.absorb(runOperations(this, parsed.ops, batchOptions(this.rev + 1, options), this.journal));
+    return this.run({ ops: parsed.ops, options });
   }
 
   /**
    * Applies one op exactly as `applyBatch({ operations: [op] }, options)` would — the same
-   * parsing, limits, rules, ids, revision, applied op and errors — without the batch: no list
-   * in, none out, and its fields read as properties (see {@link OperationFields}). The write of
-   * one tool call.
+   * parsing, limits, rules, ids, revision, applied op and errors: the one-op lane of the same
+   * engine — but answers the op rather than lists, and reads its fields as properties (see
+   * {@link OperationFields}). The write of one tool call.
    *
    * @example
    * const draft = Skillbook.empty().edit();
@@ -86,29 +85,32 @@ export class SkillbookDraft implements BookReader, ChangesTaker {
    */
   applyOperation(op: OperationFields, options: ApplyOptions = {}): DraftOperationResult {
     const parsed = parseOnlyOperation(op, options.limits);
-    if ('ok' in parsed) return parsed;
-    return runOperation(this, parsed, this.rev + 1, options, this.journal, this);
+    if (!parsed.ok) return parsed;
+    const result = this.run({ ops: [parsed.op], options });
+    if (!result.ok) return { ok: false, error: result.error };
+    return { ok: true, applied: result.applied[0] ?? null, skipped: result.skipped[0] ?? null };
   }
 
   /** Like {@link Skillbook.replay}, on the draft. */
   replay(ops: readonly AppliedOp[]): DraftBatchResult {
-    return this.absorb(replayOperations(this, ops, this.rev + 1, this.journal));
+    return this.run({ replay: ops });
   }
 
-  private absorb(run: RunResult): DraftBatchResult {
+  /** Every write of the draft: applied by the engine into the draft's journal, then taken. */
+  private run(write: Write): DraftBatchResult {
+    const run: RunResult = applyOps(this, write, this.journal);
     if (!run.ok) return { ok: false, book: this, error: run.error };
     if (run.changes) this.take(run.changes);
     return { ok: true, book: this, applied: run.applied, skipped: run.skipped };
   }
 
-  /** @internal Takes what a run changed: its revision, counters and collections. */
-  take(changes: Changes): void {
+  /** Takes what a run changed: its revision, counters and collections. */
+  private take(changes: Changes): void {
     // a run's collections are handed over (see `Changes`): the first change's become the
-    // draft's journal, which later runs write into in place (see `runOperations`)
+    // draft's journal, which later runs write into in place (see `applyOps`)
     this.journal ??= { entries: changes.entries, added: changes.added, addedSections: changes.addedSections };
     this.rev = changes.revision;
     this.next = changes.nextId;
-    // copied, not kept: a one-op run hands over counts it writes again (see `runOperation`)
     this.counts.context = changes.active.context;
     this.counts.harness = changes.active.harness;
   }
@@ -129,7 +131,7 @@ export class SkillbookDraft implements BookReader, ChangesTaker {
 
   /** Like {@link Skillbook.reserveIds}, on the draft: `next_id` raised to at least `nextId`, the revision unchanged. */
   reserveIds(nextId: number): void {
-    if (!Number.isSafeInteger(nextId)) throw new RangeError(`reserveIds: expected a safe integer, got ${nextId}`);
+    if (!Number.isSafeInteger(nextId)) die('RESERVE_IDS_INVALID', nextId);
     if (nextId > this.next) this.next = nextId;
   }
 

@@ -7,6 +7,8 @@ export { Skillbook } from './Skillbook.ts';
 export type { BatchResult, LoadOptions, ParseResult } from './Skillbook.ts';
 export type { DraftBatchResult, DraftOperationResult, SkillbookDraft } from './SkillbookDraft.ts';
 export { SkillbookError } from './SkillbookError.ts';
+export { isSkillbookDefect } from './errors.ts';
+export type { SkillbookDefect, SkillbookDefectCode } from './errors.ts';
 export { formatAceTimestamp, systemClock } from './formatAceTimestamp.ts';
 export { createIdAllocator, formatSkillId, idSuffix } from './createIdAllocator.ts';
 export type { IdAllocatorHandle } from './createIdAllocator.ts';

@@ -59,7 +59,6 @@ export function checkOperationLimits(op: ParsedOperation, limits: OperationLimit
     if (value !== null && value.length > limits.maxTextLength) return tooLong(op, field, value.length, limits.maxTextLength, 'maxTextLength');
   }
   if (op.keywords.length > limits.maxKeywords) return tooLong(op, 'keywords', op.keywords.length, limits.maxKeywords, 'maxKeywords');
-  // indexed loops: this runs for every op of every batch, and `entries()` allocates per item
   for (let i = 0; i < op.keywords.length; i += 1) {
     const length = (op.keywords[i] as string).length;
     if (length > limits.maxKeywordLength) return tooLong(op, `keywords.${i}`, length, limits.maxKeywordLength, 'maxKeywordLength');

@@ -7,7 +7,7 @@ import { parsePyJson } from './internal/pyJson.ts';
 import { dictGet, isDict } from './internal/python.ts';
 import { checkOperationLimits } from './operationLimits.ts';
 import type { OperationLimits } from './operationLimits.ts';
-import { parseOperation, parsedFields } from './parseOperation.ts';
+import { parseOperation, parseOperationFields } from './parseOperation.ts';
 import type { OperationFields, ParseFailure, ParseOperationResult, ParsedOperation } from './parseOperation.ts';
 import { errorInfo } from './SkillbookError.ts';
 import type { SkillbookErrorInfo } from './types.ts';
@@ -37,9 +37,8 @@ export function parseBatch(raw: unknown, limits?: OperationLimits): ParseBatchRe
  * `parseBatch({ operations: [op] }, limits)` says of it — the parsed op itself, or its
  * refusal. Never throws.
  */
-export function parseOnlyOperation(op: OperationFields, limits?: OperationLimits): ParsedOperation | ParseFailure {
-  const parsed = parsedFields(op, 0);
-  return 'ok' in parsed ? parsed : (overLimits(parsed, limits) ?? parsed);
+export function parseOnlyOperation(op: OperationFields, limits?: OperationLimits): ParseOperationResult {
+  return withinLimits(parseOperationFields(op, 0), limits);
 }
 
 function unreadableBatch(e: unknown): { readonly ok: false; readonly error: SkillbookErrorInfo } {
@@ -59,16 +58,13 @@ function parseBatchValue(raw: unknown, limits: OperationLimits | undefined): Par
   }
   const items = dictGet(payload, 'operations');
   if (!Array.isArray(items)) return { ok: true, ops: [] };
-  // sized to the items rather than grown by push (a first push reserves 17 slots; a tool call is a batch of one)
-  const ops = new Array<ParsedOperation>(items.length);
-  let count = 0;
+  const ops: ParsedOperation[] = [];
   for (let i = 0; i < items.length; i++) {
     const result = parseBatchItem(items[i], i, limits);
     if (result === null) continue;
     if (!result.ok) return result;
-    ops[count++] = result.op;
+    ops.push(result.op);
   }
-  ops.length = count;
   return { ok: true, ops };
 }
 

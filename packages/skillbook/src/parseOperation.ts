@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { coerceInsightSources } from './insightSource.ts';
-import { PyError, dictEntries, dictGet, dictHas, isDict, pyInt, pyStr } from './internal/python.ts';
+import { PyError, dictEntries, dictGet, isDict, pyInt, pyStr } from './internal/python.ts';
 import { normalizeKeywords, normalizeOptionalText } from './normalize.ts';
 import { errorInfo } from './SkillbookError.ts';
 import type { InsightSource, OpType, SkillbookErrorInfo } from './types.ts';
@@ -103,42 +103,18 @@ const NO_METADATA: Readonly<Record<string, number>> = Object.freeze(Object.creat
  */
 export function parseOperation(raw: unknown, opIndex = 0): ParseOperationResult {
   try {
-    return parseDict(raw, opIndex);
+    if (!isDict(raw)) return { ok: false, error: errorInfo('invalid_operation', 'an operation must be a JSON object', { opIndex }) };
   } catch (e) {
     return unparsable(e, opIndex);
   }
-}
-
-function unparsable(e: unknown, opIndex: number): ParseFailure {
-  if (e instanceof PyError) return { ok: false, error: errorInfo('invalid_operation', e.message, { opIndex }) };
-  // Reading a caller's value can only fail on exotic objects (throwing getters, proxies).
-  return { ok: false, error: errorInfo('invalid_operation', `unreadable operation: ${String(e)}`, { opIndex }) };
-}
-
-function parseDict(raw: unknown, opIndex: number): ParseOperationResult {
-  if (!isDict(raw)) return { ok: false, error: errorInfo('invalid_operation', 'an operation must be a JSON object', { opIndex }) };
-  const metadataRaw = dictGet(raw, 'metadata');
-  if (!dictHas(raw, 'type')) return noType(opIndex);
-  const type = opType(dictGet(raw, 'type'), opIndex);
-  if (typeof type !== 'string') return type;
-  const sources = coerceInsightSources(dictGet(raw, 'insight_source'));
-  const keywords = keywordsOf(dictGet(raw, 'keywords'));
-  const issue = normalizeOptionalText(dictGet(raw, 'issue'));
-  const insight = normalizeOptionalText(dictGet(raw, 'insight'));
-  const reason = normalizeOptionalText(dictGet(raw, 'reason'));
-  const section = dictHas(raw, 'section') ? pyStr(dictGet(raw, 'section')) : '';
-  const skillId = skillIdOf(dictGet(raw, 'skill_id'));
-  const metadata = metadataOf(metadataRaw);
-  // the same keys in the same order as `parseFields`: one shape
-  const op: ParsedOperation = { opIndex, type, section, skillId, issue, keywords, insight, metadata, delta: deltaOf(metadata), reason, sources };
-  return { ok: true, op };
+  return parseWith(raw, dictGet, opIndex);
 }
 
 /**
  * An operation whose every field is an own property of a plain object, `undefined` when absent:
  * what code builds from arguments a schema has checked (the runtime's tools). Its fields are
  * read as properties, not as a caller's dict whose every key must be checked to be its own
- * (ACE's `d.get`: a tenth of applying a tool call's ADD), and parsed by the same rules.
+ * (ACE's `d.get`), and parsed by the same rules.
  */
 export interface OperationFields {
   readonly type: string;
@@ -154,38 +130,50 @@ export interface OperationFields {
 
 /** {@link parseOperation} of an op of {@link OperationFields}: the same result, read as properties. Never throws. */
 export function parseOperationFields(op: OperationFields, opIndex = 0): ParseOperationResult {
-  const parsed = parsedFields(op, opIndex);
-  return 'ok' in parsed ? parsed : { ok: true, op: parsed };
+  return parseWith(op, fieldOf, opIndex);
 }
 
 /** A refused parse. */
 export type ParseFailure = Extract<ParseOperationResult, { readonly ok: false }>;
 
-/** {@link parseOperationFields} without the success's wrapper (a tool call's write drops it at once). */
-export function parsedFields(op: OperationFields, opIndex: number): ParsedOperation | ParseFailure {
+/** How a field is read: from a caller's dict (ACE's `d.get`) or as a property. */
+type ReadField<T> = (raw: T, key: keyof OperationFields) => unknown;
+
+const fieldOf: ReadField<OperationFields> = (op, key) => op[key];
+
+/** Parses the fields `read` finds in `raw`; whatever reading them throws is the op's refusal. */
+function parseWith<T>(raw: T, read: ReadField<T>, opIndex: number): ParseOperationResult {
   try {
-    return parseFields(op, opIndex);
+    const op = parseFields(raw, read, opIndex);
+    return 'ok' in op ? op : { ok: true, op };
   } catch (e) {
     return unparsable(e, opIndex);
   }
 }
 
-/** `parseDict`, step for step, for fields that are own properties. */
-function parseFields(raw: OperationFields, opIndex: number): ParsedOperation | ParseFailure {
-  const metadataRaw = raw.metadata;
-  if (raw.type === undefined) return noType(opIndex);
-  const type = opType(raw.type, opIndex);
+function unparsable(e: unknown, opIndex: number): ParseFailure {
+  if (e instanceof PyError) return { ok: false, error: errorInfo('invalid_operation', e.message, { opIndex }) };
+  // Reading a caller's value can only fail on exotic objects (throwing getters, proxies).
+  return { ok: false, error: errorInfo('invalid_operation', `unreadable operation: ${String(e)}`, { opIndex }) };
+}
+
+/** ACE's `from_json`, field by field, in its order (a getter with side effects sees that order). */
+function parseFields<T>(raw: T, read: ReadField<T>, opIndex: number): ParsedOperation | ParseFailure {
+  const metadataRaw = read(raw, 'metadata');
+  const given = read(raw, 'type');
+  if (given === undefined) return noType(opIndex);
+  const type = opType(given, opIndex);
   if (typeof type !== 'string') return type;
-  const sources = coerceInsightSources(raw.insight_source);
-  const keywords = keywordsOf(raw.keywords);
-  const issue = normalizeOptionalText(raw.issue);
-  const insight = normalizeOptionalText(raw.insight);
-  const reason = normalizeOptionalText(raw.reason);
-  const section = raw.section !== undefined ? pyStr(raw.section) : '';
-  const skillId = skillIdOf(raw.skill_id);
+  const sources = coerceInsightSources(read(raw, 'insight_source'));
+  const keywords = keywordsOf(read(raw, 'keywords'));
+  const issue = normalizeOptionalText(read(raw, 'issue'));
+  const insight = normalizeOptionalText(read(raw, 'insight'));
+  const reason = normalizeOptionalText(read(raw, 'reason'));
+  const sectionRaw = read(raw, 'section');
+  const section = sectionRaw !== undefined ? pyStr(sectionRaw) : '';
+  const skillId = skillIdOf(read(raw, 'skill_id'));
   const metadata = metadataOf(metadataRaw);
-  const op: ParsedOperation = { opIndex, type, section, skillId, issue, keywords, insight, metadata, delta: deltaOf(metadata), reason, sources };
-  return op;
+  return { opIndex, type, section, skillId, issue, keywords, insight, metadata, delta: deltaOf(metadata), reason, sources };
 }
 
 function noType(opIndex: number): ParseFailure {
@@ -195,8 +183,7 @@ function noType(opIndex: number): ParseFailure {
 /** ACE's type: `str()`-ed and upper-cased, one of the four; or why not. */
 function opType(value: unknown, opIndex: number): OpType | ParseFailure {
   const given = pyStr(value);
-  // a type given in capitals (the usual case) is its own upper case, without making a string
-  const type = TYPES.has(given) ? given : given.toUpperCase();
+  const type = given.toUpperCase();
   if (TYPES.has(type)) return type as OpType;
   return { ok: false, error: errorInfo('unknown_operation_type', `Invalid operation type: ${type}`, { opIndex }) };
 }
@@ -216,7 +203,6 @@ function skillIdOf(value: unknown): string | null {
 /** `metadata` with each value through `int()` (beyond 2^53 approximate), or none. */
 function metadataOf(value: unknown): Readonly<Record<string, number>> {
   if (!isDict(value)) return NO_METADATA;
-  // a prototype-less object is a dictionary in V8 (hundreds of bytes): made only for metadata that is there
   const metadata = Object.create(null) as Record<string, number>;
   for (const [key, item] of dictEntries(value)) metadata[key] = Number(pyInt(item));
   return metadata;

@@ -64,6 +64,7 @@ export const SkillbookErrorCodeSchema = z.enum([
   'invalid_document',
   'unsupported_schema_version',
   'limit_exceeded',
+  'ids_unavailable',
 ]);
 
 /** A structured refusal (`SkillbookErrorInfo`). */

@@ -95,7 +95,8 @@ export type SkillbookErrorCode =
   | 'duplicate_skill_id'
   | 'invalid_document'
   | 'unsupported_schema_version'
-  | 'limit_exceeded';
+  | 'limit_exceeded'
+  | 'ids_unavailable';
 
 /** A structured refusal. `opIndex` names the failing operation of a batch. */
 export interface SkillbookErrorInfo {
@@ -111,8 +112,12 @@ export interface Clock {
   now(): number;
 }
 
-/** Allocates a fresh id for an ADD without an explicit `skill_id`. */
-export type IdAllocator = (section: Section) => SkillId;
+/**
+ * Allocates a fresh id for an ADD without an explicit `skill_id`; `null` when it has none at
+ * hand now (an allocator drawing from leases between two of them): the batch is then refused
+ * whole with `ids_unavailable`, and may be tried again later.
+ */
+export type IdAllocator = (section: Section) => SkillId | null;
 
 /** Options for applying a batch. */
 export interface ApplyOptions {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Skillbook, createIdAllocator } from '../src/index.ts';
-import type { ApplyOptions, OperationLimits, SkillbookDraft } from '../src/index.ts';
-import { effectOf } from '../src/internal/replayCache.ts';
+import { Skillbook, createIdAllocator, formatSkillId } from '../src/index.ts';
+import type { ApplyOptions, IdAllocator, OperationLimits, SkillbookDraft } from '../src/index.ts';
+import { effectOf } from '../src/internal/engine/replayCache.ts';
 import { book, rawBatch, rawOperation, tickingClock, withEveryField } from './utils/arbitraries.ts';
 
 /** Limits that some of the arbitrary ops break. */
@@ -16,6 +16,31 @@ const twinOptions = fc.record({ allocated: fc.boolean(), limited: fc.boolean(), 
 
 /** An op with every field its own (what `applyOperation` takes): well-formed, or wrong in the ways `rawOperation` is. */
 const anyOperation = rawOperation.map(withEveryField);
+
+/**
+ * Allocators two drafts are given alike, from two instances: none (the book's own counter), a
+ * counter, or one that first writes to a draft of its own — one op or a batch, through an
+ * allocator that may itself write elsewhere — and sometimes has no id at hand.
+ */
+const twinAllocators = fc
+  .record({ kind: fc.constantFrom('own', 'counter', 'op', 'batch'), from: fc.nat({ max: 40 }), depth: fc.nat({ max: 2 }), dryEvery: fc.nat({ max: 4 }) })
+  .map((spec) => (): IdAllocator | undefined => (spec.kind === 'own' ? undefined : allocatorOf(spec.kind, spec.from, spec.depth, spec.dryEvery)));
+
+function allocatorOf(kind: string, from: number, depth: number, dryEvery: number): IdAllocator {
+  const ids = createIdAllocator(from);
+  if (kind === 'counter') return ids.allocate;
+  const elsewhere = Skillbook.empty().edit();
+  const inner = depth > 0 ? allocatorOf(kind, from + 1000, depth - 1, 0) : undefined;
+  let calls = 0;
+  return (section) => {
+    const op = withEveryField({ type: 'ADD', section: 'context', issue: 'elsewhere', insight: 'x' });
+    const options: ApplyOptions = { clock: tickingClock(), ...(inner ? { allocateId: inner } : {}) };
+    if (kind === 'op') elsewhere.applyOperation(op, options);
+    else elsewhere.applyBatch({ operations: [op, op] }, options);
+    calls += 1;
+    return dryEvery > 0 && calls % dryEvery === 0 ? null : ids.allocate(section);
+  };
+}
 
 function state(draft: SkillbookDraft): unknown {
   const skills = [...draft.skills()].map((s) => [s, draft.revisionsOf(s.id)]);
@@ -55,6 +80,26 @@ describe('SkillbookDraft.applyOperation', () => {
         expect(single.finish().stats()).toEqual(book.stats());
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it('applyOperation - for any ops and any allocator, re-entrant ones included, the one-op lane and the batch give the same results, revisions and book', () => {
+    fc.assert(
+      fc.property(book, fc.array(anyOperation, { maxLength: 8 }), twinAllocators, (old, ops, allocator) => {
+        const [single, batched] = [old.edit(), old.edit()];
+        const [a1, a2] = [allocator(), allocator()];
+        const [c1, c2] = [tickingClock(), tickingClock()];
+        for (const op of ops) {
+          const one = single.applyOperation(op, { clock: c1, ...(a1 ? { allocateId: a1 } : {}) });
+          const all = batched.applyBatch({ operations: [op] }, { clock: c2, ...(a2 ? { allocateId: a2 } : {}) });
+          const asBatch = one.ok ? { ok: true, applied: one.applied ? [one.applied] : [], skipped: one.skipped ? [one.skipped] : [] } : one;
+          const { book: _book, ...batch } = all;
+          expect(asBatch).toEqual(batch);
+          expect(state(single)).toEqual(state(batched));
+        }
+        expect(single.finish().toJSON()).toBe(batched.finish().toJSON());
+      }),
+      { numRuns: 300 },
     );
   });
 
@@ -107,5 +152,45 @@ describe('SkillbookDraft.applyOperation', () => {
     const added = a.applyOperation(withEveryField({ type: 'add', section: ' Harness ', issue: ' x ' }), clock());
     const batched = b.applyBatch({ operations: [{ type: 'add', section: ' Harness ', issue: ' x ' }] }, clock());
     expect(added.ok && added.applied).toEqual(batched.ok && batched.applied[0]);
+  });
+
+  it('applyOperation - an allocator that writes to another draft leaves this draft where applyBatch does: revision 6, the new skill at 6', () => {
+    const add = (issue: string) => withEveryField({ type: 'ADD', section: 'harness', issue });
+    const atRevision5 = (): SkillbookDraft => {
+      const draft = Skillbook.empty().edit();
+      for (let i = 0; i < 5; i++) draft.applyOperation(add(`old ${i}`), { clock: tickingClock() });
+      return draft;
+    };
+    // each allocation first writes one op to a draft of its own
+    const reentrant = (): IdAllocator => {
+      const elsewhere = Skillbook.empty().edit();
+      return (section) => {
+        elsewhere.applyOperation(add('elsewhere'), { clock: tickingClock() });
+        return formatSkillId(section, 100 + elsewhere.revision);
+      };
+    };
+    const [single, batched] = [atRevision5(), atRevision5()];
+    const one = single.applyOperation(add('new'), { clock: tickingClock(), allocateId: reentrant() });
+    const all = batched.applyBatch({ operations: [add('new')] }, { clock: tickingClock(), allocateId: reentrant() });
+    expect(one).toMatchObject({ ok: true, applied: { skill_id: 'harness-00101' } });
+    expect(all).toMatchObject({ ok: true, applied: [{ skill_id: 'harness-00101' }] });
+    expect(batched.revision).toBe(6);
+    expect(single.revision).toBe(6);
+    expect(single.revisionsOf('harness-00101')).toEqual({ content: 6, active: 6, counters: 6 });
+    expect(state(single)).toEqual(state(batched));
+  });
+
+  it('applyBatch - an allocator with no id at hand refuses the batch whole (ids_unavailable) and changes nothing', () => {
+    const draft = Skillbook.empty().edit();
+    draft.applyBatch({ operations: [{ type: 'ADD', section: 'harness', issue: 'kept' }] });
+    const before = state(draft);
+    let left = 1;
+    const allocateId: IdAllocator = (section) => (left-- > 0 ? formatSkillId(section, 50) : null);
+    const r = draft.applyBatch({ operations: [{ type: 'ADD', section: 'harness', issue: 'a' }, { type: 'ADD', section: 'harness', issue: 'b' }] }, { allocateId });
+    expect(r).toMatchObject({ ok: false, error: { code: 'ids_unavailable', opIndex: 1 } });
+    expect(state(draft)).toEqual(before);
+    expect(draft.applyOperation(withEveryField({ type: 'ADD', section: 'harness', issue: 'c' }), { allocateId: () => null }))
+      .toMatchObject({ ok: false, error: { code: 'ids_unavailable', opIndex: 0 } });
+    expect(state(draft)).toEqual(before);
   });
 });

@@ -11,7 +11,7 @@ import type { Clock } from '../Clock.ts';
 import type { Runtime, RuntimeOptions } from '../createRuntime.ts';
 import { die } from '../errors.ts';
 import { failureSeed } from '../FailureSeed.ts';
-import { LimitsSchema, defaultLimits, operationLimits } from '../Limits.ts';
+import { LimitsSchema, defaultLimits } from '../Limits.ts';
 import type { Limits } from '../Limits.ts';
 import type { RuntimeEvent } from '../RuntimeEvent.ts';
 import type { SessionBody, SpawnOptions } from '../Session.ts';
@@ -71,7 +71,7 @@ class CohortRuntime implements Runtime {
     const ids = seams.ids(this.store, initial);
     const auditWindow = options.auditWindow ?? DEFAULT_AUDIT_WINDOW;
     this.ledger = new RootLedger(initial, { store: this.store, clock, auditWindow, ids, persistedBlocks: seams.persistedBlocks });
-    const skillIds = new SkillIds(ids.source, clock, operationLimits(limits));
+    const skillIds = new SkillIds(ids.source);
     const events = this.events;
     this.tree = new SessionTree({
       clock,

@@ -1,4 +1,4 @@
-import type { OperationFields, Skill, Skillbook } from '@cohort/skillbook';
+import type { ApplyOptions, OperationFields, Section, Skill, Skillbook, SkillId } from '@cohort/skillbook';
 import type { Usage } from '../Budget.ts';
 import type { Limits } from '../Limits.ts';
 import type { ChargeResult, Session, SessionBatchResult, SessionBody, SessionOperationResult, SpawnOptions } from '../Session.ts';
@@ -11,6 +11,7 @@ import type { SessionHost, SessionNode } from './SessionNode.ts';
 /** The {@link Session} a body receives: a thin view over the runtime's record of it. */
 export class SessionHandle<I = unknown> implements Session<I> {
   private toolset: SkillTools | null = null;
+  private writer: SessionWrites | null = null;
 
   constructor(
     private readonly node: SessionNode,
@@ -19,7 +20,12 @@ export class SessionHandle<I = unknown> implements Session<I> {
 
   /** Made on first use: a session that only spawns, or writes batches, never pays for them. */
   get tools(): SkillTools {
-    return (this.toolset ??= createSkillTools(new NodeTools(this.node, this.host)));
+    return (this.toolset ??= createSkillTools(this.writes));
+  }
+
+  /** Where the session's writes go, made on first use. */
+  private get writes(): SessionWrites {
+    return (this.writer ??= new SessionWrites(this.node, this.host));
   }
 
   get id(): SessionId {
@@ -59,7 +65,8 @@ export class SessionHandle<I = unknown> implements Session<I> {
   }
 
   applyBatch(raw: unknown): SessionBatchResult {
-    return this.host.write(this.node, raw);
+    const ended = this.node.endedReason();
+    return ended ? { ok: false, error: { code: 'session_ended', message: ended } } : this.writes.batch(raw);
   }
 
   spawn<CI, CO>(body: SessionBody<CI, CO>, options: SpawnOptions<CI> = {}): Promise<SessionOutcome<CO>> {
@@ -106,12 +113,20 @@ export class SessionHandle<I = unknown> implements Session<I> {
   }
 }
 
-/** What a session's tools see of it (one object per session, its methods shared). */
-class NodeTools implements ToolHost {
+/**
+ * A session's writes, straight into its draft: its batches (`s.applyBatch`) and its tools'
+ * ops, with the runtime's clock and limits and ids from its leases. Whoever calls has checked
+ * that the session may still write; this checks nothing again.
+ */
+class SessionWrites implements ToolHost {
+  private readonly options: ApplyOptions;
+
   constructor(
     private readonly node: SessionNode,
     private readonly host: SessionHost,
-  ) {}
+  ) {
+    this.options = { clock: host.clock, limits: host.operationLimits, allocateId: (section) => this.newId(section) };
+  }
 
   get limits(): Limits {
     return this.host.limits;
@@ -125,16 +140,28 @@ class NodeTools implements ToolHost {
     return this.node.draft;
   }
 
-  write(raw: unknown): SessionBatchResult {
-    return this.host.write(this.node, raw);
+  batch(raw: unknown): SessionBatchResult {
+    const result = this.node.draft.write(raw, this.options);
+    this.host.ids.prefetch();
+    return result;
   }
 
   writeOperation(op: OperationFields): SessionOperationResult {
-    return this.host.writeOperation(this.node, op);
+    const result = this.node.draft.writeOperation(op, this.options);
+    this.host.ids.prefetch();
+    return result;
   }
 
   whenIds(count: number): Promise<string | null> | null {
-    return this.host.whenIds(count);
+    return this.host.ids.whenAvailable(count);
+  }
+
+  /** A leased id the draft holds no skill under (the session may have named one itself); null when none is at hand. */
+  private newId(section: Section): SkillId | null {
+    for (;;) {
+      const id = this.host.ids.allocate(section);
+      if (id === null || this.node.draft.get(id) === undefined) return id;
+    }
   }
 
   refused(tool: SkillToolName, error: string): void {

@@ -1,11 +1,11 @@
 import { createActor } from 'xstate';
 import type { Actor, AnyActorRef } from 'xstate';
-import type { OperationFields } from '@cohort/skillbook';
+import type { OperationLimits } from '@cohort/skillbook';
 import type { BudgetAccount } from '../Budget.ts';
 import type { Clock } from '../Clock.ts';
 import type { Limits } from '../Limits.ts';
 import type { Draft } from '../Draft.ts';
-import type { Session, SessionBatchResult, SessionBody, SessionOperationResult, SpawnOptions } from '../Session.ts';
+import type { Session, SessionBody, SpawnOptions } from '../Session.ts';
 import type { SessionId } from '../SessionId.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
 import { DEADLINE_WATCHER_ID } from '../deadlineWatcher.ts';
@@ -18,16 +18,16 @@ import type { SkillToolName } from '../tools.ts';
 import { dropChildDoneEvents } from './dropChildDoneEvents.ts';
 import { LazyAbortController } from './LazyAbortController.ts';
 import { SessionHandle } from './SessionHandle.ts';
+import type { SkillIds } from './SkillIds.ts';
 
 /** What a session's node needs from the tree that runs it. */
 export interface SessionHost {
   readonly clock: Clock;
   readonly limits: Limits;
-  write(node: SessionNode, raw: unknown): SessionBatchResult;
-  /** One op, as `write` would apply a batch of it (a tool call's write). */
-  writeOperation(node: SessionNode, op: OperationFields): SessionOperationResult;
-  /** Null when `count` new skill ids can be allocated now; else when the next id lease is answered (see `SkillIds`). */
-  whenIds(count: number): Promise<string | null> | null;
+  /** What a session's writes are checked against: the runtime's {@link Limits} for one operation. */
+  readonly operationLimits: OperationLimits;
+  /** The runtime's skill ids, from its id leases: what a session's ADDs are given. */
+  readonly ids: SkillIds;
   spawn(parent: SessionNode, body: SessionBody<never, unknown>, options: SpawnOptions<unknown>): Promise<SessionOutcome>;
   /** What the session's machine emitted (it has taken its new state). */
   sessionEmitted(node: SessionNode, emitted: SessionEmitted): void;

@@ -1,5 +1,5 @@
 import { createActor, fromPromise, waitFor } from 'xstate';
-import type { OperationFields } from '@cohort/skillbook';
+import type { OperationFields, OperationLimits } from '@cohort/skillbook';
 import type { InspectionEvent, Observer } from 'xstate';
 import { BudgetAccount } from '../Budget.ts';
 import type { Clock } from '../Clock.ts';
@@ -8,7 +8,8 @@ import type { FailureSeed } from '../FailureSeed.ts';
 import { defect } from '../FailureSeed.ts';
 import { toErrorInfo } from '../ErrorInfo.ts';
 import type { Limits } from '../Limits.ts';
-import type { SessionBatchResult, SessionBody, SessionOperationResult, SpawnOptions } from '../Session.ts';
+import { operationLimits } from '../Limits.ts';
+import type { SessionBody, SpawnOptions } from '../Session.ts';
 import type { SessionId } from '../SessionId.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
 import type { SessionAnswer, SessionEmitted } from '../sessionMachine.ts';
@@ -60,17 +61,19 @@ export class SessionTree implements SessionHost {
   /** The runtime's root supervisor: it merges root sessions' commits into the store. */
   readonly root: Supervisor;
   private readonly registry: SessionRegistry;
-  private readonly skillIds: SkillIds;
   private readonly merger: Merger;
   private readonly cancels = new CancelCascade();
 
   /** The runtime's limits (what tools and batches are checked against). */
   readonly limits: Limits;
+  readonly operationLimits: OperationLimits;
+  readonly ids: SkillIds;
 
   constructor(private readonly deps: TreeDeps) {
     this.clock = deps.clock;
     this.limits = deps.limits;
-    this.skillIds = deps.skillIds;
+    this.operationLimits = operationLimits(deps.limits);
+    this.ids = deps.skillIds;
     this.registry = new SessionRegistry(deps.runtimeId);
     const { registry } = this;
     const reportDefect = (thrown: unknown) => this.reportDefect(thrown);
@@ -128,24 +131,6 @@ export class SessionTree implements SessionHost {
   }
 
   // ---- SessionHost ----------------------------------------------------------------------
-
-  write(node: SessionNode, raw: unknown): SessionBatchResult {
-    return this.endedRefusal(node) ?? this.skillIds.write(node.draft, raw);
-  }
-
-  writeOperation(node: SessionNode, op: OperationFields): SessionOperationResult {
-    return this.endedRefusal(node) ?? this.skillIds.writeOperation(node.draft, op);
-  }
-
-  /** Why a session that has ended may not write, as its write's refusal; null while it may. */
-  private endedRefusal(node: SessionNode): { readonly ok: false; readonly error: { readonly code: 'session_ended'; readonly message: string } } | null {
-    const ended = node.endedReason();
-    return ended ? { ok: false, error: { code: 'session_ended', message: ended } } : null;
-  }
-
-  whenIds(count: number): Promise<string | null> | null {
-    return this.skillIds.whenAvailable(count);
-  }
 
   sessionEmitted(node: SessionNode, emitted: SessionEmitted): void {
     try {

@@ -1,9 +1,6 @@
 import { formatSkillId } from '@cohort/skillbook';
-import type { ApplyOptions, DraftBatchResult, DraftOperationResult, OperationFields, OperationLimits, Section, SkillId } from '@cohort/skillbook';
+import type { Section, SkillId } from '@cohort/skillbook';
 import type { IdLease, LeaseResult } from '@cohort/store';
-import type { Clock } from '../Clock.ts';
-import type { Draft } from '../Draft.ts';
-import type { SessionBatchResult, SessionOperationResult } from '../Session.ts';
 
 /** Where leases come from: the runtime's store. */
 export interface LeaseSource {
@@ -13,18 +10,6 @@ export interface LeaseSource {
 /** How big a runtime's leases are: the first, and the most that doubling (under a burst of ADDs) reaches. */
 export const LEASE_SIZE = { first: 128, max: 65_536 } as const;
 
-/** Thrown by the allocator inside a write when no leased id is left; the write is refused whole. */
-const EXHAUSTED = Symbol('ids exhausted');
-
-/** What a write that refused for want of ids says. */
-const RAN_OUT =
-  'no skill id is at hand: the runtime used up its id lease in one synchronous stretch and the next one is on its way; ' +
-  'retry the batch after an await (the add_skill tool waits for it)';
-
-function ranOut(): { readonly ok: false; readonly error: { readonly code: 'ids_unavailable'; readonly message: string } } {
-  return { ok: false, error: { code: 'ids_unavailable', message: RAN_OUT } };
-}
-
 /**
  * The skill ids of one runtime: one allocator for the whole session tree, drawing from **id
  * leases** — blocks of the store's global counter that the store granted this runtime alone,
@@ -32,11 +17,13 @@ function ranOut(): { readonly ok: false; readonly error: { readonly code: 'ids_u
  * number of runtimes on one store, and the root commits with `allocation: 'leased'` (final ids:
  * the store never renumbers them).
  *
- * The hot path is a counter inside the current lease. The next lease is asked for in the
- * background when half of the current one is used (prefetch); a write that finds none left is
- * refused (`ids_unavailable`), and `whenAvailable` lets an asynchronous caller (the
- * `add_skill` tool) wait for the next lease instead. A lease the store refuses is reported to
- * the waiting callers as an error message, and asked for again on the next need.
+ * It hands out ids and nothing else: a session's writes take them through
+ * `ApplyOptions.allocateId` and skip the ones their draft holds already. An id is a counter
+ * inside the current lease; the next lease is asked for in the background when half of the
+ * current one is used. When none is left `allocate` answers null (the write is refused,
+ * `ids_unavailable`), and `whenAvailable` lets an asynchronous caller (the `add_skill` tool)
+ * wait for the next lease instead. A lease the store refuses is reported to the waiting
+ * callers as an error message, and asked for again on the next need.
  */
 export class SkillIds {
   private next = 0;
@@ -48,26 +35,8 @@ export class SkillIds {
   private waiting: Promise<string | null> | null = null;
   private demand = 0;
   private size: number = LEASE_SIZE.first;
-  /** The draft being written: an id it already holds (a session chose it) is skipped. */
-  private writing: Draft | null = null;
-  /**
-   * While one op is written: the draft's `next_id`. A book keeps `next_id` at or above the number
-   * of every id it has, so an id numbered past it is not the draft's, without looking it up (a
-   * look-up per ADD, a tenth of add_skill). A batch's earlier ADDs may have named ids past it
-   * before the draft counts them: a batch looks every id up.
-   */
-  private unseenAbove = Infinity;
-  /** What every write applies with: made once, not per write (a write is a hot path). */
-  private readonly writeOptions: ApplyOptions;
 
-  constructor(
-    private readonly source: LeaseSource,
-    clock: Clock,
-    limits?: OperationLimits,
-  ) {
-    // a batch past the operation limits is refused before anything of it is applied
-    this.writeOptions = { clock, allocateId: (section: Section) => this.allocate(section), ...(limits ? { limits } : {}) };
-  }
+  constructor(private readonly source: LeaseSource) {}
 
   /** Asks for the first lease; resolves (never rejects) once it is answered, with why it was refused or null. */
   start(): Promise<string | null> {
@@ -105,51 +74,23 @@ export class SkillIds {
     return error;
   }
 
-  /** Applies a raw ACE batch to `draft`, allocating the ids of its ADDs from the lease. */
-  write(draft: Draft, raw: unknown): SessionBatchResult {
-    const result = this.applying(draft, raw, false);
-    if (result === null) return ranOut();
-    return result.ok ? { ok: true, applied: result.applied, skipped: result.skipped } : { ok: false, error: result.error };
-  }
-
-  /** Applies one op to `draft` as {@link SkillIds.write} applies a batch of it (a tool call's write). */
-  writeOperation(draft: Draft, op: OperationFields): SessionOperationResult {
-    return this.applying(draft, op, true) ?? ranOut();
-  }
-
-  /** Applies a batch, or one op, to `draft`; `null` when it ran out of leased ids (refused whole; the next lease is asked for). */
-  private applying(draft: Draft, raw: unknown, one: false): DraftBatchResult | null;
-  private applying(draft: Draft, op: OperationFields, one: true): DraftOperationResult | null;
-  private applying(draft: Draft, raw: unknown, one: boolean): DraftBatchResult | DraftOperationResult | null {
-    this.writing = draft;
-    if (one) this.unseenAbove = draft.nextId;
-    try {
-      return one ? draft.writeOperation(raw as OperationFields, this.writeOptions) : draft.write(raw, this.writeOptions);
-    } catch (thrown) {
-      if (thrown !== EXHAUSTED) throw thrown;
+  /**
+   * The next leased id, formatted for `section`; null when none is at hand — the write that
+   * asked is refused (`ids_unavailable`), and the next lease is asked for, larger.
+   */
+  allocate(section: Section): SkillId | null {
+    if (this.next >= this.end && !this.takeSpare()) {
       if (!this.asking) this.grow();
       void this.ask(this.size);
       return null;
-    } finally {
-      this.writing = null;
-      this.unseenAbove = Infinity;
-      this.prefetch();
     }
-  }
-
-  private allocate(section: Section): SkillId {
-    for (;;) {
-      if (this.next >= this.end && !this.takeSpare()) throw EXHAUSTED;
-      const n = this.next++;
-      const id = formatSkillId(section, n);
-      if (n > this.unseenAbove || this.writing?.get(id) === undefined) return id;
-    }
+    return formatSkillId(section, this.next++);
   }
 
   /**
    * Someone had to wait, or was refused: the leases are too small for this runtime's pace. They
    * double, and cover twice the `demand` that had to wait: a fan-out whose thousands of children
-   * add in rounds would otherwise run dry again at every round (bench row 2).
+   * add in rounds would otherwise run dry again at every round.
    */
   private grow(demand = 0): void {
     this.size = Math.min(LEASE_SIZE.max, Math.max(this.size * 2, demand * 2));
@@ -163,8 +104,12 @@ export class SkillIds {
     return true;
   }
 
-  /** With half of the lease used, the next one is asked for, so that an ADD seldom waits. */
-  private prefetch(): void {
+  /**
+   * With half of the lease used, asks for the next one ahead, so that an ADD seldom waits. Called
+   * after each write rather than inside it: a write whose ADDs run the lease dry has asked for a
+   * larger one already, instead of finding an ordinary one on its way.
+   */
+  prefetch(): void {
     if (this.asking === null && this.spares.length === 0 && this.end - this.next < this.size / 2) void this.ask(this.size);
   }
 

@@ -91,7 +91,7 @@ export function emptyMutableState(revision: number): MutableBookState {
  * Deep-freezes a state built outside immer (a loaded document). O(n), once per load. Freezes
  * what immer's deep `freeze` freezes — plain objects, arrays and `Map`s (those so that they
  * refuse `set`, see {@link freezeMap}), leaving class instances such as `PyFloat` alone — but walks the
- * 100,000 skills of a large document several times faster than immer's generic walk.
+ * skills of a large document faster than immer's generic walk (bench row 5).
  */
 export function freezeState(state: MutableBookState): BookState {
   deepFreeze(state);
@@ -134,8 +134,7 @@ export interface Journal {
   readonly added: string[];
   /**
    * The section of each added id, at the same index: known where the skill was made, and read
-   * there rather than from the skill again when the lists are written (in a commit of 90,000
-   * new skills each such read is a cache miss).
+   * there rather than from the skill again when the lists are written.
    */
   readonly addedSections: string[];
 }
@@ -155,18 +154,13 @@ export interface Changes extends Journal {
  * the paths to the changed entries and the ends of the changed lists are copied (O(k) for k
  * changes, whatever the book's size). The new entries must be frozen already.
  *
- * Why not immer's `produce`: it copies an array with `Array.prototype.slice`, which V8 runs on
- * a slow path for frozen arrays (3–13 µs for a 32- or 64-slot node, against 0.2–0.9 µs for a
- * spread copy, Node 20), and a batch copies dozens of such nodes; proxies and finalisation
- * double that again: a 10-op batch took 0.5–0.8 ms through `produce`, about 0.2 ms with
- * spread copies (bench row 6i). A frozen `Map` refuses `set`, `delete` and `clear` as immer's
- * frozen Maps do (see {@link freezeMap}).
+ * Not immer's `produce`: it copies each frozen node of the trie on a slow path, and a batch
+ * copies dozens of them — bench row 6i (docs/internals/performance.md). A frozen `Map` refuses
+ * `set`, `delete` and `clear` as immer's frozen Maps do (see {@link freezeMap}).
  */
 export function commitChanges(base: BookState, changes: Changes): BookState {
   const lists = changes.added.length === 0 ? base : appendAdded(base, changes);
   const same = base.active.context === changes.active.context && base.active.harness === changes.active.harness;
-  // every field by name, not a spread of `base`: an object literal that starts with a spread
-  // gets a hidden class of its own (Node 20), and every book's state would be one more shape
   return Object.freeze({
     revision: changes.revision,
     nextId: changes.nextId,
@@ -208,10 +202,8 @@ function logChanges(base: BookState, changes: Changes): ChangeLog {
     // too many to keep (a bulk load, a long draft): not worth going on
     if (changedIn(entry, base.revision) && ++count > GENERATION_IDS) return emptyChangeLog(changes.revision);
   }
-  // sized exactly: a pushed-to array keeps room for 16 items, and every book version keeps this one
-  const hashes = new Array<number>(count);
-  let i = 0;
-  for (const [id, entry] of changes.entries) if (changedIn(entry, base.revision)) hashes[i++] = keyHash(id);
+  const hashes: number[] = [];
+  for (const [id, entry] of changes.entries) if (changedIn(entry, base.revision)) hashes.push(keyHash(id));
   return appendChange(base.changes, { from: base.revision, revision: changes.revision, nextIdBefore: base.nextId, hashes });
 }
 

@@ -16,7 +16,7 @@
  * It keeps two generations of at most {@link GENERATION_RECORDS} records and
  * {@link GENERATION_IDS} ids each: when the newest is full, it becomes the older one and the
  * one before is dropped, so a book version holds at most 64 records, and a commit adds one
- * small record and the log's header (no copying: about 180 bytes for a one-skill commit). A
+ * small record and the log's header (nothing is copied). A
  * question about a base older than the log reaches is not answered (`null`): the caller then
  * looks every op up, as it would without the log.
  */

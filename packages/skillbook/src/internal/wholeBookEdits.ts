@@ -11,6 +11,7 @@ import { appendChange } from './ChangeLog.ts';
 import { listFromArray, listToArray } from './ChunkedList.ts';
 import { freezeSkill, makeSkill } from './makeSkill.ts';
 import { keyHash, shardedDelete, shardedGet, shardedSet } from './ShardedMap.ts';
+import { die } from '../errors.ts';
 
 /** Hard-deletes the skills of `ids` that exist, at `revision`, leaving tombstones; `null` when none exists. */
 export function purgeState(state: BookState, ids: readonly string[], revision: number): BookState | null {
@@ -88,7 +89,7 @@ export function adoptState(state: BookState, change: AdoptedSkills, revision: nu
 
 /** The state with `next_id` at least `nextId` (same revision, same skills); itself when it is there already. */
 export function reserveState(state: BookState, nextId: number): BookState {
-  if (!Number.isSafeInteger(nextId)) throw new RangeError(`reserveIds: expected a safe integer, got ${nextId}`);
+  if (!Number.isSafeInteger(nextId)) die('RESERVE_IDS_INVALID', nextId);
   if (nextId <= state.nextId) return state;
   return commitChanges(state, { revision: state.revision, nextId, active: state.active, entries: new Map(), added: [], addedSections: [] });
 }

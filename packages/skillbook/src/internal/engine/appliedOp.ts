@@ -3,8 +3,8 @@
  * (`type, section, issue, keywords, insight, skill_id, metadata, reason, insight_source`),
  * plus `at`; frozen, and remembered in the replay cache with what they did.
  */
-import type { ParsedOperation } from '../parseOperation.ts';
-import type { AppliedOp, InsightSource } from '../types.ts';
+import type { ParsedOperation } from '../../parseOperation.ts';
+import type { AppliedOp, InsightSource } from '../../types.ts';
 import { freezeWithEffect } from './replayCache.ts';
 import type { OpEffect } from './replayCache.ts';
 
@@ -26,35 +26,10 @@ function frozenList<T>(list: readonly T[]): readonly T[] {
   return Object.isFrozen(list) ? list : Object.freeze([...list]);
 }
 
-/**
- * An op of the usual shape (issue, keywords and insight; nothing else: the usual ADD), with the
- * keys in the order below. A plain object — its prototype is `Object.prototype`, as a literal's —
- * but made with `new`: V8 sizes what a constructor makes to what it comes to hold, so the effect
- * `freezeWithEffect` stamps on it stays in the object. A literal is sized to its keys, and the
- * effect took a property array of its own: one more object and 40 B kept per op, for as long as
- * the audit keeps it (100,000 in W(10,000 × 10)).
- */
-const ContentOp = function ContentOp(
-  this: Record<string, unknown>, type: string, section: string, issue: string, keywords: readonly string[], insight: string, skill_id: string, at: string,
-): void {
-  this.type = type;
-  this.section = section;
-  this.issue = issue;
-  this.keywords = keywords;
-  this.insight = insight;
-  this.skill_id = skill_id;
-  this.at = at;
-} as unknown as new (type: string, section: string, issue: string, keywords: readonly string[], insight: string, skill_id: string, at: string) => AppliedOp;
-(ContentOp as { prototype: object }).prototype = Object.prototype;
-
 /** The applied op for `op` with fields `f`, not yet frozen. */
 export function appliedFor(op: ParsedOperation, f: AppliedFields): AppliedOp {
   const { issue, keywords, insight } = f;
-  // the usual ADD in one shape: the same keys in the same order as below
-  if (issue && keywords && Object.isFrozen(keywords) && insight && !f.tag && op.reason === null && f.sources.length === 0) {
-    return new ContentOp(op.type, f.section, issue, keywords, insight, f.skill_id, f.at);
-  }
-  // built key by key in ACE's order, then typed once: conditional spreads cost 15–20 % more per replayed op (bench rows 3 and 5)
+  // key by key in ACE's order, then typed once, rather than conditional spreads: bench rows 3 and 5
   const out: Record<string, unknown> = { type: op.type, section: f.section };
   if (issue !== null && issue !== undefined) out['issue'] = issue;
   if (keywords) out['keywords'] = frozenList(keywords);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Skillbook } from '../../src/index.ts';
-import { effectOf, isProducedOp, isUpdateEffect } from '../../src/internal/replayCache.ts';
+import { Skillbook } from '../../../src/index.ts';
+import { effectOf, isProducedOp, isUpdateEffect } from '../../../src/internal/engine/replayCache.ts';
 
 const clock = { now: () => Date.UTC(2026, 0, 1) };
 

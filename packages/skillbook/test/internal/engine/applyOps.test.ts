@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Skillbook } from '../src/index.ts';
-import type { AppliedOp, BatchResult, DraftBatchResult, SkillbookDraft } from '../src/index.ts';
-import { isProducedOp } from '../src/internal/replayCache.ts';
-import { book, rawBatch, tickingClock } from './utils/arbitraries.ts';
+import { Skillbook } from '../../../src/index.ts';
+import type { AppliedOp, BatchResult, DraftBatchResult, SkillbookDraft } from '../../../src/index.ts';
+import { isProducedOp } from '../../../src/internal/engine/replayCache.ts';
+import { book, rawBatch, tickingClock } from '../../utils/arbitraries.ts';
 
 const clock = tickingClock(Date.UTC(2027, 0, 1));
 
@@ -37,7 +37,7 @@ function expectSameAsCopies(target: Skillbook, ops: readonly AppliedOp[]): Batch
   return reused;
 }
 
-describe('replayOperations - ops this package made skip parsing and reuse what they did, with the same results', () => {
+describe('applyOps, replaying - ops this package made skip parsing and reuse what they did, with the same results', () => {
   const start = applied(Skillbook.empty(), [
     { type: 'ADD', section: 'harness', issue: 'a' },
     { type: 'ADD', section: 'context', issue: 'b', insight: 'x' },

@@ -10,15 +10,12 @@
  * Only frozen ops this package made are remembered, so an op found here is also known to be
  * valid as it is, and no copy of an op (a spread, JSON) carries the entry.
  *
- * Why a field of the op and not a `WeakMap`: keyed in a `WeakMap`, the replays of merges took
- * 1.9× and the replay of a journal's ops 2.5× the time (Node 20; every op an ephemeron the
- * garbage collector must trace) — bench rows 3 and 5. So the effect is a private field of the
- * frozen op, stamped once before it is frozen, here and nowhere else: invisible to keys,
- * spreads, JSON and equality checks, like a non-enumerable property. Why a private field and
- * not a symbol-keyed property: `Object.defineProperty` cost 0.14 µs per op, a quarter of
- * applying a tool call's ADD (Node 20, W(10,000 × 10)); stamping a field costs a few ns.
+ * The effect is a private field of the frozen op, stamped once before it is frozen, here and
+ * nowhere else: invisible to keys, spreads, JSON and equality checks, like a non-enumerable
+ * property. A field of the op rather than an entry of a `WeakMap` or a symbol-keyed property:
+ * bench rows 3 and 5 (docs/internals/performance.md).
  */
-import type { AppliedOp, Skill } from '../types.ts';
+import type { AppliedOp, Skill } from '../../types.ts';
 
 /** What applying an UPDATE, TAG or REMOVE did: the skill it found, the skill it made, and which of the skill's revisions it moved. */
 export interface Effect {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { Skill } from '../../src/index.ts';
-import { parseOperation } from '../../src/parseOperation.ts';
-import type { ParsedOperation } from '../../src/parseOperation.ts';
-import type { AppliedFields } from '../../src/internal/appliedOp.ts';
-import { appliedFor } from '../../src/internal/appliedOp.ts';
-import type { SkillEntry } from '../../src/internal/BookState.ts';
-import { makeSkill } from '../../src/internal/makeSkill.ts';
-import { addSkill, removeSkill, tagSkill, updateSkill } from '../../src/internal/operationRules.ts';
-import type { Outcome, RuleScope } from '../../src/internal/operationRules.ts';
-import type { Effect } from '../../src/internal/replayCache.ts';
+import type { Skill } from '../../../src/index.ts';
+import { parseOperation } from '../../../src/parseOperation.ts';
+import type { ParsedOperation } from '../../../src/parseOperation.ts';
+import type { AppliedFields } from '../../../src/internal/engine/appliedOp.ts';
+import { appliedFor } from '../../../src/internal/engine/appliedOp.ts';
+import type { SkillEntry } from '../../../src/internal/BookState.ts';
+import { makeSkill } from '../../../src/internal/makeSkill.ts';
+import { addSkill, removeSkill, tagSkill, updateSkill } from '../../../src/internal/engine/operationRules.ts';
+import type { Outcome, RuleScope } from '../../../src/internal/engine/operationRules.ts';
+import type { Effect } from '../../../src/internal/engine/replayCache.ts';
 
 const AT = '2026-01-01T00:00:00.000000+00:00';
 

@@ -3,13 +3,13 @@
  * into parsed operations again, with the `at` timestamp each one was applied at.
  */
 import type { z } from 'zod';
-import { canonicalSource } from './insightSource.ts';
-import { normalizeKeywords, normalizeOptionalText } from './normalize.ts';
-import type { ParsedOperation } from './parseOperation.ts';
-import { isProducedOp } from './internal/replayCache.ts';
-import { ACE_TIMESTAMP_PATTERN, AppliedOpSchema } from './schemas.ts';
-import { errorInfo } from './SkillbookError.ts';
-import type { AppliedOp, InsightSource, SkillbookErrorInfo } from './types.ts';
+import { canonicalSource } from '../../insightSource.ts';
+import { normalizeKeywords, normalizeOptionalText } from '../../normalize.ts';
+import type { ParsedOperation } from '../../parseOperation.ts';
+import { ACE_TIMESTAMP_PATTERN, AppliedOpSchema } from '../../schemas.ts';
+import { errorInfo } from '../../SkillbookError.ts';
+import type { AppliedOp, SkillbookErrorInfo } from '../../types.ts';
+import { isProducedOp } from './replayCache.ts';
 
 /** The outcome of {@link parseAppliedOps}. */
 export type ParsedAppliedOps =
@@ -17,7 +17,7 @@ export type ParsedAppliedOps =
   | { readonly ok: false; readonly error: SkillbookErrorInfo };
 
 /**
- * Checks a list of applied ops and parses them for `runOperations`. An op this package made
+ * Checks a list of applied ops and parses them for `applyOps`. An op this package made
  * (frozen, so still valid) skips the schema check: a merge replays every op a session wrote.
  */
 export function parseAppliedOps(ops: readonly AppliedOp[]): ParsedAppliedOps {
@@ -28,7 +28,7 @@ export function parseAppliedOps(ops: readonly AppliedOp[]): ParsedAppliedOps {
     const raw: unknown = ops[i];
     let op: AppliedLike;
     if (isProducedOp(raw)) {
-      parsed.push(new ProducedOperation(raw, i));
+      parsed.push(producedOperation(raw, i));
       at.push(raw.at);
       continue;
     } else if (isPlainAppliedOp(raw)) {
@@ -55,14 +55,26 @@ export function allProduced(ops: readonly AppliedOp[]): boolean {
   return true;
 }
 
-/** An op this package made, as `parseAppliedOps` parses it (its fields read as they are). */
+/** An op this package made, as `parseAppliedOps` parses it: its fields are normalised already, and read as they are. */
 export function producedOperation(op: AppliedOp, opIndex: number): ParsedOperation {
-  return new ProducedOperation(op, opIndex);
+  return {
+    opIndex,
+    type: op.type,
+    section: op.section,
+    skillId: op.skill_id,
+    issue: op.issue ?? null,
+    keywords: op.keywords ?? NO_KEYWORDS,
+    insight: op.insight ?? null,
+    metadata: op.metadata ?? NO_METADATA,
+    delta: deltaOf(op),
+    reason: op.reason ?? null,
+    sources: op.insight_source ?? null,
+  };
 }
 
 /*
- * The schema's answer for an op of the plain shape applied ops have, checked by hand (a store
- * replays 100,000 journal ops on open, and zod costs more than applying them): it accepts
+ * The schema's answer for an op of the plain shape applied ops have, checked by hand rather
+ * than by zod (a store replays its journal's ops on open: bench row 5): it accepts
  * only what `AppliedOpSchema` accepts, and the op is then read by field like the schema's
  * output (extra keys, which the schema strips, are never read). Anything else — insight
  * sources included — goes through the schema, which also says what is wrong.
@@ -95,58 +107,6 @@ function isPlainAppliedOp(raw: unknown): raw is AppliedOp {
     && (keywords === undefined || (Array.isArray(keywords) && keywords.every((k) => typeof k === 'string')))
     && (metadata === undefined || isCounts(metadata)) && op['insight_source'] === undefined
     && typeof at === 'string' && ACE_TIMESTAMP_PATTERN.test(at);
-}
-
-/**
- * An applied op this package made: its fields are normalised already, so they are read as they
- * are, through getters — a replay of a large commit usually reuses what each op did the first
- * time and reads only its type and id, so a copy of every field would be made for nothing.
- */
-class ProducedOperation implements ParsedOperation {
-  constructor(
-    private readonly op: AppliedOp,
-    readonly opIndex: number,
-  ) {}
-
-  get type(): AppliedOp['type'] {
-    return this.op.type;
-  }
-
-  get section(): string {
-    return this.op.section;
-  }
-
-  get skillId(): string {
-    return this.op.skill_id;
-  }
-
-  get issue(): string | null {
-    return this.op.issue ?? null;
-  }
-
-  get keywords(): readonly string[] {
-    return this.op.keywords ?? NO_KEYWORDS;
-  }
-
-  get insight(): string | null {
-    return this.op.insight ?? null;
-  }
-
-  get metadata(): Readonly<Record<string, number>> {
-    return this.op.metadata ?? NO_METADATA;
-  }
-
-  get delta(): -1 | 0 | 1 {
-    return deltaOf(this.op);
-  }
-
-  get reason(): string | null {
-    return this.op.reason ?? null;
-  }
-
-  get sources(): readonly InsightSource[] | null {
-    return this.op.insight_source ?? null;
-  }
 }
 
 const NO_KEYWORDS: readonly string[] = Object.freeze([]);

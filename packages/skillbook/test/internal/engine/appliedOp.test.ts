@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Skillbook } from '../../src/index.ts';
-import { sameApplied } from '../../src/internal/appliedOp.ts';
+import { Skillbook } from '../../../src/index.ts';
+import { sameApplied } from '../../../src/internal/engine/appliedOp.ts';
 
 const clock = { now: () => Date.UTC(2026, 0, 1) };
 

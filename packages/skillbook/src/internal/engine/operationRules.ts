@@ -4,14 +4,14 @@
  * write only into the run's overlay ({@link RuleScope}), never into a book: the caller
  * commits the overlay once every op of the batch has succeeded.
  */
-import { coerceSectionAndKeywords, isSection, normalizeKeywords, normalizeRequiredText } from '../normalize.ts';
-import type { ParsedOperation } from '../parseOperation.ts';
-import { appendUniqueSources } from '../insightSource.ts';
-import type { AppliedOp, InsightSource, Section, Skill, SkillbookErrorInfo } from '../types.ts';
+import { coerceSectionAndKeywords, isSection, normalizeKeywords, normalizeRequiredText } from '../../normalize.ts';
+import type { ParsedOperation } from '../../parseOperation.ts';
+import { appendUniqueSources } from '../../insightSource.ts';
+import type { AppliedOp, InsightSource, Section, Skill, SkillbookErrorInfo } from '../../types.ts';
 import type { AppliedFields } from './appliedOp.ts';
-import type { SkillEntry } from './BookState.ts';
-import { makeSkill } from './makeSkill.ts';
-import { PyError } from './python.ts';
+import type { SkillEntry } from '../BookState.ts';
+import { makeSkill } from '../makeSkill.ts';
+import { PyError } from '../python.ts';
 import type { Effect } from './replayCache.ts';
 
 /** What an op came to: applied, skipped (ACE's no-op on an unknown id), or refused (the whole batch is). */
@@ -90,7 +90,6 @@ export function updateSkill(scope: RuleScope, op: ParsedOperation, entry: SkillE
   const occurrences = appendUniqueSources(old.occurrences, op.sources ?? []);
   const at = scope.timeOf(op);
   const content = issue !== old.issue || insight !== (old.insight ?? null) || !sameList(keywords, old.keywords);
-  // the kept fields by name, not `{ ...old, … }`: on Node 20 a spread followed by keys makes a hidden class per object
   const skill = makeSkill({
     id: old.id, section: old.section, keywords, issue, insight, occurrences, active: old.active, used_count: old.used_count,
     helpful_count: old.helpful_count, harmful_count: old.harmful_count, neutral_count: old.neutral_count, at, created: old.created_at,
@@ -109,7 +108,6 @@ export function tagSkill(scope: RuleScope, op: ParsedOperation, entry: SkillEntr
   const old = entry.skill;
   const occurrences = appendUniqueSources(old.occurrences, op.sources ?? []);
   const at = scope.timeOf(op);
-  // the kept fields by name, not a spread of `old`: a journal replays thousands of TAGs
   const skill = makeSkill({
     id: old.id, section: old.section, keywords: old.keywords, issue: old.issue, insight: old.insight ?? null, occurrences,
     active: old.active, used_count: old.used_count,
