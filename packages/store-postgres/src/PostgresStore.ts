@@ -3,7 +3,7 @@ import type { Skillbook } from '@cohort/skillbook';
 import type { AppendResult, CommitRecord, HistoryOptions, HistoryPage, LeaseResult, OpenResult, Store, StoreError, StoreNotice, StoreSnapshot } from '@cohort/store';
 import { ResyncWindow } from '@cohort/store/adapter';
 import type { PostgresStoreOptions } from './PostgresStoreOptions.ts';
-import { resolvePostgresOptions, splitUrl } from './PostgresStoreOptions.ts';
+import { resolvePostgresOptions, urlAsGiven } from './PostgresStoreOptions.ts';
 import { catchUp } from './internal/catchUp.ts';
 import { messageOf } from './internal/Database.ts';
 import { channelOf } from './internal/groupSql.ts';
@@ -64,8 +64,8 @@ export class PostgresStore implements Store {
   static async open(options: PostgresStoreOptions): Promise<OpenResult<PostgresStore>> {
     const resolved = resolvePostgresOptions(options);
     if (typeof resolved === 'string') {
-      const shown = typeof options?.url === 'string' ? splitUrl(options.url) : null;
-      return { ok: false, error: { code: 'invalid_options', message: `invalid options: ${resolved}`, file: shown && typeof shown !== 'string' ? shown.display : 'postgres' } };
+      const file = typeof options?.url === 'string' ? urlAsGiven(options.url) : 'postgres';
+      return { ok: false, error: { code: 'invalid_options', message: `invalid options: ${resolved}`, file } };
     }
     const opened = await openDatabase(resolved);
     if (!opened.ok) return opened;
