@@ -78,6 +78,8 @@ export interface BookInspection {
   /** The recovery copies compared with the book: the skills that live only in them (`null` when the book cannot be read; absent for a store without copies). */
   readonly copies?: CopiesInspection | null;
   readonly conflictLog: readonly StoreNotice[];
+  /** How many refused commits the store's log records, beside `conflictLog`'s notices (a PostgreSQL store's; absent for a file store, whose log holds notices only). */
+  readonly refusedCommits?: number;
   readonly lock: LockHolder | null;
   readonly findings: readonly InspectionFinding[];
 }
