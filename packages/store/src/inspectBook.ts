@@ -162,6 +162,9 @@ export async function inspectBook(document: string, options: { readonly fs?: Sto
   const resolved = documentPathProblem(document) ? null : await resolveDocument(fs, document).catch(() => null);
   const paths = storePaths(resolved?.ok ? resolved.document : document);
   const findings: InspectionFinding[] = [];
+  if (resolved && !resolved.ok && resolved.error.code === 'hard_link') {
+    findings.push({ severity: 'damage', code: 'hard_link', message: resolved.error.message, file: document });
+  }
   const ledgerRead = await readLedger(fs, paths.ledger);
   const ledger = ledgerRead !== null && !isLedgerFault(ledgerRead) ? ledgerRead : null;
   const bytes = (await fs.readFile(paths.journal)) ?? new Uint8Array(0);
