@@ -83,9 +83,14 @@ describe('cohort watch', () => {
     // a process that has exited stays a zombie until its new parent reaps it, which init may do late
     const alive = (): boolean => {
       try {
-        return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+        process.kill(pid, 0);
       } catch {
         return false;
+      }
+      try {
+        return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      } catch {
+        return true;
       }
     };
     try {
