@@ -117,6 +117,27 @@ describe('cohort book', () => {
     expect((await run(['verify', document])).code).toBe(0);
   });
 
+  it('book show|stats|log - a torn journal is said on stderr, with how to repair it, and the book still prints', async () => {
+    const document = await fixture();
+    const journal = `${document}.journal`;
+    await writeFile(journal, `${await readFile(journal, 'utf8')}{"v":1,"t":"commit","rev":4`);
+    for (const command of ['show', 'stats', 'log']) {
+      const r = await run([command, document]);
+      expect([command, r.code]).toEqual([command, 0]);
+      expect(r.err).toMatch(new RegExp(`^warning: ${document} has 1 problem \\(the book shown is what it opens to\\):\n  torn_tail: `));
+      expect(r.err).toContain(`\`cohort book verify ${document}\` shows it; \`cohort book repair ${document} --yes\` repairs a damaged journal`);
+      expect(r.out).toContain(command === 'log' ? 'ADD' : '3');
+    }
+    expect((await run(['show', await fixture()])).err).toBe('');
+  });
+
+  it('book verify - the summary reads as a sentence: 1 problem, 2 problems', async () => {
+    const document = await fixture();
+    const journal = `${document}.journal`;
+    await writeFile(journal, `${await readFile(journal, 'utf8')}{"v":1,"t":"commit","rev":4`);
+    expect((await run(['verify', document])).out).toContain(`damaged: ${document} — 1 problem; nothing was changed`);
+  });
+
   it('book - a usage error exits with 2', async () => {
     expect((await run(['show'])).code).toBe(2);
     expect((await run(['frobnicate', 'x.json'])).code).toBe(2);

@@ -130,6 +130,22 @@ describe('cohort book with a PostgreSQL store', () => {
     expect((JSON.parse(damaged.out) as { findings: { code: string }[] }).findings.map((f) => f.code)).toEqual(['history_mismatch']);
   });
 
+  it('book stats - counts the refused commits of the conflict log, beside its notices', async () => {
+    const { url } = target();
+    const opened = await PostgresStore.open({ url });
+    if (!opened.ok) throw new Error(describeOpenError(opened.error));
+    const store = opened.store;
+    expect((await store.append(makeCommit(store.book, [addOp('hot')]).commit)).ok).toBe(true);
+    const base = store.book;
+    const update = (insight: string) => makeCommit(base, [{ type: 'UPDATE', section: 'context', skill_id: 'context-00001', insight }], { basis: 'store' }).commit;
+    expect((await store.append(update('first'))).ok).toBe(true);
+    expect((await store.append(update('second'))).ok).toBe(false);
+    await store.close();
+    const text = (await runCohort(['book', 'stats', url])).out;
+    expect(text).toMatch(/^\s+conflict log\s+1 record: 1 refused commit, 0 notices$/m);
+    expect(JSON.parse((await runCohort(['book', 'stats', url, '--json'])).out)).toMatchObject({ conflictLogRecords: 1, refusedCommits: 1 });
+  });
+
   it('book - a URL to a store that does not exist is an error on stderr (exit 1), and nothing is created', async () => {
     const { url, schema } = target();
     for (const command of ['show', 'stats', 'log', 'verify', 'export']) {

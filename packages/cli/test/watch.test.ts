@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -66,6 +67,41 @@ describe('cohort watch', () => {
       await expect(fetch(url)).rejects.toThrow();
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it('stopped through a launcher that dies on SIGTERM without passing it on (npx) - exits within a second, leaving no process', async () => {
+    // npx runs the bin under `sh -c`; on SIGTERM npm and the shell die and the bin is left to init
+    const launcher = spawn(process.execPath, ['-e', `
+      const { spawn } = require('node:child_process');
+      const c = spawn(process.execPath, ['--import', 'tsx', 'packages/cli/src/main.ts', 'watch', '--pace', '250'], { stdio: ['ignore', 'inherit', 'inherit'] });
+      process.stdout.write('watch pid ' + c.pid + '\\n');
+      setInterval(() => {}, 1000);`], { cwd: root });
+    let output = '';
+    launcher.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+    const pid = Number(await until(() => /watch pid (\d+)/.exec(output)?.[1] ?? null, () => output));
+    // a process that has exited stays a zombie until its new parent reaps it, which init may do late
+    const alive = (): boolean => {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        return false;
+      }
+      try {
+        return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      } catch {
+        return true;
+      }
+    };
+    try {
+      await until(() => (/live view: /.test(output) ? true : null), () => output);
+      launcher.kill('SIGKILL');
+      const gone = Date.now();
+      await until(() => (alive() ? null : true), () => `watch (pid ${pid}) to exit after its launcher died`, 5_000);
+      expect(Date.now() - gone).toBeLessThan(1_500);
+    } finally {
+      if (alive()) process.kill(pid, 'SIGKILL');
+      launcher.kill('SIGKILL');
     }
   });
 

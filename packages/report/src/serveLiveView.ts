@@ -9,6 +9,7 @@ import { RunRecorder } from './RunRecorder.ts';
 import type { RunProgress } from './internal/RunState.ts';
 import type { RecordableRuntime } from './RunRecorder.ts';
 import { pageHtml } from './internal/pageHtml.ts';
+import { refusedRequest } from './internal/localRequest.ts';
 import { renderRunReport } from './writeRunReport.ts';
 
 /** Options of {@link serveLiveView}. */
@@ -23,6 +24,8 @@ export interface LiveViewOptions {
   readonly clock?: Clock;
   /** How often changes are pushed to the page, at most (default 100 ms). */
   readonly flushMs?: number;
+  /** How many pages may follow the event stream at once (default 64); one more gets 503. */
+  readonly maxClients?: number;
 }
 
 /** A running live view; `close()` releases the port and every subscription. */
@@ -39,7 +42,8 @@ export interface LiveView {
  * Serves a live view of a runtime on 127.0.0.1: a page that shows the session tree, each
  * session's machine state and details, the timeline and the book as the run goes, fed by
  * Server-Sent Events from `rt.events$` (`GET /events`). `GET /report.html` is the run report
- * of the run so far. Start it before the runtime runs sessions.
+ * of the run so far. Start it before the runtime runs sessions. It answers only requests for
+ * its own address (`Host` 127.0.0.1 or localhost), so another site's page cannot read it.
  *
  * @example
  * const view = await serveLiveView(rt, { port: 4400 });
@@ -50,9 +54,13 @@ export interface LiveView {
 export async function serveLiveView(rt: RecordableRuntime, options: LiveViewOptions = {}): Promise<LiveView> {
   const title = options.title ?? 'Cohort live view';
   const recorder = new RunRecorder({ title, ...(options.clock ? { clock: options.clock } : {}) });
-  const hub = new LiveHub(recorder, options.flushMs ?? 100);
+  const hub = new LiveHub(recorder, options.flushMs ?? 100, options.maxClients ?? 64);
   recorder.attach(rt, { label: 'live run', ...(options.inspection ? { inspection: options.inspection } : {}) });
-  const server = createServer((req, res) => route(req, res, title, hub));
+  const server = createServer((req, res) => {
+    const refused = refusedRequest(req, (server.address() as AddressInfo).port);
+    if (refused) send(res, refused.status, 'text/plain', refused.message);
+    else route(req, res, title, hub);
+  });
   try {
     await listen(server, options.port ?? 0);
   } catch (err) {
@@ -117,6 +125,7 @@ class LiveHub {
   constructor(
     readonly recorder: RunRecorder,
     private readonly flushMs: number,
+    private readonly maxClients: number,
   ) {
     this.subscription = recorder.changes$.subscribe(({ runId, sessionId }) => {
       let ids = this.dirty.get(runId);
@@ -130,6 +139,9 @@ class LiveHub {
   }
 
   join(res: ServerResponse): void {
+    if (this.clients.size >= this.maxClients) {
+      return send(res, 503, 'text/plain', `the live view already serves ${this.maxClients} pages; close one and reload\n`);
+    }
     this.flush();
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
     res.write('retry: 1000\n\n');

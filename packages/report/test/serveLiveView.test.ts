@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Observable, Subject } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -162,5 +163,68 @@ describe('serveLiveView', () => {
     } finally {
       blocker.close();
     }
+  });
+});
+
+/** A GET with the headers given as they are (fetch would set `Host` itself). */
+function rawGet(port: number, path: string, headers: Record<string, string>): Promise<{ status: number; body: string; close(): void }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      if (res.headers['content-type'] === 'text/event-stream') return resolve({ status: res.statusCode ?? 0, body, close: () => req.destroy() });
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, close: () => {} }));
+    });
+    req.once('error', reject).end();
+  });
+}
+
+describe('serveLiveView - who may read it', () => {
+  const opened: LiveView[] = [];
+  afterEach(async () => {
+    for (const view of opened.splice(0)) await view.close();
+  });
+
+  it('serveLiveView - a request for another host is refused, so a page whose name resolves to 127.0.0.1 reads nothing', async () => {
+    const view = await serveLiveView(fakeRuntime());
+    opened.push(view);
+    for (const path of ['/', '/recording.json', '/report.html', '/events']) {
+      const refused = await rawGet(view.port, path, { host: `attacker.example:${view.port}` });
+      expect(refused.status, path).toBe(421);
+      expect(refused.body).toBe(`the live view answers only http://127.0.0.1:${view.port}/ and http://localhost:${view.port}/\n`);
+    }
+    for (const host of [`127.0.0.1:${view.port}`, `localhost:${view.port}`, `LOCALHOST:${view.port}`]) {
+      expect((await rawGet(view.port, '/recording.json', { host })).status, host).toBe(200);
+    }
+  });
+
+  it('serveLiveView - the event stream refuses another origin and accepts its own page', async () => {
+    const view = await serveLiveView(fakeRuntime());
+    opened.push(view);
+    const host = `127.0.0.1:${view.port}`;
+    const refused = await rawGet(view.port, '/events', { host, origin: 'http://attacker.example' });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toBe(`the live view is only for its own page, http://127.0.0.1:${view.port}/\n`);
+    expect((await rawGet(view.port, '/events', { host, origin: 'null' })).status).toBe(403);
+    const own = await rawGet(view.port, '/events', { host, origin: `http://${host}` });
+    expect(own.status).toBe(200);
+    own.close();
+  });
+
+  it('serveLiveView - event-stream clients are capped: one more is told to come back later', async () => {
+    const view = await serveLiveView(fakeRuntime(), { maxClients: 3 });
+    opened.push(view);
+    const host = `127.0.0.1:${view.port}`;
+    const streams = await Promise.all([1, 2, 3].map(() => rawGet(view.port, '/events', { host })));
+    expect(streams.map((s) => s.status)).toEqual([200, 200, 200]);
+    const extra = await rawGet(view.port, '/events', { host });
+    expect(extra.status).toBe(503);
+    expect(extra.body).toBe('the live view already serves 3 pages; close one and reload\n');
+    streams[0]!.close();
+    await new Promise((r) => setTimeout(r, 100));
+    const again = await rawGet(view.port, '/events', { host });
+    expect(again.status).toBe(200);
+    for (const s of [again, ...streams]) s.close();
   });
 });

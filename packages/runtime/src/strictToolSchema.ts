@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeLoneSurrogate, loneSurrogate } from '@cohort/skillbook';
 
 type Node = Readonly<Record<string, unknown>>;
 
@@ -70,6 +71,8 @@ export function checkedArguments<S extends z.ZodType>(schema: S, raw: unknown): 
   } catch (thrown) {
     return unreadable(thrown);
   }
+  const lone = loneSurrogate(plain);
+  if (lone) return `invalid arguments: ${describeLoneSurrogate(lone)}: send well-formed text`;
   const parsed = schema.safeParse(plain);
   return parsed.success ? parsed : `invalid arguments: ${z.prettifyError(parsed.error)}`;
 }

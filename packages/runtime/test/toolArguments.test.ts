@@ -35,6 +35,24 @@ describe('tool arguments are read once, inside a guard', () => {
     await rt.close();
   });
 
+  it('tool arguments - text with a lone surrogate is refused, naming the field and the character; nothing is written', async () => {
+    const rt = createRuntime();
+    const outcome = await rt.run(async (s) => [
+      await s.tools.add_skill({ section: 'harness', issue: 'lone \uD800 here', insight: 'x' }),
+      await s.tools.add_skill({ section: 'harness', issue: 'ok', keywords: ['fine', 'bad \uDFFF'] }),
+      await s.tools.add_skill({ section: 'harness', issue: 'ok', insight_source: { source_system: 'a', trace_id: 't', ['k\uD83D']: 'v' } }),
+      await s.tools.add_skill({ section: 'harness', issue: 'a pair \uD83D\uDE00 is fine' }),
+    ]);
+    expect(outcome.status === 'committed' && outcome.output).toEqual([
+      { error: 'invalid arguments: issue: a lone surrogate (\\ud800) at character 5 is not Unicode text: send well-formed text' },
+      { error: 'invalid arguments: keywords[1]: a lone surrogate (\\udfff) at character 4 is not Unicode text: send well-formed text' },
+      { error: 'invalid arguments: insight_source.k\\ud83d: a lone surrogate (\\ud83d) at character 1 is not Unicode text: send well-formed text' },
+      { ok: true, skill_id: 'harness-00001' },
+    ]);
+    expect(rt.book.size).toBe(1);
+    await rt.close();
+  });
+
   it('tool arguments - a getter runs once: what is checked is what is written', async () => {
     const rt = createRuntime();
     let reads = 0;

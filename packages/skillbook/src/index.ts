@@ -29,6 +29,8 @@ export {
 } from './schemas.ts';
 export type { AdoptedSkills, PlainSkill } from './internal/wholeBookEdits.ts';
 export { normalizeKeyword, normalizeKeywords } from './normalize.ts';
+export { describeLoneSurrogate, loneSurrogate, withoutLoneSurrogates } from './loneSurrogate.ts';
+export type { LoneSurrogate } from './loneSurrogate.ts';
 export type {
   AppliedOp,
   ApplyOptions,

@@ -104,8 +104,8 @@ function checkVersion(doc: PyDict): void {
   const raw = doc.get('schema_version');
   const version = raw === undefined ? '' : guard('schema_version', () => pyStr(raw));
   if (version === '2') return;
-  const found = raw === undefined ? 'no schema_version' : `schema version ${quoteRepr(version)}`;
-  refuse('schema_version', `unsupported ${found}: Cohort reads the Skillbook format v2 (ACE: "Skillbook format v2 required — regenerate")`, 'unsupported_schema_version');
+  const found = raw === undefined ? 'the document has no schema_version' : `schema version ${quoteRepr(version)} is not supported`;
+  refuse('schema_version', `${found}; Cohort reads the Skillbook format v2 (ACE: "Skillbook format v2 required — regenerate")`, 'unsupported_schema_version');
 }
 
 /** Runs an ACE coercion; a Python error becomes a refusal at `path`. */

@@ -149,8 +149,12 @@ describe('bad input - schema versions', () => {
     const result = Skillbook.parse('{"skills": {}}');
     expect(result.ok ? null : [result.error.code, result.error.message]).toEqual([
       'unsupported_schema_version',
-      expect.stringContaining('no schema_version'),
+      'schema_version: the document has no schema_version; Cohort reads the Skillbook format v2 (ACE: "Skillbook format v2 required — regenerate")',
     ]);
+    const old = Skillbook.parse('{"schema_version": "1", "skills": {}}');
+    expect(old.ok ? null : old.error.message).toBe(
+      "schema_version: schema version '1' is not supported; Cohort reads the Skillbook format v2 (ACE: \"Skillbook format v2 required — regenerate\")",
+    );
   });
 
   it('fromJSON throws a SkillbookError carrying the code and path', () => {

@@ -1,18 +1,21 @@
 import type { Observable } from 'rxjs';
 import type { Skillbook } from '@cohort/skillbook';
-import type { AppendResult, CommitRecord, HistoryOptions, HistoryPage, LeaseResult, OpenResult, Store, StoreError, StoreNotice, StoreSnapshot } from '@cohort/store';
+import type {
+  AppendResult, CommitRecord, HistoryOptions, HistoryPage, LeaseResult, OpenResult, RefusedCommit, Store, StoreError, StoreNotice, StoreSnapshot,
+} from '@cohort/store';
 import { ResyncWindow } from '@cohort/store/adapter';
 import type { PostgresStoreOptions } from './PostgresStoreOptions.ts';
-import { resolvePostgresOptions, splitUrl } from './PostgresStoreOptions.ts';
+import { resolvePostgresOptions, urlAsGiven } from './PostgresStoreOptions.ts';
 import { catchUp } from './internal/catchUp.ts';
 import { messageOf } from './internal/Database.ts';
 import { channelOf } from './internal/groupSql.ts';
 import { GroupWriter } from './internal/GroupWriter.ts';
 import { importInto } from './internal/importInto.ts';
 import type { ImportResult } from './ImportResult.ts';
-import { readHistoryPage, readLoggedNotices } from './internal/readHistoryPage.ts';
+import { countRefusedCommits, readHistoryPage, readLoggedNotices } from './internal/readHistoryPage.ts';
 import { Listener } from './internal/Listener.ts';
 import { openDatabase } from './internal/openDatabase.ts';
+import { RefusalLog } from './internal/RefusalLog.ts';
 import type { StoreState } from './internal/StoreState.ts';
 
 const closedError = (): StoreError => ({ code: 'closed', message: 'the store is closed' });
@@ -40,6 +43,7 @@ export class PostgresStore implements Store {
   /** The books other writers' commits produced, as this store takes them in (the newest is replayed to a new subscriber). */
   readonly external$: Observable<StoreSnapshot>;
   private readonly writer: GroupWriter;
+  private readonly refusals: RefusalLog;
   private readonly resync: ResyncWindow;
   private readonly listener: Listener | null;
   private catchUpQueued = false;
@@ -49,6 +53,7 @@ export class PostgresStore implements Store {
     this.notices$ = s.notices.asObservable();
     this.external$ = s.external.asObservable();
     this.writer = new GroupWriter(s);
+    this.refusals = new RefusalLog(s, (task) => this.writer.run(task));
     this.resync = new ResyncWindow(s.options.clock, s.sequencer);
     this.listener = s.options.listen
       ? new Listener({ connect: () => s.db.client(), channel: channelOf(s.options.schema), clock: s.options.clock, onRevision: (r) => this.heard(r) })
@@ -64,8 +69,8 @@ export class PostgresStore implements Store {
   static async open(options: PostgresStoreOptions): Promise<OpenResult<PostgresStore>> {
     const resolved = resolvePostgresOptions(options);
     if (typeof resolved === 'string') {
-      const shown = typeof options?.url === 'string' ? splitUrl(options.url) : null;
-      return { ok: false, error: { code: 'invalid_options', message: `invalid options: ${resolved}`, file: shown && typeof shown !== 'string' ? shown.display : 'postgres' } };
+      const file = typeof options?.url === 'string' ? urlAsGiven(options.url) : 'postgres';
+      return { ok: false, error: { code: 'invalid_options', message: `invalid options: ${resolved}`, file } };
     }
     const opened = await openDatabase(resolved);
     if (!opened.ok) return opened;
@@ -121,6 +126,16 @@ export class PostgresStore implements Store {
   /** Reads the commits past revision `after`, at most `limit` (default 100), from the commits table, in revision order. */
   history(options: HistoryOptions = {}): Promise<HistoryPage> {
     return readHistoryPage(this.s, options);
+  }
+
+  /** Records a commit the runtime refused before it reached the store as a `conflict` row of the log table, as the store's own refusals are. */
+  recordRefused(refused: RefusedCommit): void {
+    if (!this.closing) this.refusals.add(refused);
+  }
+
+  /** How many refused commits the log table records (its `conflict` rows). */
+  refusedCommits(): Promise<number> {
+    return countRefusedCommits(this.s);
   }
 
   /** The notices recorded in the store's log table, oldest first (commits refused for conflicts are in it too, as `conflict` rows). */

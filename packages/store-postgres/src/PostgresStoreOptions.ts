@@ -72,7 +72,7 @@ export function splitUrl(url: string): { readonly connection: string; readonly s
   try {
     parsed = new URL(url);
   } catch {
-    return `not a URL: ${url.replace(/:[^:@/]*@/, ':***@')}`;
+    return `not a URL: ${urlAsGiven(url)}`;
   }
   if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') return `not a postgres:// URL (${parsed.protocol})`;
   const schema = parsed.searchParams.get('schema');
@@ -81,6 +81,17 @@ export function splitUrl(url: string): { readonly connection: string; readonly s
   const shown = new URL(connection);
   if (shown.password) shown.password = '***';
   return { connection, schema, display: shown.toString() };
+}
+
+/** `url` as it was given, query and all, for an error about it: only the password is hidden. */
+export function urlAsGiven(url: string): string {
+  try {
+    const shown = new URL(url);
+    if (shown.password) shown.password = '***';
+    return shown.toString();
+  } catch {
+    return url.replace(/:[^:@/]*@/, ':***@');
+  }
 }
 
 /** The options resolved, or why they cannot be used (one line per bad option). */

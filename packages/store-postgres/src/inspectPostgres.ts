@@ -68,7 +68,7 @@ export async function inspectPostgres(options: PostgresStoreOptions): Promise<Bo
     const count = entries.filter((e) => e.kind === 'commit').length;
     return {
       document, ok: findings.length === 0, book, ...empty, entries,
-      journal: { bytes: 0, commits: count, marks: 0, pastDocument: 0 }, conflictLog: await store.loggedNotices(), findings,
+      journal: { bytes: 0, commits: count, marks: 0, pastDocument: 0 }, conflictLog: await store.loggedNotices(), refusedCommits: await store.refusedCommits(), findings,
     };
   } finally {
     await store.close();

@@ -25,6 +25,16 @@ describe('PostgresStore.open', () => {
     }
   });
 
+  it('open - invalid_options names the URL it was given, query and schema included, without its password', async () => {
+    const url = 'postgres://someone:secret@127.0.0.1:5432/test?schema=Bad%20Name&application_name=x';
+    const opened = await PostgresStore.open({ url });
+    expect(opened.ok ? null : [opened.error.code, opened.error.file]).toEqual([
+      'invalid_options', 'postgres://someone:***@127.0.0.1:5432/test?schema=Bad%20Name&application_name=x',
+    ]);
+    const notUrl = await PostgresStore.open({ url: 'postgres//someone:secret@host/db?schema=x' });
+    expect(notUrl.ok ? null : notUrl.error.file).toBe('postgres//someone:***@host/db?schema=x');
+  });
+
   it('open - a server that cannot be reached is an io error naming the URL without its password', async () => {
     const opened = await PostgresStore.open({ url: 'postgres://someone:secret@127.0.0.1:1/nowhere', connectTimeoutMs: 1_000 });
     expect(opened.ok ? null : opened.error.code).toBe('io');

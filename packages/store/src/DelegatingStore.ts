@@ -1,4 +1,4 @@
-import type { AppendResult, CommitRecord, HistoryOptions, HistoryPage, LeaseResult, Store, StoreSnapshot } from './Store.ts';
+import type { AppendResult, CommitRecord, HistoryOptions, HistoryPage, LeaseResult, RefusedCommit, Store, StoreSnapshot } from './Store.ts';
 import type { StoreNotice } from './StoreNotice.ts';
 
 /**
@@ -54,6 +54,10 @@ export class DelegatingStore implements Store {
 
   append(commit: CommitRecord): Promise<AppendResult> {
     return this.inner.append(commit);
+  }
+
+  recordRefused(refused: RefusedCommit): void {
+    this.inner.recordRefused?.(refused);
   }
 
   close(): Promise<void> {

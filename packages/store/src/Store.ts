@@ -166,6 +166,22 @@ export type HistoryPage =
   | { readonly ok: false; readonly error: StoreError };
 
 /**
+ * A root commit its runtime refused itself, for its conflicts with the runtime's own merges
+ * still on their way to the store: the store never saw it, and records it only when asked
+ * ({@link Store.recordRefused}).
+ */
+export interface RefusedCommit {
+  readonly sessionId: string;
+  readonly path: readonly string[];
+  /** The revision the commit was based on, as the runtime numbered it. */
+  readonly expectedRevision: number;
+  readonly message: string;
+  readonly conflicts: readonly Conflict[];
+  /** Clock time of the refusal, in ms. */
+  readonly at: number;
+}
+
+/**
  * Where the runtime's root book lives. `append` resolves only once the commit is durable;
  * nothing rejects: failures are values. `notices$` reports what the store did on its own
  * (adopted, rebased, forked, torn tail cut, …), once per occurrence.
@@ -191,5 +207,11 @@ export interface Store {
    * those skills. Optional: a store only this process writes has none.
    */
   readonly external$?: Observable<StoreSnapshot> | undefined;
+  /**
+   * Records a commit the runtime refused before it reached the store, so the store's conflict
+   * log holds every refused commit, not only those it refused itself. Without waiting;
+   * `close()` waits for it. Optional: a store without a conflict log of refusals has none.
+   */
+  recordRefused?(refused: RefusedCommit): void;
   close(): Promise<void>;
 }

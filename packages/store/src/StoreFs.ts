@@ -74,6 +74,8 @@ export interface StoreFileStat {
   readonly mode?: number;
   /** The file itself (device and inode): unchanged by writes, different for another file under the same name. */
   readonly identity: string;
+  /** How many names (hard links) the file has, where the file system says. */
+  readonly links?: number;
   /**
    * Changes whenever the file's content may have changed: its identity (inode), size and
    * modification time (a second name, `link`, must not change it). Two equal fingerprints mean the store need not re-read the file.

@@ -12,6 +12,7 @@ export type StoreOpenErrorCode =
   | 'invalid_options'
   | 'locked'
   | 'symlink'
+  | 'hard_link'
   | 'io';
 
 /** Where in a file the problem is: a byte offset, a 1-based line (and column), a JSON path. */

@@ -17,6 +17,7 @@ export type {
   LeaseResult,
   PersistedBlock,
   PersistedCommit,
+  RefusedCommit,
   Store,
   StoreError,
   StoreErrorCode,

@@ -78,6 +78,8 @@ export interface BookInspection {
   /** The recovery copies compared with the book: the skills that live only in them (`null` when the book cannot be read; absent for a store without copies). */
   readonly copies?: CopiesInspection | null;
   readonly conflictLog: readonly StoreNotice[];
+  /** How many refused commits the store's log records, beside `conflictLog`'s notices (a PostgreSQL store's; absent for a file store, whose log holds notices only). */
+  readonly refusedCommits?: number;
   readonly lock: LockHolder | null;
   readonly findings: readonly InspectionFinding[];
 }
@@ -160,6 +162,9 @@ export async function inspectBook(document: string, options: { readonly fs?: Sto
   const resolved = documentPathProblem(document) ? null : await resolveDocument(fs, document).catch(() => null);
   const paths = storePaths(resolved?.ok ? resolved.document : document);
   const findings: InspectionFinding[] = [];
+  if (resolved && !resolved.ok && resolved.error.code === 'hard_link') {
+    findings.push({ severity: 'damage', code: 'hard_link', message: resolved.error.message, file: document });
+  }
   const ledgerRead = await readLedger(fs, paths.ledger);
   const ledger = ledgerRead !== null && !isLedgerFault(ledgerRead) ? ledgerRead : null;
   const bytes = (await fs.readFile(paths.journal)) ?? new Uint8Array(0);

@@ -119,7 +119,10 @@ export const nodeFs: StoreFs = {
     if (s.isSymbolicLink()) throw Object.assign(new Error(`ELOOP: a symbolic link, where the store keeps a file of its own: ${path}`), { code: 'ELOOP', path });
     const kind = s.isFile() ? 'file' : s.isDirectory() ? 'directory' : 'other';
     // not ctime: giving the file a second name (link) changes it, and that is no write
-    return { kind, size: Number(s.size), mode: Number(s.mode) & 0o7777, identity: `${s.dev}:${s.ino}`, fingerprint: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}` };
+    return {
+      kind, size: Number(s.size), mode: Number(s.mode) & 0o7777, identity: `${s.dev}:${s.ino}`, links: Number(s.nlink),
+      fingerprint: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}`,
+    };
   },
   realpath: (path) => orUndefined(realpath(path)),
   async readdir(dir) {

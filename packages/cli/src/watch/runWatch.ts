@@ -2,6 +2,7 @@ import { createInspectionTap, serveLiveView } from '@cohort/report';
 import { createRuntime } from '@cohort/runtime';
 import type { CliIo } from '../CliIo.ts';
 import { sampleWorkload } from './sampleWorkload.ts';
+import { whenOrphaned } from './whenOrphaned.ts';
 import type { SampleWorkloadOptions } from './sampleWorkload.ts';
 
 /** What `cohort watch` runs, after its options are checked. */
@@ -12,7 +13,8 @@ export interface WatchArgs extends SampleWorkloadOptions {
 
 /**
  * Serves the live view, runs the sample workload under it, prints how it ended, then keeps
- * serving (the page stays for a look) until SIGINT or SIGTERM — or stops at once with
+ * serving (the page stays for a look) until SIGINT or SIGTERM, or until the process that
+ * started it has gone (npx does not pass SIGTERM on) — or stops at once with
  * `exitWhenDone`. Resolves with 0, or 1 when the port cannot be had.
  */
 export async function runWatch(args: WatchArgs, io: CliIo): Promise<number> {
@@ -41,16 +43,18 @@ export async function runWatch(args: WatchArgs, io: CliIo): Promise<number> {
   return 0;
 }
 
-/** Resolves on the first SIGINT or SIGTERM; `release` removes the handlers. */
+/** Resolves on the first SIGINT or SIGTERM, or when the launcher has gone; `release` removes the handlers. */
 function interrupted(): { promise: Promise<void>; release(): void } {
   let fire = (): void => {};
   const promise = new Promise<void>((resolve) => (fire = resolve));
   const handler = (): void => fire();
   process.once('SIGINT', handler);
   process.once('SIGTERM', handler);
+  const unwatch = whenOrphaned(handler);
   return {
     promise,
     release: () => {
+      unwatch();
       process.off('SIGINT', handler);
       process.off('SIGTERM', handler);
     },

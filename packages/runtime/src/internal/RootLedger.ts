@@ -8,6 +8,7 @@ import type { ConflictPolicy } from '../ConflictPolicy.ts';
 import type { FailureSeed } from '../FailureSeed.ts';
 import { defect, failureSeed } from '../FailureSeed.ts';
 import { decideMerge } from '../mergeCommit.ts';
+import { refusedCommit } from './refusedCommit.ts';
 import type { MergeDecision } from '../mergeCommit.ts';
 import type { SessionId } from '../SessionId.ts';
 import type { IdsSeam, Seams } from './Seams.ts';
@@ -99,6 +100,7 @@ export class RootLedger {
     const expectedRevision = this.speculative.revision;
     const result = decideMerge(this.speculative, commit, policy);
     if (!result.ok) {
+      if (result.kind === 'conflict') this.store.recordRefused?.(refusedCommit(commit, result, this.clock.now()));
       done(refusalVerdict(result));
       return;
     }

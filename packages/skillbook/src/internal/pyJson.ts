@@ -1,5 +1,6 @@
 import { MAX_DEPTH, PyFloat } from './python.ts';
 import type { PyValue } from './python.ts';
+import { withoutLoneSurrogates } from '../loneSurrogate.ts';
 
 /** The outcome of parsing JSON text; `position` is a UTF-16 offset into the text. */
 export type PyJsonResult = { readonly ok: true; readonly value: PyValue } | { readonly ok: false; readonly message: string };
@@ -91,6 +92,7 @@ class Parser {
     const begin = this.pos;
     let p = this.pos + 1;
     let out = '';
+    let surrogates = false;
     for (;;) {
       STRING_RUN.lastIndex = p;
       STRING_RUN.exec(s);
@@ -99,7 +101,8 @@ class Parser {
       const c = s[p];
       if (c === '"') {
         this.pos = p + 1;
-        return out;
+        // a `\udXXX` escape not part of a pair (Python's json writes one): U+FFFD, as UTF-8 keeps it
+        return surrogates ? withoutLoneSurrogates(out) : out;
       }
       if (c === undefined) this.fail('Unterminated string starting at', begin);
       if (c !== '\\') this.fail('Invalid control character at', p);
@@ -107,7 +110,9 @@ class Parser {
       if (e === 'u') {
         const hex = s.slice(p + 2, p + 6);
         if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail('Invalid \\uXXXX escape', p + 1);
-        out += String.fromCharCode(parseInt(hex, 16));
+        const unit = parseInt(hex, 16);
+        surrogates ||= unit >= 0xd800 && unit <= 0xdfff;
+        out += String.fromCharCode(unit);
         p += 6;
       } else {
         const decoded = e === undefined ? undefined : ESCAPES[e];

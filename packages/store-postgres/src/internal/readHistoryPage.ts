@@ -32,3 +32,9 @@ export async function readLoggedNotices(s: StoreState): Promise<StoreNotice[]> {
     return parsed.success ? [parsed.data] : [];
   });
 }
+
+/** How many `conflict` rows the store's log table has: the commits refused for their conflicts. */
+export async function countRefusedCommits(s: StoreState): Promise<number> {
+  const r = await s.db.with((c) => c.query<{ n: string }>(inSchema("SELECT count(*) AS n FROM {schema}.log WHERE kind = 'conflict'", s.options.schema)));
+  return Number(r.rows[0]?.n ?? 0);
+}

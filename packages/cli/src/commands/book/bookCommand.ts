@@ -3,6 +3,7 @@ import type { BookInspection } from '@cohort/store';
 import type { RegisterCommand } from '../../CliCommand.ts';
 import type { CliIo } from '../../CliIo.ts';
 import { printableOutput } from '../../printable.ts';
+import { warnDamage } from './bookFormat.ts';
 import { readInspection } from './readInspection.ts';
 
 /** A read-only `book` command: a view of one store's inspection. */
@@ -13,6 +14,8 @@ export interface BookView<F extends { readonly json?: true }> {
   readonly json: string;
   /** A progress bar (on a terminal) while the store is read: for the commands that read all of it. */
   readonly progress: boolean;
+  /** The view prints the store's findings itself (`verify`); the others warn of damage on stderr. */
+  readonly showsFindings?: true;
   /** Options beyond `--json`. */
   readonly options?: (command: Command) => void;
   /** Prints the view; returns the exit code. */
@@ -21,7 +24,8 @@ export interface BookView<F extends { readonly json?: true }> {
 
 /**
  * Registers `cohort book <name> <path> [--json]`: the path checked (missing, a directory), the
- * store inspected without writing, then `view`. Exit 1 when the store cannot be read.
+ * store inspected without writing, then `view`, and a warning on stderr when the store has
+ * damage the view does not show. Exit 1 when the store cannot be read.
  *
  * @example
  * export const registerShowBook = bookCommand({ name: 'show', description: '…', json: '…', progress: false, view: show });
@@ -38,7 +42,10 @@ export function bookCommand<F extends { readonly json?: true }>(spec: BookView<F
       const report = await readInspection(spec.name, path, io, spec.progress);
       // skill text, ids and names are other programs' and models': escaped for a terminal, exact as JSON
       const shown: CliIo = flags.json ? io : { out: printableOutput(io.out), err: printableOutput(io.err) };
-      exit(report ? spec.view(report, flags, shown) : 1);
+      if (!report) return exit(1);
+      const code = spec.view(report, flags, shown);
+      if (code === 0 && spec.showsFindings !== true) warnDamage(report, shown.err);
+      exit(code);
     });
   };
 }

@@ -25,6 +25,26 @@ export function damaged(report: BookInspection, err: CliOutput): number {
   return 1;
 }
 
+/** How many damage findings a report has, as words: `1 problem`, `2 problems`. */
+export function problems(report: BookInspection): string {
+  const n = report.findings.filter((f) => f.severity === 'damage').length;
+  return `${n} problem${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * For a book that reads but whose store has damage (a torn journal tail, say): a warning on
+ * stderr naming each finding, and the commands that show and repair it. Printing the book
+ * without a word would let a damaged store pass for a healthy one.
+ */
+export function warnDamage(report: BookInspection, err: CliOutput): void {
+  const found = report.findings.filter((f) => f.severity === 'damage');
+  if (found.length === 0) return;
+  const doc = report.document;
+  err.write(`warning: ${doc} has ${problems(report)} (the book shown is what it opens to):\n`);
+  for (const f of found) err.write(`  ${f.code}: ${f.message} (${f.file})\n`);
+  err.write(`\`cohort book verify ${doc}\` shows it; \`cohort book repair ${doc} --yes\` repairs a damaged journal\n`);
+}
+
 /** `value` as indented JSON and a newline. */
 export function json(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;

@@ -18,7 +18,8 @@ function stats(report: BookInspection, flags: BookFlags, io: CliIo): number {
     bySection: s.by_section,
     journal: report.journal,
     recoveryCopies: report.recoveryCopies,
-    conflictLogRecords: report.conflictLog.length,
+    conflictLogRecords: report.conflictLog.length + (report.refusedCommits ?? 0),
+    ...(report.refusedCommits === undefined ? {} : { refusedCommits: report.refusedCommits }),
     lock: report.lock,
   };
   if (flags.json) {
@@ -30,7 +31,7 @@ function stats(report: BookInspection, flags: BookFlags, io: CliIo): number {
     ['skills', `${s.skills} (${s.active_skills} active)`],
     ...Object.entries(s.by_section).map(([k, v]): [string, number] => [`  ${k}`, v]),
   ];
-  const conflictLog: [string, string] = ['conflict log', `${report.conflictLog.length} records`];
+  const conflictLog: [string, string] = ['conflict log', conflictLogCount(report)];
   // a PostgreSQL store has its commits in a table: no journal file, recovery copies or lock file
   if (isPostgresUrl(report.document)) {
     io.out.write(rows([['revision', book.revision], ...counts, ['commits', report.journal.commits], conflictLog]));
@@ -45,6 +46,16 @@ function stats(report: BookInspection, flags: BookFlags, io: CliIo): number {
     ['lock', report.lock ? `pid ${report.lock.pid} on ${report.lock.host} (${report.lock.writerId})` : 'free'],
   ]));
   return 0;
+}
+
+/** The conflict log's size in words: `3 records`, or with its refused commits (a PostgreSQL store), `3 records: 2 refused commits, 1 notice`. */
+function conflictLogCount(report: BookInspection): string {
+  const notices = report.conflictLog.length;
+  const refused = report.refusedCommits;
+  const total = notices + (refused ?? 0);
+  const records = `${total} record${total === 1 ? '' : 's'}`;
+  if (refused === undefined) return records;
+  return `${records}: ${refused} refused commit${refused === 1 ? '' : 's'}, ${notices} notice${notices === 1 ? '' : 's'}`;
 }
 
 /** `cohort book stats <path> [--json]`: counts, revisions, journal, recovery copies, conflict log, lock. */

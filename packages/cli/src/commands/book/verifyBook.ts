@@ -1,6 +1,6 @@
 import type { BookInspection } from '@cohort/store';
 import type { CliIo } from '../../CliIo.ts';
-import { json } from './bookFormat.ts';
+import { json, problems } from './bookFormat.ts';
 import type { BookFlags } from './bookFormat.ts';
 import { bookCommand } from './bookCommand.ts';
 
@@ -25,7 +25,7 @@ function verify(report: BookInspection, flags: BookFlags, io: CliIo): number {
   }
   io.out.write(report.ok
     ? `ok: ${report.document} — revision ${book?.revision ?? '—'}, ${book?.size ?? 0} skills, ${report.journal.commits} journaled commits\n`
-    : `damaged: ${report.document} — ${report.findings.filter((f) => f.severity === 'damage').length} problem(s); nothing was changed\n`);
+    : `damaged: ${report.document} — ${problems(report)}; nothing was changed\n`);
   return code;
 }
 
@@ -35,5 +35,6 @@ export const registerVerifyBook = bookCommand<BookFlags>({
   description: 'check the document, ledger, base and journal, and count the skills only in recovery copies; exit 1 on damage (nothing is written)',
   json: 'machine-readable output (every finding)',
   progress: true,
+  showsFindings: true,
   view: verify,
 });

@@ -1,7 +1,8 @@
 import { basename, dirname, join, resolve } from 'node:path';
-import type { StoreFs } from '../../StoreFs.ts';
+import type { StoreFileStat, StoreFs } from '../../StoreFs.ts';
 import { fsErrorCode } from '../../StoreFs.ts';
 import type { StoreOpenError } from '../../StoreOpenError.ts';
+import { storePaths } from './StorePaths.ts';
 
 /**
  * Why `path` cannot name a store's document, or `null`: it must be a non-empty string without
@@ -42,5 +43,31 @@ export async function resolveDocument(fs: StoreFs, path: string): Promise<Resolv
   if (stat && stat.kind !== 'file') {
     return { ok: false, error: { code: 'invalid_options', message: `the document's path names a ${stat.kind === 'directory' ? 'directory' : 'file that is not a regular file'}`, file: path } };
   }
+  const linked = stat ? await otherNames(fs, real, stat) : 0;
+  if (linked > 0) return { ok: false, error: hardLinked(path, linked + 1) };
   return { ok: true, document: real === absolute ? path : real };
+}
+
+/**
+ * How many names the document has besides `real` and the one a checkpoint keeps for the file it
+ * replaced (`.replaced`, the store's own, left by a crash before the rename).
+ */
+async function otherNames(fs: StoreFs, real: string, stat: StoreFileStat): Promise<number> {
+  if (stat.links === undefined || stat.links <= 1) return 0;
+  const replaced = await fs.stat(storePaths(real).replaced).catch(() => undefined);
+  return stat.links - 1 - (replaced?.identity === stat.identity ? 1 : 0);
+}
+
+/**
+ * A document with other hard links cannot be one store: its journal and lock sit beside the
+ * name it is opened under, and a checkpoint replaces the file by rename, so each name would
+ * become a store of its own and they would part silently.
+ */
+function hardLinked(path: string, names: number): StoreOpenError {
+  return {
+    code: 'hard_link',
+    message: `the document has ${names} names (hard links): a store is one file under one name, with its journal and lock beside it; `
+      + 'remove the other names, or make them symbolic links to this one',
+    file: path,
+  };
 }

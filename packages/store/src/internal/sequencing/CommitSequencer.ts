@@ -6,6 +6,7 @@ import { IdLeases } from './IdLeases.ts';
 import type { LeaseRecord } from './IdLeases.ts';
 import { remapIds } from './remapIds.ts';
 import type { IdOrigins, Remapped } from './remapIds.ts';
+import { illFormedText } from './illFormedText.ts';
 
 /** A change that did not arrive as ops (another writer's document, a reload): its before and after. */
 interface Boundary {
@@ -127,6 +128,8 @@ export class CommitSequencer {
   apply(commit: CommitRecord): SequencedCommit {
     const malformed = malformedCommit(commit);
     if (malformed) return { ok: false, error: { code: 'invalid_commit', message: `not a commit: ${malformed}` } };
+    const illFormed = illFormedText(commit);
+    if (illFormed) return { ok: false, error: { code: 'invalid_commit', message: illFormed } };
     const base = this.baseOf(commit);
     if (typeof base === 'object') return { ok: false, error: base };
     const s = this.s;
