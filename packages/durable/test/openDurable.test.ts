@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRuntime } from '@cohort/runtime';
+import type { PersistedCommit } from '@cohort/store';
+import { PostgresStore } from '@cohort/store-postgres';
+import { isDurableError, openDurable } from '../src/index.ts';
+import type { Durable } from '../src/index.ts';
+import { fanOut, testBodies, writer } from './utils/bodies.ts';
+import { normalise } from './utils/normalise.ts';
+import { PG_URL, databaseUrl, dropTestData, freshName } from './utils/pg.ts';
+
+const database = freshName('cohort_dbos_test');
+const schema = freshName('durable');
+let store: PostgresStore;
+let durable: Durable;
+const runs = new Map<string, number>();
+
+async function history(s: PostgresStore): Promise<PersistedCommit[]> {
+  const page = await s.history({ limit: 1000 });
+  if (!page.ok) throw new Error(page.error.message);
+  return page.commits.filter((c) => c.kind === 'commit');
+}
+
+beforeAll(async () => {
+  const opened = await PostgresStore.open({ url: PG_URL, schema });
+  if (!opened.ok) throw new Error('the store did not open');
+  store = opened.store;
+  const bodies = {
+    ...testBodies,
+    // counts its runs: a recorded child never runs twice
+    counted: async (s: Parameters<typeof writer>[0]) => {
+      runs.set(s.input.issue, (runs.get(s.input.issue) ?? 0) + 1);
+      return writer(s);
+    },
+    sendsADate: async (s: Parameters<typeof writer>[0]) => s.spawn(writer, { input: { issue: 'x', at: new Date() } as never }),
+    returnsAMap: async () => new Map([[1, 2]]),
+  };
+  durable = await openDurable({ systemDatabaseUrl: databaseUrl(database), store, bodies, executorId: 'test-1', pollingIntervalMs: 50 });
+});
+
+afterAll(async () => {
+  await durable?.close();
+  await store?.close();
+  await dropTestData(database, schema);
+});
+
+describe('durable.run', () => {
+  it('fans out to child units whose commits land as an in-process run\'s would: the same book, the same blocks', async () => {
+    const outcome = await durable.run(fanOut, { children: 3, crash: true }, { id: 'fan-out-1' });
+    expect(outcome.status).toBe('committed');
+    if (outcome.status !== 'committed') return;
+    expect(outcome.output).toMatchObject({ statuses: ['committed', 'committed', 'committed', 'committed', 'failed'] });
+    const told = (outcome.output as { told: string[] }).told;
+    // the ids told are the ids the skills have in the store's book
+    for (const id of told) expect(store.current()?.book.get(id), id).toBeDefined();
+    expect(outcome.added).toEqual(expect.arrayContaining(told));
+    expect(store.current()?.book.get(told[0] ?? '')?.helpful_count).toBe(3);
+    expect([...(store.current()?.book.skills() ?? [])].map((s) => s.issue)).not.toContain('crashed child');
+
+    const rt = createRuntime();
+    const local = await rt.run(fanOut, { input: { children: 3, crash: true } });
+    expect(local.status).toBe('committed');
+    const localHistory = await rt.history();
+    if (!localHistory.ok) throw new Error('no history');
+    const durableRun = normalise(store.current()?.book ?? rt.book, await history(store));
+    expect(durableRun).toEqual(normalise(rt.book, localHistory.commits.filter((c) => c.kind === 'commit')));
+    await rt.close();
+  });
+
+  it('is idempotent by id: the second call returns the first outcome and runs nothing', async () => {
+    const first = await durable.run('fanOut', { children: 0 }, { id: 'once' });
+    const revision = store.current()?.revision;
+    const again = await durable.run('fanOut', { children: 0 }, { id: 'once' });
+    expect(again).toEqual(first);
+    expect(store.current()?.revision).toBe(revision);
+  });
+
+  it('never runs a recorded child again: the same run id twice runs each child once', async () => {
+    const a = await durable.run('counted', { issue: 'counted once' }, { id: 'counted-1' });
+    const b = await durable.run('counted', { issue: 'counted once' }, { id: 'counted-1' });
+    expect(a.status).toBe('committed');
+    expect(b).toEqual(a);
+    expect(runs.get('counted once')).toBe(1);
+  });
+});
+
+describe('bad input', () => {
+  it('an unregistered body is refused with DURABLE_UNREGISTERED_BODY, naming the registered ones', async () => {
+    const err: unknown = await durable.run('nobody', {}, { id: 'bad-1' }).catch((e: unknown) => e);
+    expect(isDurableError(err) && err.code).toBe('DURABLE_UNREGISTERED_BODY');
+    expect(String(err)).toContain('fanOut');
+    const fn = await durable.run(async () => 1, {}, { id: 'bad-2' }).catch((e: unknown) => e);
+    expect(isDurableError(fn) && fn.code).toBe('DURABLE_UNREGISTERED_BODY');
+  });
+
+  it('an input that cannot be recorded is refused with DURABLE_UNSERIALISABLE, naming where', async () => {
+    const err: unknown = await durable.run('fanOut', { children: 1, at: new Date() }, { id: 'bad-3' }).catch((e: unknown) => e);
+    expect(isDurableError(err) && err.code).toBe('DURABLE_UNSERIALISABLE');
+    expect(String(err)).toContain('input.at: a Date');
+  });
+
+  it('a bad run id is refused with DURABLE_INVALID_OPTIONS', async () => {
+    const err: unknown = await durable.run('fanOut', { children: 0 }, { id: 'a/b' }).catch((e: unknown) => e);
+    expect(isDurableError(err) && err.code).toBe('DURABLE_INVALID_OPTIONS');
+  });
+
+  it('a spawn whose input cannot be recorded fails as a crash, and the output a body cannot record fails its session', async () => {
+    const spawned = await durable.run('sendsADate', { issue: 'x' }, { id: 'bad-4' });
+    expect(spawned.status).toBe('committed');
+    if (spawned.status === 'committed') expect(spawned.output).toMatchObject({ status: 'failed', failure: { kind: 'crashed', message: expect.stringContaining('input.at: a Date') } });
+    const returned = await durable.run('returnsAMap', {}, { id: 'bad-5' });
+    expect(returned).toMatchObject({ status: 'failed', failure: { kind: 'crashed', message: expect.stringContaining('output: a Map') } });
+  });
+});
