@@ -62,6 +62,13 @@ describe('durable.run', () => {
     const localHistory = await rt.history();
     if (!localHistory.ok) throw new Error('no history');
     const durableRun = normalise(store.current()?.book ?? rt.book, await history(store));
+    // one commit, one block per session: the root's, and each child's under the root's path
+    const [commit] = await history(store);
+    expect(commit?.sessionId).toBe(outcome.sessionId);
+    expect(commit?.entries.map((b) => [b.name ?? null, b.path.length, b.path[0]])).toEqual(expect.arrayContaining([
+      [null, 1, outcome.sessionId], ['local', 2, outcome.sessionId], ['writer 0', 2, outcome.sessionId], ['writer 2', 2, outcome.sessionId],
+    ]));
+    expect(durableRun.blocks).toHaveLength(5);
     expect(durableRun).toEqual(normalise(rt.book, localHistory.commits.filter((c) => c.kind === 'commit')));
     await rt.close();
   });

@@ -64,8 +64,8 @@ export function adoptCommit(session: Session, commit: ForeignCommit): AdoptResul
     path: node.path,
     baseRevision: commit.baseRevision,
     entries: commit.entries,
-    // a merge counts the committing session as a descendant: here it is the session itself
-    descendants: Math.max(0, commit.descendants - 1),
+    // a merge counts the committing session as one descendant more: here it is the session itself
+    descendants: commit.descendants - 1,
     // an upper bound on the characters of text (the commit limit counts bytes exactly near it)
     textLength: JSON.stringify(commit.entries).length,
     output: undefined,
