@@ -4,7 +4,8 @@ import type { PersistedCommit } from '@cohort/store';
 import { PostgresStore } from '@cohort/store-postgres';
 import { isDurableError, openDurable } from '../src/index.ts';
 import type { Durable } from '../src/index.ts';
-import { fanOut, testBodies, writer } from './utils/bodies.ts';
+import { deeper, fanOut, rivals, testBodies, tree, writer } from './utils/bodies.ts';
+import type { RegisteredBody } from '../src/index.ts';
 import { normalise } from './utils/normalise.ts';
 import { PG_URL, databaseUrl, dropTestData, freshName } from './utils/pg.ts';
 
@@ -13,6 +14,8 @@ const schema = freshName('durable');
 let store: PostgresStore;
 let durable: Durable;
 const runs = new Map<string, number>();
+/** One level deeper than the default, so that a tree crosses three units before the limit. */
+const LIMITS = { maxDepth: 3 };
 
 async function history(s: PostgresStore): Promise<PersistedCommit[]> {
   const page = await s.history({ limit: 1000 });
@@ -31,11 +34,28 @@ beforeAll(async () => {
       runs.set(s.input.issue, (runs.get(s.input.issue) ?? 0) + 1);
       return writer(s);
     },
+    withBudget: async (s: Parameters<typeof writer>[0]) => s.spawn(writer, { input: { issue: 'x' }, budget: { tokens: 10 } }),
     sendsADate: async (s: Parameters<typeof writer>[0]) => s.spawn(writer, { input: { issue: 'x', at: new Date() } as never }),
     returnsAMap: async () => new Map([[1, 2]]),
   };
-  durable = await openDurable({ systemDatabaseUrl: databaseUrl(database), store, bodies, executorId: 'test-1', pollingIntervalMs: 50 });
+  durable = await openDurable({ systemDatabaseUrl: databaseUrl(database), store, bodies, executorId: 'test-1', pollingIntervalMs: 50, limits: LIMITS });
 });
+
+/** Runs `body` durably and in process; the normalised book and blocks of the run's commit, both ways. */
+async function bothWays(body: RegisteredBody, input: unknown, id: string) {
+  const outcome = await durable.run(body, input, { id });
+  const commits = (await history(store)).filter((c) => c.sessionId === outcome.sessionId);
+  const rt = createRuntime({ limits: LIMITS });
+  const local = await rt.run(body, { input: input as never });
+  const localHistory = await rt.history();
+  await rt.close();
+  if (!localHistory.ok) throw new Error('no history');
+  return {
+    outcome, local,
+    durable: normalise(store.current()?.book ?? rt.book, commits),
+    inProcess: normalise(rt.book, localHistory.commits.filter((c) => c.kind === 'commit')),
+  };
+}
 
 afterAll(async () => {
   await durable?.close();
@@ -90,6 +110,30 @@ describe('durable.run', () => {
   });
 });
 
+describe('child units', () => {
+  it('a child unit spawns child units of its own, itself and from an in-process child: each sees its parent\'s draft', async () => {
+    const run = await bothWays(tree, {}, 'nested-1');
+    expect(run.outcome).toMatchObject({ status: 'committed', output: ['committed', 'committed'] });
+    expect(run.durable).toEqual(run.inProcess);
+    expect(run.durable.skills).toContainEqual(expect.stringContaining('nested parent / written by a child unit +2'));
+    expect(run.durable.blocks).toEqual(['grandchild depth 2: ADD id1, TAG id2', 'great-grandchild depth 3: ADD id3, TAG id2', 'nested depth 1: ADD id2']);
+  });
+
+  it('the depth limit counts from the run\'s root across units: a child unit\'s spawn past maxDepth is refused, as in process', async () => {
+    const run = await bothWays(deeper, {}, 'deeper-1');
+    expect(run.outcome).toMatchObject({ status: 'committed', output: ['committed', 'failed'] });
+    expect(run.local).toMatchObject({ status: 'committed', output: ['committed', 'failed'] });
+    expect(run.durable).toEqual(run.inProcess);
+  });
+
+  it('two child units that rewrite one skill: the first merged wins, the other is rejected as a conflict, as in process', async () => {
+    const run = await bothWays(rivals, {}, 'rivals-1');
+    expect(run.outcome).toMatchObject({ status: 'committed', output: ['committed', 'conflict'] });
+    expect(run.local).toMatchObject({ status: 'committed', output: ['committed', 'conflict'] });
+    expect(run.durable).toEqual(run.inProcess);
+  });
+});
+
 describe('bad input', () => {
   it('an unregistered body is refused with DURABLE_UNREGISTERED_BODY, naming the registered ones', async () => {
     const err: unknown = await durable.run('nobody', {}, { id: 'bad-1' }).catch((e: unknown) => e);
@@ -114,6 +158,9 @@ describe('bad input', () => {
     const spawned = await durable.run('sendsADate', { issue: 'x' }, { id: 'bad-4' });
     expect(spawned.status).toBe('committed');
     if (spawned.status === 'committed') expect(spawned.output).toMatchObject({ status: 'failed', failure: { kind: 'crashed', message: expect.stringContaining('input.at: a Date') } });
+    const budgeted = await durable.run('withBudget', { issue: 'x' }, { id: 'bad-6' });
+    if (budgeted.status === 'committed') expect(budgeted.output).toMatchObject({ status: 'failed', failure: { kind: 'crashed', message: expect.stringContaining('no budget or retry yet') } });
+    else expect.unreachable(JSON.stringify(budgeted));
     const returned = await durable.run('returnsAMap', {}, { id: 'bad-5' });
     expect(returned).toMatchObject({ status: 'failed', failure: { kind: 'crashed', message: expect.stringContaining('output: a Map') } });
   });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AuditEntry, ConflictPolicy, Limits, Session, SessionFailure, SessionOutcome, SpawnOptions } from '@cohort/runtime';
-import { adoptCommit, createRuntime, draftView } from '@cohort/runtime';
+import { adoptCommit, createRuntime, defaultLimits, draftView } from '@cohort/runtime';
 import type { Store } from '@cohort/store';
 import { DurableError } from '../DurableError.ts';
 import { jsonProblem } from '../jsonProblem.ts';
@@ -49,7 +49,7 @@ export async function runUnit(host: UnitHost, spec: UnitSpec): Promise<UnitResul
     store: new UnitStore(viewBook, host.journal, spec.unitId, host.store),
     runtimeId: unitRuntimeId(spec.unitId),
     auditWindow: Number.POSITIVE_INFINITY,
-    ...(host.limits ? { limits: host.limits } : {}),
+    limits: unitLimits(host.limits, spec),
     ...(host.conflicts ? { conflicts: host.conflicts } : {}),
   });
   try {
@@ -65,6 +65,15 @@ export async function runUnit(host: UnitHost, spec: UnitSpec): Promise<UnitResul
   } finally {
     await rt.close();
   }
+}
+
+/**
+ * The limits of a unit's runtime: the worker's, with the depth counted from the tree's root
+ * (the unit's root session is at its home's depth, not at 0). The other limits hold per unit.
+ */
+function unitLimits(limits: Partial<Limits> | undefined, spec: UnitSpec): Partial<Limits> {
+  const depth = spec.home ? spec.home.path.length - 1 : 0;
+  return { ...limits, maxDepth: Math.max(0, (limits?.maxDepth ?? defaultLimits.maxDepth) - depth) };
 }
 
 /** The unit's result, its sessions renamed to their place in the parent's tree (`spec.home`). */
@@ -117,6 +126,12 @@ class UnitSessions implements SessionUnit {
     return this.host.bodies.nameOf(body);
   }
 
+  /** A path in this unit's runtime as a path in the run's tree (the unit's root session is its home). */
+  private pathInTree(path: readonly string[]): string[] {
+    const home = this.spec.home;
+    return home ? home.path.concat(path.slice(1)) : [...path];
+  }
+
   async spawnRemote(parent: DurableSession<unknown>, name: string, key: string, options: SpawnOptions<unknown>): Promise<SessionOutcome> {
     const refusal = remoteRefusal(name, options);
     const view = { baseRevision: this.spec.view.baseRevision, ops: this.spec.view.ops.concat(parent.viewOps()) };
@@ -126,7 +141,7 @@ class UnitSessions implements SessionUnit {
       const start = draftView(p)?.revision ?? 0;
       const unitId = `${this.spec.unitId}/${key}${p.attempt > 1 ? `#${p.attempt}` : ''}`;
       const result = await this.host.runChild({
-        unitId, body: name, input: options.input, view, home: { sessionId: p.id, path: [...p.path] },
+        unitId, body: name, input: options.input, view, home: { sessionId: p.id, path: this.pathInTree(p.path) },
         ...(options.name !== undefined ? { name: options.name } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
       });
       await this.order.turn(parent.key, key);

@@ -62,4 +62,53 @@ export async function fanOut(s: Session<FanOutInput>): Promise<{ statuses: strin
 }
 
 /** Every body of the tests, registered by name on every worker. */
-export const testBodies = { writer, crasher, fanOut };
+export const testBodies = { writer, crasher, fanOut, updater, rivals, nested, tree, deeper };
+
+/** A child body that rewrites one skill's insight (two of them on one skill conflict). */
+export async function updater(s: Session<{ readonly skillId: string; readonly insight: string; readonly delayMs?: number }>): Promise<string> {
+  if (s.input.delayMs) await s.sleep(s.input.delayMs);
+  const updated = await s.tools.update_skill({ skill_id: s.input.skillId, insight: s.input.insight });
+  if ('error' in updated) throw new Error(updated.error);
+  return updated.skill_id;
+}
+
+/** A root whose two registered children rewrite the same skill: the first merged wins, the other conflicts. */
+export async function rivals(s: Session): Promise<string[]> {
+  const own = await s.tools.add_skill({ section: 'harness', issue: 'contested', insight: 'v1' });
+  if ('error' in own) throw new Error(own.error);
+  const outcomes = await Promise.all([
+    s.spawn(updater, { input: { skillId: own.skill_id, insight: 'v2 first', delayMs: 0 }, name: 'first' }),
+    s.spawn(updater, { input: { skillId: own.skill_id, insight: 'v2 second', delayMs: 600 }, name: 'second' }),
+  ]);
+  return outcomes.map((o) => (o.status === 'committed' ? 'committed' : o.failure.kind));
+}
+
+/**
+ * A registered child that spawns registered grandchildren: one itself, one from an in-process
+ * child of its own; both tag the skill it wrote, which they see in their views.
+ */
+export async function nested(s: Session): Promise<string[]> {
+  const own = await s.tools.add_skill({ section: 'harness', issue: 'nested parent', insight: 'written by a child unit' });
+  if ('error' in own) throw new Error(own.error);
+  const outcomes = await Promise.all([
+    s.spawn(writer, { input: { issue: 'grandchild', tag: own.skill_id }, name: 'grandchild' }),
+    s.spawn(async (c) => {
+      const o = await c.spawn(writer, { input: { issue: 'great-grandchild', tag: own.skill_id }, name: 'great-grandchild' });
+      return o.status;
+    }, { name: 'local' }),
+  ]);
+  const [grandchild, local] = outcomes;
+  return [grandchild?.status ?? 'none', local?.status === 'committed' ? String(local.output) : 'local failed'];
+}
+
+/** A root that spawns {@link nested} as a child unit. */
+export async function tree(s: Session): Promise<unknown> {
+  const o = await s.spawn(nested, { name: 'nested' });
+  return o.status === 'committed' ? o.output : o.failure.message;
+}
+
+/** A root that spawns {@link tree} as a child unit: one level deeper. */
+export async function deeper(s: Session): Promise<unknown> {
+  const o = await s.spawn(tree, { name: 'tree' });
+  return o.status === 'committed' ? o.output : o.failure.message;
+}
