@@ -48,7 +48,7 @@ export async function runRoot(host: UnitHost, spec: RootSpec): Promise<SessionOu
 }
 
 /** Appends the root's commit unless the history past `base` holds it already. */
-async function appendOnce(store: Store, base: number, result: Extract<UnitResult, { status: 'committed' }>): Promise<Appended> {
+export async function appendOnce(store: Store, base: number, result: Extract<UnitResult, { status: 'committed' }>): Promise<Appended> {
   for (let after = base; ;) {
     const page = await store.history({ after, limit: 200 });
     if (!page.ok) throw new Error(`the store's history could not be read: ${page.error.message}`);

@@ -42,7 +42,7 @@ export interface FanOutInput {
  * root's skill, which it sees in its view), one in-process child and, when asked, a crasher;
  * returns each spawn's status and the ids told.
  */
-export async function fanOut(s: Session<FanOutInput>): Promise<{ statuses: string[]; told: string[] }> {
+export async function fanOut(s: Session<FanOutInput>): Promise<{ statuses: string[]; told: string[]; failures: unknown[] }> {
   const own = await s.tools.add_skill({ section: 'harness', issue: 'root skill', insight: 'written by the root' });
   if ('error' in own) throw new Error(own.error);
   const rootId = own.skill_id;
@@ -58,7 +58,8 @@ export async function fanOut(s: Session<FanOutInput>): Promise<{ statuses: strin
   const outcomes = await Promise.all(spawns);
   const told = [rootId];
   for (const o of outcomes) if (o.status === 'committed' && typeof o.output === 'string') told.push(o.output);
-  return { statuses: outcomes.map((o) => o.status), told };
+  const failures = outcomes.flatMap((o) => (o.status === 'failed' ? [{ kind: o.failure.kind, message: o.failure.message, discarded: o.failure.discarded.ops }] : []));
+  return { statuses: outcomes.map((o) => o.status), told, failures };
 }
 
 /** Every body of the tests, registered by name on every worker. */
