@@ -17,7 +17,9 @@ export class Bodies {
   /** The body registered as `name`; throws `DURABLE_UNREGISTERED_BODY` when there is none. */
   get(name: string): RegisteredBody {
     const body = this.byName.get(name);
-    if (!body) throw new DurableError('DURABLE_UNREGISTERED_BODY', `no body is registered as ${JSON.stringify(name)} (registered: ${this.list()})`);
+    if (!body) {
+      throw new DurableError('DURABLE_UNREGISTERED_BODY', `no body is registered as ${JSON.stringify(name)} (registered: ${this.list()})`);
+    }
     return body;
   }
 
@@ -31,7 +33,8 @@ export class Bodies {
     const name = typeof body === 'string' ? body : this.nameOf(body);
     if (name === undefined || !this.byName.has(name)) {
       const shown = typeof body === 'string' ? JSON.stringify(body) : 'the body given';
-      throw new DurableError('DURABLE_UNREGISTERED_BODY', `${shown} is not a registered body (registered: ${this.list()}); register it on every worker in openDurable({ bodies })`);
+      const message = `${shown} is not a registered body (registered: ${this.list()}); register it on every worker (openDurable's bodies)`;
+      throw new DurableError('DURABLE_UNREGISTERED_BODY', message);
     }
     return name;
   }

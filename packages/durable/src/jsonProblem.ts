@@ -6,7 +6,7 @@
  *
  * @example
  * jsonProblem({ a: [1, 'x'] }, 'input');      // null
- * jsonProblem({ at: new Date() }, 'input');   // 'input.at: a Date (only plain objects, arrays, strings, finite numbers, booleans and null)'
+ * jsonProblem({ at: new Date() }, 'input');   // 'input.at: a Date (only plain objects, arrays, …)'
  */
 export function jsonProblem(value: unknown, where: string, seen: Set<object> = new Set()): string | null {
   // nothing at all (no input, a body that returns nothing) is recorded as nothing
@@ -15,12 +15,16 @@ export function jsonProblem(value: unknown, where: string, seen: Set<object> = n
   if (typeof value !== 'object') return `${where}: a ${typeof value}${PLAIN}`;
   if (seen.has(value)) return `${where}: a cycle`;
   const proto: unknown = Object.getPrototypeOf(value);
-  if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return `${where}: a ${value.constructor?.name ?? 'class instance'}${PLAIN}`;
+  if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) {
+    return `${where}: a ${value.constructor?.name ?? 'class instance'}${PLAIN}`;
+  }
   seen.add(value);
   try {
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
-        const problem = value[i] === undefined ? `${where}[${i}]: undefined (JSON has no undefined in a list)` : jsonProblem(value[i], `${where}[${i}]`, seen);
+        const item: unknown = value[i];
+        const at = `${where}[${i}]`;
+        const problem = item === undefined ? `${at}: undefined (JSON has no undefined in a list)` : jsonProblem(item, at, seen);
         if (problem) return problem;
       }
       return null;

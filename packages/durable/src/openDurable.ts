@@ -79,7 +79,9 @@ let open: DurableHost | null = null;
 export async function openDurable(options: DurableOptions): Promise<Durable> {
   const parsed = DurableOptionsSchema.safeParse(options);
   if (!parsed.success) throw new DurableError('DURABLE_INVALID_OPTIONS', z.prettifyError(parsed.error));
-  if (open) throw new DurableError('DURABLE_ALREADY_OPEN', 'a durable worker is open in this process already (DBOS is one per process): close it first');
+  if (open) {
+    throw new DurableError('DURABLE_ALREADY_OPEN', 'a durable worker is open in this process (one DBOS per process): close it first');
+  }
   const host = new DurableHost(resolveOptions(options));
   open = host;
   try {
@@ -143,7 +145,8 @@ class DurableHost implements Durable, UnitHost {
     await DBOS.launch();
     await this.journal.open();
     this.client = await DBOSClient.create({ systemDatabaseUrl: this.options.systemDatabaseUrl, applicationName: this.options.appName });
-    await DBOS.registerQueue(this.options.queue, { workerConcurrency: this.options.workerConcurrency, minPollingIntervalMs: this.options.pollingIntervalMs });
+    const { queue, workerConcurrency, pollingIntervalMs } = this.options;
+    await DBOS.registerQueue(queue, { workerConcurrency, minPollingIntervalMs: pollingIntervalMs });
     this.markReady();
   }
 
@@ -179,7 +182,9 @@ class DurableHost implements Durable, UnitHost {
 
   private childSpec(raw: unknown): UnitSpec {
     const spec = UnitSpecSchema.safeParse(raw);
-    if (!spec.success) throw new DurableError('DURABLE_INVALID_OPTIONS', `a child unit's input of another shape: ${z.prettifyError(spec.error)}`);
+    if (!spec.success) {
+      throw new DurableError('DURABLE_INVALID_OPTIONS', `a child unit's input of another shape: ${z.prettifyError(spec.error)}`);
+    }
     return spec.data as UnitSpec;
   }
 
@@ -200,7 +205,8 @@ class DurableHost implements Durable, UnitHost {
 function crashedRun(id: string, err: unknown): SessionOutcome {
   const sessionId = `run:${id}` as SessionFailure['sessionId'];
   const failure: SessionFailure = {
-    kind: 'crashed', category: 'defect', sessionId, path: [sessionId], message: `durable run ${id} failed: ${err instanceof Error ? err.message : String(err)}`,
+    kind: 'crashed', category: 'defect', sessionId, path: [sessionId],
+    message: `durable run ${id} failed: ${err instanceof Error ? err.message : String(err)}`,
     error: toErrorInfo(err), discarded: { ops: 0, descendants: 0 }, attempt: 1, at: Date.now(),
   };
   return { status: 'failed', sessionId, path: failure.path, failure };

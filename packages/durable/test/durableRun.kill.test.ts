@@ -36,7 +36,9 @@ function start(options: WorkerOptions): WorkerProcess {
 /** The children's units by status, from DBOS's table. */
 async function childUnits(): Promise<{ id: string; status: string }[]> {
   return sql<{ id: string; status: string }>(
-    `SELECT workflow_uuid AS id, status FROM dbos.workflow_status WHERE workflow_uuid LIKE $1 ORDER BY workflow_uuid`, [`${RUN.id}/%`], systemDatabaseUrl,
+    'SELECT workflow_uuid AS id, status FROM dbos.workflow_status WHERE workflow_uuid LIKE $1 ORDER BY workflow_uuid',
+    [`${RUN.id}/%`],
+    systemDatabaseUrl,
   );
 }
 

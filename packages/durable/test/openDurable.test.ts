@@ -38,7 +38,8 @@ beforeAll(async () => {
     sendsADate: async (s: Parameters<typeof writer>[0]) => s.spawn(writer, { input: { issue: 'x', at: new Date() } as never }),
     returnsAMap: async () => new Map([[1, 2]]),
   };
-  durable = await openDurable({ systemDatabaseUrl: databaseUrl(database), store, bodies, executorId: 'test-1', pollingIntervalMs: 50, limits: LIMITS });
+  const systemDatabaseUrl = databaseUrl(database);
+  durable = await openDurable({ systemDatabaseUrl, store, bodies, executorId: 'test-1', pollingIntervalMs: 50, limits: LIMITS });
 });
 
 /** Runs `body` durably and in process; the normalised book and blocks of the run's commit, both ways. */
@@ -118,7 +119,9 @@ describe('child units', () => {
     expect(run.outcome).toMatchObject({ status: 'committed', output: ['committed', 'committed'] });
     expect(run.durable).toEqual(run.inProcess);
     expect(run.durable.skills).toContainEqual(expect.stringContaining('nested parent / written by a child unit +2'));
-    expect(run.durable.blocks).toEqual(['grandchild depth 2: ADD id1, TAG id2', 'great-grandchild depth 3: ADD id3, TAG id2', 'nested depth 1: ADD id2']);
+    expect(run.durable.blocks).toEqual([
+      'grandchild depth 2: ADD id1, TAG id2', 'great-grandchild depth 3: ADD id3, TAG id2', 'nested depth 1: ADD id2',
+    ]);
   });
 
   it('the depth limit counts from the run\'s root across units: a child unit\'s spawn past maxDepth is refused, as in process', async () => {
@@ -159,9 +162,10 @@ describe('bad input', () => {
   it('a spawn whose input cannot be recorded fails as a crash, and the output a body cannot record fails its session', async () => {
     const spawned = await durable.run('sendsADate', { issue: 'x' }, { id: 'bad-4' });
     expect(spawned.status).toBe('committed');
-    if (spawned.status === 'committed') expect(spawned.output).toMatchObject({ status: 'failed', failure: { kind: 'crashed', message: expect.stringContaining('input.at: a Date') } });
+    const crash = (text: string) => ({ status: 'failed', failure: { kind: 'crashed', message: expect.stringContaining(text) as string } });
+    if (spawned.status === 'committed') expect(spawned.output).toMatchObject(crash('input.at: a Date'));
     const budgeted = await durable.run('withBudget', { issue: 'x' }, { id: 'bad-6' });
-    if (budgeted.status === 'committed') expect(budgeted.output).toMatchObject({ status: 'failed', failure: { kind: 'crashed', message: expect.stringContaining('no budget or retry yet') } });
+    if (budgeted.status === 'committed') expect(budgeted.output).toMatchObject(crash('no budget or retry yet'));
     else expect.unreachable(JSON.stringify(budgeted));
     const returned = await durable.run('returnsAMap', {}, { id: 'bad-5' });
     expect(returned).toMatchObject({ status: 'failed', failure: { kind: 'crashed', message: expect.stringContaining('output: a Map') } });

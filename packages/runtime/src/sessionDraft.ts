@@ -27,7 +27,12 @@ export interface ForeignCommit {
 /** What {@link adoptCommit} did: merged at `revision` with the ids its ADDs landed under, or refused whole. */
 export type AdoptResult =
   | { readonly ok: true; readonly revision: number; readonly added: readonly SkillId[] }
-  | { readonly ok: false; readonly code: 'session_ended' | 'conflict' | 'invalid_commit'; readonly message: string; readonly conflicts?: readonly Conflict[] };
+  | {
+      readonly ok: false;
+      readonly code: 'session_ended' | 'conflict' | 'invalid_commit';
+      readonly message: string;
+      readonly conflicts?: readonly Conflict[];
+    };
 
 /**
  * The view of a session's draft now, or null for a session this runtime did not make. For

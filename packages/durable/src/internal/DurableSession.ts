@@ -40,7 +40,9 @@ export class DurableSession<I> implements Session<I> {
   spawn<CI, CO>(body: SessionBody<CI, CO>, options: SpawnOptions<CI> = {}): Promise<SessionOutcome<CO>> {
     const key = `${this.key}.${++this.spawned}`;
     const name = this.unit.nameOf(body);
-    if (name !== undefined) return this.unit.spawnRemote(this as DurableSession<unknown>, name, key, options) as Promise<SessionOutcome<CO>>;
+    if (name !== undefined) {
+      return this.unit.spawnRemote(this as DurableSession<unknown>, name, key, options) as Promise<SessionOutcome<CO>>;
+    }
     // actor logic gets its session as input: it runs in process, without durable spawns of its own
     if (typeof body !== 'function') return this.inner.spawn(body, options);
     // the child's draft is made during the spawn, on this draft as it is now

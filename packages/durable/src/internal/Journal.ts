@@ -48,14 +48,16 @@ export class Journal {
 
   /** The value recorded under `key` for `unit`, or undefined. */
   async get(unit: string, key: string): Promise<unknown> {
-    const { rows } = await this.pool.query<{ value: unknown }>(`SELECT value FROM ${JOURNAL_SCHEMA}.records WHERE unit = $1 AND key = $2`, [unit, key]);
+    const text = `SELECT value FROM ${JOURNAL_SCHEMA}.records WHERE unit = $1 AND key = $2`;
+    const { rows } = await this.pool.query<{ value: unknown }>(text, [unit, key]);
     return rows[0]?.value;
   }
 
   /** Records `value` under `key` unless something is recorded there already; the value that stands. */
   async record(unit: string, key: string, value: unknown): Promise<unknown> {
     const { rows } = await this.pool.query<{ value: unknown }>(
-      `INSERT INTO ${JOURNAL_SCHEMA}.records (unit, key, value) VALUES ($1, $2, $3::jsonb) ON CONFLICT (unit, key) DO NOTHING RETURNING value`,
+      `INSERT INTO ${JOURNAL_SCHEMA}.records (unit, key, value) VALUES ($1, $2, $3::jsonb)
+       ON CONFLICT (unit, key) DO NOTHING RETURNING value`,
       [unit, key, JSON.stringify(value)],
     );
     return rows.length > 0 ? rows[0]?.value : this.get(unit, key);

@@ -60,7 +60,11 @@ export async function runUnit(host: UnitHost, spec: UnitSpec): Promise<UnitResul
       const problem = jsonProblem(output, 'output');
       if (problem) throw new DurableError('DURABLE_UNSERIALISABLE', `the output of body ${spec.body} cannot be recorded: ${problem}`);
       return output;
-    }, { input: spec.input as never, ...(spec.name !== undefined ? { name: spec.name } : {}), ...(spec.timeoutMs ? { timeoutMs: spec.timeoutMs } : {}) });
+    }, {
+      input: spec.input as never,
+      ...(spec.name !== undefined ? { name: spec.name } : {}),
+      ...(spec.timeoutMs ? { timeoutMs: spec.timeoutMs } : {}),
+    });
     return resultOf(spec, outcome, rt.audit);
   } finally {
     await rt.close();
@@ -79,14 +83,19 @@ function unitLimits(limits: Partial<Limits> | undefined, spec: UnitSpec): Partia
 /** The unit's result, its sessions renamed to their place in the parent's tree (`spec.home`). */
 function resultOf(spec: UnitSpec, outcome: SessionOutcome, audit: readonly AuditEntry[]): UnitResult {
   const home = spec.home;
-  const rehome = (path: readonly string[]): string[] => (home && path[0] === outcome.sessionId ? home.path.concat(path.slice(1)) : [...path]);
+  const rehome = (path: readonly string[]): string[] =>
+    home && path[0] === outcome.sessionId ? home.path.concat(path.slice(1)) : [...path];
   if (outcome.status === 'failed') {
     const { failure } = outcome;
-    return { status: 'failed', failure: { ...failure, sessionId: home && failure.sessionId === outcome.sessionId ? home.sessionId : failure.sessionId, path: rehome(failure.path) } as SessionFailure };
+    const sessionId = home && failure.sessionId === outcome.sessionId ? home.sessionId : failure.sessionId;
+    return { status: 'failed', failure: { ...failure, sessionId, path: rehome(failure.path) } as SessionFailure };
   }
   const entries = audit.map((e): AuditEntry => {
     const path = rehome(e.path);
-    return { revision: e.revision, sessionId: (path.at(-1) ?? e.sessionId) as AuditEntry['sessionId'], path: path as unknown as AuditEntry['path'], ...(e.name !== undefined ? { name: e.name } : {}), ops: e.ops };
+    return {
+      revision: e.revision, sessionId: (path.at(-1) ?? e.sessionId) as AuditEntry['sessionId'], path: path as unknown as AuditEntry['path'],
+      ...(e.name !== undefined ? { name: e.name } : {}), ops: e.ops,
+    };
   });
   const sessions = new Set(audit.map((e) => e.sessionId));
   sessions.delete(outcome.sessionId);
@@ -102,7 +111,8 @@ function unitFailure(spec: UnitSpec, kind: SessionFailure['kind'], message: stri
   return {
     status: 'failed',
     failure: {
-      kind, category: 'error', sessionId: sessionId as SessionFailure['sessionId'], path: (spec.home?.path ?? [sessionId]) as SessionFailure['path'],
+      kind, category: 'error', sessionId: sessionId as SessionFailure['sessionId'],
+      path: (spec.home?.path ?? [sessionId]) as SessionFailure['path'],
       message, discarded: { ops: 0, descendants: 0 }, attempt: 1, at: Date.now(),
     },
   };
@@ -157,7 +167,8 @@ class UnitSessions implements SessionUnit {
     const outcome = await parent.inner.spawn(proxy, options.name !== undefined ? { name: options.name } : {});
     this.order.done(parent.key, key);
     const failure: SessionFailure | null = remoteFailure;
-    return failure && outcome.status === 'failed' ? { status: 'failed', sessionId: outcome.sessionId, path: outcome.path, failure } : outcome;
+    if (failure && outcome.status === 'failed') return { status: 'failed', sessionId: outcome.sessionId, path: outcome.path, failure };
+    return outcome;
   }
 }
 
@@ -166,7 +177,8 @@ function remoteRefusal(name: string, options: SpawnOptions<unknown>): DurableErr
   const problem = jsonProblem(options.input, 'input');
   if (problem) return new DurableError('DURABLE_UNSERIALISABLE', `the input of a spawn of body ${name} cannot be recorded: ${problem}`);
   if (options.budget || options.retry) {
-    return new DurableError('DURABLE_INVALID_OPTIONS', `a spawn of registered body ${name} takes no budget or retry yet (a durable child runs in its own unit)`);
+    const message = `a spawn of registered body ${name} takes no budget or retry yet (a durable child runs in its own unit)`;
+    return new DurableError('DURABLE_INVALID_OPTIONS', message);
   }
   return null;
 }

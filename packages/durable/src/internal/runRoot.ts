@@ -15,7 +15,9 @@ export interface RootSpec {
 }
 
 /** What appending the root's commit gave, recorded once per run. */
-type Appended = { readonly ok: true; readonly revision: number } | { readonly ok: false; readonly code: string; readonly message: string; readonly conflicts?: SessionFailure['conflicts'] };
+type Appended =
+  | { readonly ok: true; readonly revision: number }
+  | { readonly ok: false; readonly code: string; readonly message: string; readonly conflicts?: SessionFailure['conflicts'] };
 
 /**
  * Runs a run's root unit and hands its commit to the store, once: the store's revision the
@@ -30,7 +32,9 @@ export async function runRoot(host: UnitHost, spec: RootSpec): Promise<SessionOu
     unitId: spec.runId, body: spec.body, input: spec.input, view: { baseRevision: base, ops: [] },
     ...(spec.name !== undefined ? { name: spec.name } : {}), ...(spec.timeoutMs ? { timeoutMs: spec.timeoutMs } : {}),
   });
-  if (result.status === 'failed') return { status: 'failed', sessionId: result.failure.sessionId, path: result.failure.path, failure: result.failure };
+  if (result.status === 'failed') {
+    return { status: 'failed', sessionId: result.failure.sessionId, path: result.failure.path, failure: result.failure };
+  }
   const appended = await host.journal.recorded<Appended>(spec.runId, 'append', () => appendOnce(host.store, base, result));
   const sessionId = result.sessionId as SessionFailure['sessionId'];
   const path = result.path as SessionFailure['path'];
@@ -38,13 +42,15 @@ export async function runRoot(host: UnitHost, spec: RootSpec): Promise<SessionOu
     const failure: SessionFailure = {
       kind: appended.code === 'conflict' ? 'conflict' : 'invalid_commit', category: 'error', sessionId, path, message: appended.message,
       ...(appended.conflicts ? { conflicts: appended.conflicts } : {}),
-      discarded: { ops: result.entries.reduce((n, e) => n + e.ops.length, 0), descendants: result.descendants }, attempt: result.attempt, at: Date.now(),
+      discarded: { ops: result.entries.reduce((n, e) => n + e.ops.length, 0), descendants: result.descendants },
+      attempt: result.attempt, at: Date.now(),
     };
     return { status: 'failed', sessionId, path, failure };
   }
   const added: SkillId[] = [];
   for (const e of result.entries) for (const op of e.ops) if (op.type === 'ADD') added.push(op.skill_id as SkillId);
-  return { status: 'committed', sessionId, path, output: result.output, revision: appended.revision, added, dropped: [], attempt: result.attempt };
+  const { output, attempt } = result;
+  return { status: 'committed', sessionId, path, output, revision: appended.revision, added, dropped: [], attempt };
 }
 
 /** Appends the root's commit unless the history past `base` holds it already. */
@@ -59,11 +65,15 @@ export async function appendOnce(store: Store, base: number, result: Extract<Uni
   }
   if (result.entries.length === 0) return { ok: true, revision: (await store.load()).revision };
   const at = Date.now();
-  const entries: AuditBlock[] = result.entries.map((e) => ({ sessionId: e.sessionId, path: e.path, ...(e.name !== undefined ? { name: e.name } : {}), ops: e.ops, at }));
-  const res = await store.append({ expectedRevision: base, basis: 'store', sessionId: result.sessionId, path: result.path, entries, allocation: 'leased', at });
+  const entries: AuditBlock[] = result.entries.map((e) => ({
+    sessionId: e.sessionId, path: e.path, ...(e.name !== undefined ? { name: e.name } : {}), ops: e.ops, at,
+  }));
+  const { sessionId, path } = result;
+  const res = await store.append({ expectedRevision: base, basis: 'store', sessionId, path, entries, allocation: 'leased', at });
   if (res.ok) return { ok: true, revision: res.revision };
   if (res.error.code === 'conflict' || res.error.code === 'invalid_commit') {
-    return { ok: false, code: res.error.code, message: res.error.message, ...(res.error.conflicts ? { conflicts: [...res.error.conflicts] } : {}) };
+    const { code, message, conflicts } = res.error;
+    return { ok: false, code, message, ...(conflicts ? { conflicts: [...conflicts] } : {}) };
   }
   // the store could not answer (a broken connection, closed): nothing is recorded, the run fails as a crash
   throw new Error(`the store could not take the root commit: ${res.error.message}`);

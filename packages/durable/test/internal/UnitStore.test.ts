@@ -26,7 +26,8 @@ describe('UnitStore', () => {
     let refuse = true;
     const ids = new MemoryStore();
     const flaky = Object.assign(Object.create(ids) as MemoryStore, {
-      leaseIds: async (count: number): Promise<LeaseResult> => (refuse ? { ok: false, error: { code: 'io', message: 'down' } } : ids.leaseIds(count)),
+      leaseIds: async (count: number): Promise<LeaseResult> =>
+        refuse ? { ok: false, error: { code: 'io', message: 'down' } } : ids.leaseIds(count),
     });
     const store = new UnitStore(Skillbook.empty(), journal as unknown as Journal, 'u', flaky);
     expect(await store.leaseIds(10)).toMatchObject({ ok: false, error: { code: 'io' } });

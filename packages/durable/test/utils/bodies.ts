@@ -48,7 +48,8 @@ export async function fanOut(s: Session<FanOutInput>): Promise<{ statuses: strin
   const rootId = own.skill_id;
   const spawns: Promise<SessionOutcome>[] = [];
   for (let i = 0; i < s.input.children; i++) {
-    spawns.push(s.spawn(writer, { input: { issue: `child ${i}`, delayMs: (s.input.delayMs ?? 0) * (1 + (i % 3)), tag: rootId }, name: `writer ${i}` }));
+    const input = { issue: `child ${i}`, delayMs: (s.input.delayMs ?? 0) * (1 + (i % 3)), tag: rootId };
+    spawns.push(s.spawn(writer, { input, name: `writer ${i}` }));
   }
   spawns.push(s.spawn(async (c) => {
     const r = await c.tools.add_skill({ section: 'harness', issue: 'in-process child', insight: 'runs beside the root' });
@@ -58,7 +59,8 @@ export async function fanOut(s: Session<FanOutInput>): Promise<{ statuses: strin
   const outcomes = await Promise.all(spawns);
   const told = [rootId];
   for (const o of outcomes) if (o.status === 'committed' && typeof o.output === 'string') told.push(o.output);
-  const failures = outcomes.flatMap((o) => (o.status === 'failed' ? [{ kind: o.failure.kind, message: o.failure.message, discarded: o.failure.discarded.ops }] : []));
+  const failures = outcomes.flatMap((o) =>
+    o.status === 'failed' ? [{ kind: o.failure.kind, message: o.failure.message, discarded: o.failure.discarded.ops }] : []);
   return { statuses: outcomes.map((o) => o.status), told, failures };
 }
 

@@ -13,7 +13,8 @@ export interface Normalised {
  * (the order children finish in differs between runs).
  */
 export function normalise(book: Skillbook, commits: readonly PersistedCommit[]): Normalised {
-  const blocks = commits.flatMap((c) => c.entries).map((b) => ({ b, text: `${b.name ?? '(root)'} depth ${b.path.length - 1}: ${b.ops.map((op) => `${op.type} ${op.issue ?? ''}`).join(', ')}` }));
+  const label = (b: PersistedCommit['entries'][number]): string => `${b.name ?? '(root)'} depth ${b.path.length - 1}`;
+  const blocks = commits.flatMap((c) => c.entries).map((b) => ({ b, text: `${label(b)}: ${b.ops.map((op) => `${op.type} ${op.issue ?? ''}`).join()}` }));
   blocks.sort((x, y) => x.text.localeCompare(y.text));
   const names = new Map<string, string>();
   const name = (id: string): string => {
@@ -21,7 +22,7 @@ export function normalise(book: Skillbook, commits: readonly PersistedCommit[]):
     if (!n) names.set(id, (n = `id${names.size + 1}`));
     return n;
   };
-  const blockTexts = blocks.map(({ b }) => `${b.name ?? '(root)'} depth ${b.path.length - 1}: ${b.ops.map((op) => `${op.type} ${name(op.skill_id ?? '')}`).join(', ')}`);
+  const blockTexts = blocks.map(({ b }) => `${label(b)}: ${b.ops.map((op) => `${op.type} ${name(op.skill_id ?? '')}`).join(', ')}`);
   const skillTexts: string[] = [];
   for (const id of names.keys()) {
     const s = book.get(id);
