@@ -12,5 +12,6 @@ export type { RegisteredBody } from './Bodies.ts';
 export { DurableError, isDurableError } from './DurableError.ts';
 export type { DurableErrorCode } from './DurableError.ts';
 export { jsonProblem } from './jsonProblem.ts';
+export { recordStep } from './recordStep.ts';
 export { UnitSpecSchema, UnitResultSchema } from './UnitSpec.ts';
 export type { UnitSpec, UnitResult } from './UnitSpec.ts';

@@ -10,6 +10,8 @@ export interface SessionUnit {
   nameOf(body: unknown): string | undefined;
   /** Spawns registered body `name` as a child unit of `parent`, as child `key`. */
   spawnRemote(parent: DurableSession<unknown>, name: string, key: string, options: SpawnOptions<unknown>): Promise<SessionOutcome>;
+  /** The value recorded under `key` for step `name`, or what `run` gives, recorded first. */
+  recordStep<T>(key: string, name: string, run: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -20,6 +22,7 @@ export interface SessionUnit {
  */
 export class DurableSession<I> implements Session<I> {
   private spawned = 0;
+  private steps = 0;
 
   constructor(
     /** The runtime's session this one stands for. */
@@ -49,6 +52,15 @@ export class DurableSession<I> implements Session<I> {
     const prefix = this.viewOps();
     const run = body as (s: Session<CI>) => Promise<CO> | CO;
     return this.inner.spawn<CI, CO>((child) => run(new DurableSession(child, this.unit, key, prefix)), options);
+  }
+
+  /**
+   * Runs `run` as this session's next recorded step: a run of the unit after a crash gets the
+   * recorded value instead of running it again. Keyed by the session's place, its attempt and
+   * the step's number in it, so steps are matched to the same calls whatever other sessions do.
+   */
+  step<T>(name: string, run: () => Promise<T>): Promise<T> {
+    return this.unit.recordStep(`step:${this.key}#${this.inner.attempt}:${this.steps++}`, name, run);
   }
 
   get id(): SessionId {

@@ -136,6 +136,19 @@ class UnitSessions implements SessionUnit {
     return this.host.bodies.nameOf(body);
   }
 
+  async recordStep<T>(key: string, name: string, run: () => Promise<T>): Promise<T> {
+    const found = (await this.host.journal.get(this.spec.unitId, key)) as { name: string; value: T } | undefined;
+    if (found !== undefined) {
+      if (found.name !== name) throw new Error(`step ${key} was recorded as ${found.name}, not ${name}: the body does not run the same steps`);
+      return found.value;
+    }
+    const value = await run();
+    const problem = jsonProblem(value, 'value');
+    if (problem) throw new DurableError('DURABLE_UNSERIALISABLE', `the value of step ${name} cannot be recorded: ${problem}`);
+    const stands = (await this.host.journal.record(this.spec.unitId, key, { name, value: value ?? null })) as { value: T };
+    return stands.value;
+  }
+
   /** A path in this unit's runtime as a path in the run's tree (the unit's root session is its home). */
   private pathInTree(path: readonly string[]): string[] {
     const home = this.spec.home;
