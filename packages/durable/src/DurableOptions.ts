@@ -22,9 +22,9 @@ export interface DurableOptions {
   readonly applicationVersion?: string;
   /** The DBOS application name (default `cohort`). */
   readonly appName?: string;
-  /** The queue durable children run on (default `cohort`). */
+  /** The name the queues of durable children start with (default `cohort`: `cohort.1` for depth 1, …). */
   readonly queue?: string;
-  /** How many children this worker runs at once (default 8). */
+  /** How many children of each depth this worker runs at once (default 8). */
   readonly workerConcurrency?: number;
   /** How often a worker looks for queued children and finished ones, in ms (default 200). */
   readonly pollingIntervalMs?: number;

@@ -1,7 +1,7 @@
 import pkg from '@dbos-inc/dbos-sdk';
 import { z } from 'zod';
 import type { SessionFailure, SessionOutcome } from '@cohort/runtime';
-import { toErrorInfo } from '@cohort/runtime';
+import { defaultLimits, toErrorInfo } from '@cohort/runtime';
 import { Bodies } from './Bodies.ts';
 import type { RegisteredBody } from './Bodies.ts';
 import { DurableError } from './DurableError.ts';
@@ -145,8 +145,10 @@ class DurableHost implements Durable, UnitHost {
     await DBOS.launch();
     await this.journal.open();
     this.client = await DBOSClient.create({ systemDatabaseUrl: this.options.systemDatabaseUrl, applicationName: this.options.appName });
-    const { queue, workerConcurrency, pollingIntervalMs } = this.options;
-    await DBOS.registerQueue(queue, { workerConcurrency, minPollingIntervalMs: pollingIntervalMs });
+    const { workerConcurrency, pollingIntervalMs } = this.options;
+    for (let depth = 1; depth <= this.maxDepth; depth++) {
+      await DBOS.registerQueue(this.queueAt(depth), { workerConcurrency, minPollingIntervalMs: pollingIntervalMs });
+    }
     this.markReady();
   }
 
@@ -170,14 +172,29 @@ class DurableHost implements Durable, UnitHost {
   async runChild(spec: UnitSpec): Promise<UnitResult> {
     const client = this.client;
     if (!client) throw new Error('the durable worker is not ready');
+    const queueName = this.queueAt(spec.home ? spec.home.path.length - 1 : 1);
     const handle = await client.enqueue(
-      { workflowName: CHILD_WORKFLOW, queueName: this.options.queue, workflowID: spec.unitId, appVersion: this.options.applicationVersion },
+      { workflowName: CHILD_WORKFLOW, queueName, workflowID: spec.unitId, appVersion: this.options.applicationVersion },
       spec,
     );
     const raw: unknown = await handle.getResult({ pollingIntervalMs: this.options.pollingIntervalMs });
     const result = UnitResultSchema.safeParse(raw);
     if (!result.success) throw new Error(`child unit ${spec.unitId} recorded a result of another shape: ${z.prettifyError(result.error)}`);
     return result.data as UnitResult;
+  }
+
+  /** How deep a tree may reach (the runtime's `maxDepth`): one queue per depth. */
+  private get maxDepth(): number {
+    return this.options.limits?.maxDepth ?? defaultLimits.maxDepth;
+  }
+
+  /**
+   * The queue of the child units at `depth`. One queue per depth: a unit waiting for its
+   * children holds a place of its queue's concurrency, so with one queue for all depths, units
+   * waiting for children could take every place and leave none for the children they wait for.
+   */
+  private queueAt(depth: number): string {
+    return `${this.options.queue}.${depth}`;
   }
 
   private childSpec(raw: unknown): UnitSpec {
