@@ -142,7 +142,7 @@ afterAll(() => {
 
 describe('every package under packages/', () => {
   it('follows the package pattern, or is private', () => {
-    expect(published.map((p) => p.manifest.name)).toEqual(expect.arrayContaining(['@cohort/skillbook', '@cohort/store', '@cohort/runtime', '@cohort/cli']));
+    expect(published.map((p) => p.manifest.name)).toEqual(expect.arrayContaining(['@cohort/skillbook', '@cohort/store', '@cohort/runtime', '@cohort/cli', '@cohort/durable']));
     expect(all.filter((p) => !p.published).map((p) => p.manifest.name)).toEqual(['@cohort/bench']);
     for (const p of published) expect(packageProblems(p, all), p.manifest.name).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import type { AppliedOp, ApplyOptions, OperationFields, Skill, Skillbook, SkillbookDraft } from '@cohort/skillbook';
 import type { AuditEntry } from './AuditEntry.ts';
-import { entryAt } from './AuditEntry.ts';
+import { entryAt, entryOps } from './AuditEntry.ts';
 import type { Commit } from './Commit.ts';
 import type { ConflictPolicy } from './ConflictPolicy.ts';
 import type { MergeResult } from './mergeCommit.ts';
@@ -138,6 +138,11 @@ export class Draft {
     // the commit's own count when none of its ops was dropped: no second read of every op's text
     this.chars += result.dropped.length === 0 ? commit.textLength : textLength(result.ops);
     return result;
+  }
+
+  /** Every op in the draft since its start book, in order, without closing the open entry (a copy of the draft elsewhere replays them). */
+  allOps(): AppliedOp[] {
+    return entryOps(this.log);
   }
 
   /**

@@ -23,6 +23,8 @@ export type { ConflictPolicy, ConflictResolver } from './ConflictPolicy.ts';
 export { mergeCommit, describeConflict } from './mergeCommit.ts';
 export type { MergeResult } from './mergeCommit.ts';
 export { Draft } from './Draft.ts';
+export { draftView, adoptCommit } from './sessionDraft.ts';
+export type { DraftView, ForeignCommit, AdoptResult } from './sessionDraft.ts';
 export { BudgetAccount, BudgetSpecSchema } from './Budget.ts';
 export type { BudgetSpec, Usage } from './Budget.ts';
 export { defaultLimits, LimitsSchema, operationLimits } from './Limits.ts';

@@ -14,7 +14,8 @@ export class SessionHandle<I = unknown> implements Session<I> {
   private writer: SessionWrites | null = null;
 
   constructor(
-    private readonly node: SessionNode,
+    /** The runtime's record of the session (read by `sessionDraft.ts`; not part of the public API). */
+    readonly node: SessionNode,
     private readonly host: SessionHost,
   ) {}
 

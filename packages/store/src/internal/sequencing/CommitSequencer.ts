@@ -6,7 +6,7 @@ import { IdLeases } from './IdLeases.ts';
 import type { LeaseRecord } from './IdLeases.ts';
 import { remapIds } from './remapIds.ts';
 import type { IdOrigins, Remapped } from './remapIds.ts';
-import { illFormedText } from './illFormedText.ts';
+import { illFormedText } from '../illFormedText.ts';
 
 /** A change that did not arrive as ops (another writer's document, a reload): its before and after. */
 interface Boundary {

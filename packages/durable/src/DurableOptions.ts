@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { ConflictPolicy, Limits } from '@cohort/runtime';
+import type { Store } from '@cohort/store';
+import type { RegisteredBody } from './Bodies.ts';
+
+/** Options of {@link openDurable}: one worker process of a durable Cohort application. */
+export interface DurableOptions {
+  /** The DBOS system database (`postgres://…/name`): created and migrated when absent; every worker names the same one. */
+  readonly systemDatabaseUrl: string;
+  /** The Skillbook store every worker shares (a `PostgresStore`): where each run's root commit lands, and where ids are leased. */
+  readonly store: Store;
+  /** The bodies this worker can run, by name: the same names and code on every worker. */
+  readonly bodies: Readonly<Record<string, RegisteredBody>>;
+  /**
+   * This worker's name for DBOS (default: random). A worker started again with the same id
+   * resumes the runs and children that its previous process left unfinished: give each worker
+   * a stable one (a pod or host name).
+   */
+  readonly executorId?: string;
+  /** The version of the application's code (default `cohort`): only workers of the same version take each other's work. */
+  readonly applicationVersion?: string;
+  /** The DBOS application name (default `cohort`). */
+  readonly appName?: string;
+  /** The name the queues of durable children start with (default `cohort`: `cohort.1` for depth 1, …). */
+  readonly queue?: string;
+  /** How many children of each depth this worker runs at once (default 8). */
+  readonly workerConcurrency?: number;
+  /** How often a worker looks for queued children and finished ones, in ms (default 200). */
+  readonly pollingIntervalMs?: number;
+  /** The limits of every unit's runtime (see `createRuntime`). */
+  readonly limits?: Partial<Limits>;
+  /** How a session's commits are merged into its parent's draft (default `reject`). */
+  readonly conflicts?: ConflictPolicy;
+  /** DBOS's log level (default `warn`). */
+  readonly logLevel?: 'debug' | 'info' | 'warn' | 'error';
+}
+
+/** The data options, checked where they enter. */
+export const DurableOptionsSchema = z.object({
+  systemDatabaseUrl: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// URL'),
+  executorId: z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, '1 to 100 letters, digits, _ . : or -').optional(),
+  applicationVersion: z.string().min(1).max(100).optional(),
+  appName: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+  queue: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/).optional(),
+  workerConcurrency: z.number().int().positive().max(1000).optional(),
+  pollingIntervalMs: z.number().int().min(10).max(60_000).optional(),
+  logLevel: z.enum(['debug', 'info', 'warn', 'error']).optional(),
+});
+
+/** {@link DurableOptions} with every default filled in. */
+export interface ResolvedDurableOptions extends DurableOptions {
+  readonly executorId: string;
+  readonly applicationVersion: string;
+  readonly appName: string;
+  readonly queue: string;
+  readonly workerConcurrency: number;
+  readonly pollingIntervalMs: number;
+  readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+/** The options with their defaults. */
+export function resolveOptions(options: DurableOptions): ResolvedDurableOptions {
+  return {
+    ...options,
+    executorId: options.executorId ?? `cohort-${randomUUID()}`,
+    applicationVersion: options.applicationVersion ?? 'cohort',
+    appName: options.appName ?? 'cohort',
+    queue: options.queue ?? 'cohort',
+    workerConcurrency: options.workerConcurrency ?? 8,
+    pollingIntervalMs: options.pollingIntervalMs ?? 200,
+    logLevel: options.logLevel ?? 'warn',
+  };
+}

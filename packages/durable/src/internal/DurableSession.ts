@@ -1,0 +1,121 @@
+import type { AppliedOp, Skillbook } from '@cohort/skillbook';
+import { draftView } from '@cohort/runtime';
+import type {
+  ChargeResult, Limits, Session, SessionBatchResult, SessionBody, SessionId, SessionOutcome, SkillTools, SpawnOptions, Usage,
+} from '@cohort/runtime';
+
+/** What a durable session asks of the unit it runs in. */
+export interface SessionUnit {
+  /** The name `body` is registered under, or undefined. */
+  nameOf(body: unknown): string | undefined;
+  /** Spawns registered body `name` as a child unit of `parent`, as child `key`. */
+  spawnRemote(parent: DurableSession<unknown>, name: string, key: string, options: SpawnOptions<unknown>): Promise<SessionOutcome>;
+  /** The value recorded under `key` for step `name`, or what `run` gives, recorded first. */
+  recordStep<T>(key: string, name: string, run: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * The session a body sees in a durable unit: the runtime's session, except that spawning a
+ * registered body runs it as a child unit (on any worker) instead of in this process. Each
+ * session has a key — its place in the unit's tree by spawn order (`0`, `0.1`, `0.1.3`) — that
+ * names its children's units and records the same way on every run of the unit.
+ */
+export class DurableSession<I> implements Session<I> {
+  private spawned = 0;
+  private steps = 0;
+
+  constructor(
+    /** The runtime's session this one stands for. */
+    readonly inner: Session<I>,
+    private readonly unit: SessionUnit,
+    /** The session's place in the unit's tree. */
+    readonly key: string,
+    /** The ops from the unit's view book to the book this session started on (its ancestors' drafts at each spawn). */
+    private readonly prefix: readonly AppliedOp[],
+  ) {}
+
+  /** The ops from the unit's view book to this session's draft now: what a child spawned now starts on. */
+  viewOps(): readonly AppliedOp[] {
+    const own = draftView(this.inner)?.ops ?? [];
+    return own.length === 0 ? this.prefix : this.prefix.concat(own);
+  }
+
+  spawn<CI, CO>(body: SessionBody<CI, CO>, options: SpawnOptions<CI> = {}): Promise<SessionOutcome<CO>> {
+    const key = `${this.key}.${++this.spawned}`;
+    const name = this.unit.nameOf(body);
+    if (name !== undefined) {
+      return this.unit.spawnRemote(this as DurableSession<unknown>, name, key, options) as Promise<SessionOutcome<CO>>;
+    }
+    // actor logic gets its session as input: it runs in process, without durable spawns of its own
+    if (typeof body !== 'function') return this.inner.spawn(body, options);
+    // the child's draft is made during the spawn, on this draft as it is now
+    const prefix = this.viewOps();
+    const run = body as (s: Session<CI>) => Promise<CO> | CO;
+    return this.inner.spawn<CI, CO>((child) => run(new DurableSession(child, this.unit, key, prefix)), options);
+  }
+
+  /**
+   * Runs `run` as this session's next recorded step: a run of the unit after a crash gets the
+   * recorded value instead of running it again. Keyed by the session's place, its attempt and
+   * the step's number in it, so steps are matched to the same calls whatever other sessions do.
+   */
+  step<T>(name: string, run: () => Promise<T>): Promise<T> {
+    return this.unit.recordStep(`step:${this.key}#${this.inner.attempt}:${this.steps++}`, name, run);
+  }
+
+  get id(): SessionId {
+    return this.inner.id;
+  }
+
+  get path(): readonly SessionId[] {
+    return this.inner.path;
+  }
+
+  get depth(): number {
+    return this.inner.depth;
+  }
+
+  get name(): string | undefined {
+    return this.inner.name;
+  }
+
+  get input(): I {
+    return this.inner.input;
+  }
+
+  get attempt(): number {
+    return this.inner.attempt;
+  }
+
+  get limits(): Limits {
+    return this.inner.limits;
+  }
+
+  get book(): Skillbook {
+    return this.inner.book;
+  }
+
+  get signal(): AbortSignal {
+    return this.inner.signal;
+  }
+
+  get tools(): SkillTools {
+    return this.inner.tools;
+  }
+
+  applyBatch(raw: unknown): SessionBatchResult {
+    return this.inner.applyBatch(raw);
+  }
+
+  abort(reason?: string): void {
+    this.inner.abort(reason);
+  }
+
+  charge(usage: Usage): ChargeResult {
+    return this.inner.charge(usage);
+  }
+
+  sleep(ms: number): Promise<void> {
+    return this.inner.sleep(ms);
+  }
+}

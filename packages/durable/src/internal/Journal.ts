@@ -1,0 +1,88 @@
+import pg from 'pg';
+
+/** The schema, in the DBOS system database, that holds what the units record. */
+export const JOURNAL_SCHEMA = 'cohort_durable';
+
+/**
+ * What durable units record, by key: the id leases a unit was granted, the order in which a
+ * session merged its remote children, a root's base revision. DBOS's own steps are recorded by
+ * position (the n-th step of a workflow), which only holds when a workflow calls its steps in
+ * one order every time; the sessions of a tree run concurrently, so the same two leases or
+ * merges can be asked for in either order. A key names what is recorded whatever the
+ * interleaving: `lease:3` is a unit's third lease, `order:0.2:5` the sixth merge into session `0.2`.
+ *
+ * One row per (unit, key), written once: the first value recorded is the value, for every
+ * process that asks later.
+ */
+export class Journal {
+  private readonly pool: pg.Pool;
+  private ready: Promise<void> | null = null;
+
+  constructor(url: string) {
+    this.pool = new pg.Pool({ connectionString: url, max: 4, application_name: 'cohort durable' });
+    // a broken idle connection is replaced by the pool; an unobserved error would end the process
+    this.pool.on('error', () => undefined);
+  }
+
+  /** Creates the schema and table when absent (workers start together: serialised by an advisory lock). */
+  open(): Promise<void> {
+    this.ready ??= (async () => {
+      const client = await this.pool.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query("SELECT pg_advisory_xact_lock(hashtext('cohort_durable.journal'))");
+        await client.query(`CREATE SCHEMA IF NOT EXISTS ${JOURNAL_SCHEMA}`);
+        await client.query(`CREATE TABLE IF NOT EXISTS ${JOURNAL_SCHEMA}.records (
+          unit text NOT NULL, key text NOT NULL, value jsonb NOT NULL, at timestamptz NOT NULL DEFAULT now(),
+          PRIMARY KEY (unit, key))`);
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    })();
+    return this.ready;
+  }
+
+  /** The value recorded under `key` for `unit`, or undefined. */
+  async get(unit: string, key: string): Promise<unknown> {
+    const text = `SELECT value FROM ${JOURNAL_SCHEMA}.records WHERE unit = $1 AND key = $2`;
+    const { rows } = await this.pool.query<{ value: unknown }>(text, [unit, key]);
+    return rows[0]?.value;
+  }
+
+  /** Records `value` under `key` unless something is recorded there already; the value that stands. */
+  async record(unit: string, key: string, value: unknown): Promise<unknown> {
+    const { rows } = await this.pool.query<{ value: unknown }>(
+      `INSERT INTO ${JOURNAL_SCHEMA}.records (unit, key, value) VALUES ($1, $2, $3::jsonb)
+       ON CONFLICT (unit, key) DO NOTHING RETURNING value`,
+      [unit, key, JSON.stringify(value)],
+    );
+    return rows.length > 0 ? rows[0]?.value : this.get(unit, key);
+  }
+
+  /**
+   * The value recorded under `key`, or what `make` gives, recorded first. A crash between
+   * `make` and the record loses what `make` did (a lease's ids stay unused: a gap, never a reuse).
+   */
+  async recorded<T>(unit: string, key: string, make: () => Promise<T>): Promise<T> {
+    const found = await this.get(unit, key);
+    if (found !== undefined) return found as T;
+    return (await this.record(unit, key, await make())) as T;
+  }
+
+  /** Every key of `unit` that starts with `prefix`, with its value. */
+  async list(unit: string, prefix: string): Promise<{ key: string; value: unknown }[]> {
+    const { rows } = await this.pool.query<{ key: string; value: unknown }>(
+      `SELECT key, value FROM ${JOURNAL_SCHEMA}.records WHERE unit = $1 AND starts_with(key, $2)`,
+      [unit, prefix],
+    );
+    return rows;
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+}

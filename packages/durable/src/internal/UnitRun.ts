@@ -1,0 +1,197 @@
+import { createHash } from 'node:crypto';
+import type { AuditEntry, ConflictPolicy, Limits, Session, SessionFailure, SessionOutcome, SpawnOptions } from '@cohort/runtime';
+import { adoptCommit, createRuntime, defaultLimits, draftView } from '@cohort/runtime';
+import type { Store } from '@cohort/store';
+import { DurableError } from '../DurableError.ts';
+import { jsonProblem } from '../jsonProblem.ts';
+import type { UnitResult, UnitSpec } from '../UnitSpec.ts';
+import type { Bodies } from '../Bodies.ts';
+import type { BookAt } from './BookAt.ts';
+import { DurableSession } from './DurableSession.ts';
+import type { SessionUnit } from './DurableSession.ts';
+import type { Journal } from './Journal.ts';
+import { MergeOrder } from './MergeOrder.ts';
+import { UnitStore } from './UnitStore.ts';
+
+/** What every unit of a worker shares. */
+export interface UnitHost {
+  readonly journal: Journal;
+  /** The Skillbook store of every worker: id leases, the books runs start from. */
+  readonly store: Store;
+  readonly books: BookAt;
+  readonly bodies: Bodies;
+  readonly limits: Partial<Limits> | undefined;
+  readonly conflicts: ConflictPolicy | undefined;
+  /** Runs a child unit on the queue (any worker) and waits for its recorded result. */
+  runChild(spec: UnitSpec): Promise<UnitResult>;
+}
+
+/** The runtime id of a unit's sessions: the same on every run of the unit, so its audit names the same sessions. */
+export function unitRuntimeId(unitId: string): string {
+  return `d${createHash('sha256').update(unitId).digest('hex').slice(0, 20)}`;
+}
+
+/**
+ * Runs one unit: its registered body as the root session of a runtime of its own, on its view
+ * book (the store's book at the tree's base revision, plus the view's ops), with recorded id
+ * leases. Its commit goes nowhere but into the result: the caller merges it (a parent unit)
+ * or appends it to the store (the run's root).
+ */
+export async function runUnit(host: UnitHost, spec: UnitSpec): Promise<UnitResult> {
+  const base = await host.books.at(spec.view.baseRevision);
+  if (typeof base === 'string') return unitFailure(spec, 'crashed', base);
+  const view = spec.view.ops.length === 0 ? base : base.replay(spec.view.ops);
+  const viewBook = 'ok' in view ? (view.ok ? view.book : null) : view;
+  if (!viewBook) return unitFailure(spec, 'invalid_commit', `the unit's view does not replay on revision ${spec.view.baseRevision}`);
+  const order = new MergeOrder(host.journal, spec.unitId);
+  await order.load();
+  const rt = createRuntime({
+    store: new UnitStore(viewBook, host.journal, spec.unitId, host.store),
+    runtimeId: unitRuntimeId(spec.unitId),
+    auditWindow: Number.POSITIVE_INFINITY,
+    limits: unitLimits(host.limits, spec),
+    ...(host.conflicts ? { conflicts: host.conflicts } : {}),
+  });
+  try {
+    const run = new UnitSessions(host, spec, order);
+    const body = host.bodies.get(spec.body);
+    const outcome = await rt.run(async (s: Session) => {
+      const output: unknown = await (body as (s: Session) => unknown)(new DurableSession(s, run, '0', []));
+      const problem = jsonProblem(output, 'output');
+      if (problem) throw new DurableError('DURABLE_UNSERIALISABLE', `the output of body ${spec.body} cannot be recorded: ${problem}`);
+      return output;
+    }, {
+      input: spec.input as never,
+      ...(spec.name !== undefined ? { name: spec.name } : {}),
+      ...(spec.timeoutMs ? { timeoutMs: spec.timeoutMs } : {}),
+    });
+    return resultOf(spec, outcome, rt.audit);
+  } finally {
+    await rt.close();
+  }
+}
+
+/**
+ * The limits of a unit's runtime: the worker's, with the depth counted from the tree's root
+ * (the unit's root session is at its home's depth, not at 0). The other limits hold per unit.
+ */
+function unitLimits(limits: Partial<Limits> | undefined, spec: UnitSpec): Partial<Limits> {
+  const depth = spec.home ? spec.home.path.length - 1 : 0;
+  return { ...limits, maxDepth: Math.max(0, (limits?.maxDepth ?? defaultLimits.maxDepth) - depth) };
+}
+
+/** The unit's result, its sessions renamed to their place in the parent's tree (`spec.home`). */
+function resultOf(spec: UnitSpec, outcome: SessionOutcome, audit: readonly AuditEntry[]): UnitResult {
+  const home = spec.home;
+  const rehome = (path: readonly string[]): string[] =>
+    home && path[0] === outcome.sessionId ? home.path.concat(path.slice(1)) : [...path];
+  if (outcome.status === 'failed') {
+    const { failure } = outcome;
+    const sessionId = home && failure.sessionId === outcome.sessionId ? home.sessionId : failure.sessionId;
+    return { status: 'failed', failure: { ...failure, sessionId, path: rehome(failure.path) } as SessionFailure };
+  }
+  const entries = audit.map((e): AuditEntry => {
+    const path = rehome(e.path);
+    return {
+      revision: e.revision, sessionId: (path.at(-1) ?? e.sessionId) as AuditEntry['sessionId'], path: path as unknown as AuditEntry['path'],
+      ...(e.name !== undefined ? { name: e.name } : {}), ops: e.ops,
+    };
+  });
+  const sessions = new Set(audit.map((e) => e.sessionId));
+  sessions.delete(outcome.sessionId);
+  return {
+    status: 'committed', sessionId: home?.sessionId ?? outcome.sessionId, path: home?.path ?? [...outcome.path],
+    output: outcome.output, entries, descendants: sessions.size, refused: outcome.refused, attempt: outcome.attempt,
+  };
+}
+
+/** A unit that failed before its session ran (its view could not be built). */
+function unitFailure(spec: UnitSpec, kind: SessionFailure['kind'], message: string): UnitResult {
+  const sessionId = spec.home?.sessionId ?? `${unitRuntimeId(spec.unitId)}.1`;
+  return {
+    status: 'failed',
+    failure: {
+      kind, category: 'error', sessionId: sessionId as SessionFailure['sessionId'],
+      path: (spec.home?.path ?? [sessionId]) as SessionFailure['path'],
+      message, discarded: { ops: 0, descendants: 0 }, attempt: 1, at: Date.now(),
+    },
+  };
+}
+
+/**
+ * The remote spawns of one unit's sessions: each registered body spawned is a child unit, with
+ * a proxy session in this tree that waits for the child's recorded result, takes its turn in
+ * its parent's merge order, and adopts the child's commit into its draft — so the commit
+ * reaches the parent through the runtime's own merge, conflict check and audit, as an in-process
+ * child's does.
+ */
+class UnitSessions implements SessionUnit {
+  constructor(
+    private readonly host: UnitHost,
+    private readonly spec: UnitSpec,
+    private readonly order: MergeOrder,
+  ) {}
+
+  nameOf(body: unknown): string | undefined {
+    return this.host.bodies.nameOf(body);
+  }
+
+  async recordStep<T>(key: string, name: string, run: () => Promise<T>): Promise<T> {
+    const found = (await this.host.journal.get(this.spec.unitId, key)) as { name: string; value: T } | undefined;
+    if (found !== undefined) {
+      if (found.name !== name) throw new Error(`step ${key} was recorded as ${found.name}, not ${name}: the body does not run the same steps`);
+      return found.value;
+    }
+    const value = await run();
+    const problem = jsonProblem(value, 'value');
+    if (problem) throw new DurableError('DURABLE_UNSERIALISABLE', `the value of step ${name} cannot be recorded: ${problem}`);
+    const stands = (await this.host.journal.record(this.spec.unitId, key, { name, value: value ?? null })) as { value: T };
+    return stands.value;
+  }
+
+  /** A path in this unit's runtime as a path in the run's tree (the unit's root session is its home). */
+  private pathInTree(path: readonly string[]): string[] {
+    const home = this.spec.home;
+    return home ? home.path.concat(path.slice(1)) : [...path];
+  }
+
+  async spawnRemote(parent: DurableSession<unknown>, name: string, key: string, options: SpawnOptions<unknown>): Promise<SessionOutcome> {
+    const refusal = remoteRefusal(name, options);
+    const view = { baseRevision: this.spec.view.baseRevision, ops: this.spec.view.ops.concat(parent.viewOps()) };
+    let remoteFailure: SessionFailure | null = null;
+    const proxy = async (p: Session): Promise<unknown> => {
+      if (refusal) throw refusal;
+      const start = draftView(p)?.revision ?? 0;
+      const unitId = `${this.spec.unitId}/${key}${p.attempt > 1 ? `#${p.attempt}` : ''}`;
+      const result = await this.host.runChild({
+        unitId, body: name, input: options.input, view, home: { sessionId: p.id, path: this.pathInTree(p.path) },
+        ...(options.name !== undefined ? { name: options.name } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+      });
+      await this.order.turn(parent.key, key);
+      if (result.status === 'failed') {
+        remoteFailure = result.failure;
+        p.abort(`child unit ${unitId} failed: ${result.failure.message}`);
+        return undefined;
+      }
+      const adopted = adoptCommit(p, { baseRevision: start, entries: result.entries, descendants: result.descendants });
+      if (!adopted.ok) throw new Error(`the commit of child unit ${unitId} could not be taken in: ${adopted.message}`);
+      return result.output;
+    };
+    const outcome = await parent.inner.spawn(proxy, options.name !== undefined ? { name: options.name } : {});
+    this.order.done(parent.key, key);
+    const failure: SessionFailure | null = remoteFailure;
+    if (failure && outcome.status === 'failed') return { status: 'failed', sessionId: outcome.sessionId, path: outcome.path, failure };
+    return outcome;
+  }
+}
+
+/** Why a spawn of a registered body is refused before it runs, or null. */
+function remoteRefusal(name: string, options: SpawnOptions<unknown>): DurableError | null {
+  const problem = jsonProblem(options.input, 'input');
+  if (problem) return new DurableError('DURABLE_UNSERIALISABLE', `the input of a spawn of body ${name} cannot be recorded: ${problem}`);
+  if (options.budget || options.retry) {
+    const message = `a spawn of registered body ${name} takes no budget or retry yet (a durable child runs in its own unit)`;
+    return new DurableError('DURABLE_INVALID_OPTIONS', message);
+  }
+  return null;
+}

@@ -1,0 +1,80 @@
+import type { SkillId } from '@cohort/skillbook';
+import type { SessionFailure, SessionOutcome } from '@cohort/runtime';
+import type { AuditBlock, Store } from '@cohort/store';
+import type { UnitResult } from '../UnitSpec.ts';
+import { runUnit } from './UnitRun.ts';
+import type { UnitHost } from './UnitRun.ts';
+
+/** The input of a run's root workflow. */
+export interface RootSpec {
+  readonly runId: string;
+  readonly body: string;
+  readonly input: unknown;
+  readonly name?: string | undefined;
+  readonly timeoutMs?: number | undefined;
+}
+
+/** What appending the root's commit gave, recorded once per run. */
+type Appended =
+  | { readonly ok: true; readonly revision: number }
+  | { readonly ok: false; readonly code: string; readonly message: string; readonly conflicts?: SessionFailure['conflicts'] };
+
+/**
+ * Runs a run's root unit and hands its commit to the store, once: the store's revision the
+ * tree starts from is recorded first (a resumed run starts from the same book), the unit runs,
+ * and its commit is appended unless the store's history has it already (a crash between the
+ * append and its record). The outcome is `rt.run`'s: the body's output, the store's revision
+ * after the merge, the ids the commit added.
+ */
+export async function runRoot(host: UnitHost, spec: RootSpec): Promise<SessionOutcome> {
+  const base = await host.journal.recorded(spec.runId, 'base', async () => (await host.store.load()).revision);
+  const result = await runUnit(host, {
+    unitId: spec.runId, body: spec.body, input: spec.input, view: { baseRevision: base, ops: [] },
+    ...(spec.name !== undefined ? { name: spec.name } : {}), ...(spec.timeoutMs ? { timeoutMs: spec.timeoutMs } : {}),
+  });
+  if (result.status === 'failed') {
+    return { status: 'failed', sessionId: result.failure.sessionId, path: result.failure.path, failure: result.failure };
+  }
+  const appended = await host.journal.recorded<Appended>(spec.runId, 'append', () => appendOnce(host.store, base, result));
+  const sessionId = result.sessionId as SessionFailure['sessionId'];
+  const path = result.path as SessionFailure['path'];
+  if (!appended.ok) {
+    const failure: SessionFailure = {
+      kind: appended.code === 'conflict' ? 'conflict' : 'invalid_commit', category: 'error', sessionId, path, message: appended.message,
+      ...(appended.conflicts ? { conflicts: appended.conflicts } : {}),
+      discarded: { ops: result.entries.reduce((n, e) => n + e.ops.length, 0), descendants: result.descendants },
+      attempt: result.attempt, at: Date.now(),
+    };
+    return { status: 'failed', sessionId, path, failure };
+  }
+  const added: SkillId[] = [];
+  for (const e of result.entries) for (const op of e.ops) if (op.type === 'ADD') added.push(op.skill_id as SkillId);
+  const { output, attempt, refused } = result;
+  return { status: 'committed', sessionId, path, output, revision: appended.revision, added, dropped: [], refused, attempt };
+}
+
+/** Appends the root's commit unless the history past `base` holds it already. */
+export async function appendOnce(store: Store, base: number, result: Extract<UnitResult, { status: 'committed' }>): Promise<Appended> {
+  for (let after = base; ;) {
+    const page = await store.history({ after, limit: 200 });
+    if (!page.ok) throw new Error(`the store's history could not be read: ${page.error.message}`);
+    const found = page.commits.find((c) => c.kind === 'commit' && c.sessionId === result.sessionId);
+    if (found) return { ok: true, revision: found.revision };
+    if (page.next === null) break;
+    after = page.next;
+  }
+  if (result.entries.length === 0) return { ok: true, revision: (await store.load()).revision };
+  const at = Date.now();
+  const entries: AuditBlock[] = result.entries.map((e) => ({
+    sessionId: e.sessionId, path: e.path, ...(e.name !== undefined ? { name: e.name } : {}), ops: e.ops, at,
+  }));
+  const { sessionId, path } = result;
+  const res = await store.append({ expectedRevision: base, basis: 'store', sessionId, path, entries, allocation: 'leased', at });
+  if (res.ok) return { ok: true, revision: res.revision };
+  if (res.error.code === 'conflict' || res.error.code === 'invalid_commit') {
+    const { code, message, conflicts } = res.error;
+    return { ok: false, code, message, ...(conflicts ? { conflicts: [...conflicts] } : {}) };
+  }
+  // the store could not answer (a broken connection, closed): nothing is recorded, the run fails as a crash
+  throw new Error(`the store could not take the root commit: ${res.error.message}`);
+}

@@ -1,0 +1,116 @@
+/**
+ * Real processes, a real kill: three durable workers share one system database and one
+ * PostgreSQL store; the fan-out's root runs on the first one, its children on all three.
+ * Once some children are recorded and others are not, the root's process is SIGKILLed; it is
+ * started again with the same executor id and resumes the run. The run completes with the
+ * book an uncrashed run gives, its root commit reaches the store once, no recorded child ran
+ * again, and a fourth worker asking for the same run id gets the same outcome.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createRuntime } from '@cohort/runtime';
+import type { SessionOutcome } from '@cohort/runtime';
+import { PostgresStore } from '@cohort/store-postgres';
+import { fanOut } from './utils/bodies.ts';
+import { normalise } from './utils/normalise.ts';
+import { PG_URL, databaseUrl, dropTestData, freshName, sql } from './utils/pg.ts';
+import type { WorkerOptions } from './utils/worker.ts';
+import { bundleWorker, startWorker } from './utils/workers.ts';
+import type { WorkerProcess } from './utils/workers.ts';
+
+const database = freshName('cohort_dbos_test');
+const schema = freshName('durable');
+const logSchema = `${schema}_log`;
+const systemDatabaseUrl = databaseUrl(database);
+const RUN = { id: 'kill-1', children: 8, delayMs: 500 };
+const workers: WorkerProcess[] = [];
+let bundle: Awaited<ReturnType<typeof bundleWorker>>;
+
+const base = (executorId: string): WorkerOptions => ({ storeUrl: PG_URL, storeSchema: schema, systemDatabaseUrl, executorId, logSchema });
+
+function start(options: WorkerOptions): WorkerProcess {
+  const w = startWorker(bundle.file, options);
+  workers.push(w);
+  return w;
+}
+
+/** The children's units by status, from DBOS's table. */
+async function childUnits(): Promise<{ id: string; status: string }[]> {
+  return sql<{ id: string; status: string }>(
+    'SELECT workflow_uuid AS id, status FROM dbos.workflow_status WHERE workflow_uuid LIKE $1 ORDER BY workflow_uuid',
+    [`${RUN.id}/%`],
+    systemDatabaseUrl,
+  );
+}
+
+beforeAll(async () => {
+  bundle = await bundleWorker();
+  await sql(`CREATE SCHEMA ${logSchema}`);
+  await sql(`CREATE TABLE ${logSchema}.starts (issue text NOT NULL, executor text NOT NULL, at timestamptz NOT NULL DEFAULT now())`);
+});
+
+afterAll(async () => {
+  for (const w of workers) if (w.proc.exitCode === null) w.proc.kill('SIGKILL');
+  await bundle?.dispose();
+  await sql(`DROP SCHEMA IF EXISTS ${logSchema} CASCADE`);
+  await dropTestData(database, schema);
+});
+
+it('durable run - SIGKILL of the root\'s worker mid-run: resumed, the same book, the root commit once, no recorded child run again', async () => {
+  // the first worker makes the system database; the others join it
+  const first = start({ ...base('worker-1'), run: RUN });
+  await first.line('ready', 40_000);
+  const others = [start(base('worker-2')), start(base('worker-3'))];
+  await Promise.all(others.map((w) => w.line('ready', 40_000)));
+
+  // wait until some children are recorded and some are not, then kill the root's process
+  let recorded: string[] = [];
+  for (const end = Date.now() + 30_000; Date.now() < end; await new Promise((r) => setTimeout(r, 25))) {
+    const units = await childUnits();
+    recorded = units.filter((u) => u.status === 'SUCCESS').map((u) => u.id);
+    if (recorded.length >= 3 && recorded.length < RUN.children) break;
+  }
+  expect(recorded.length, 'children recorded before the kill').toBeGreaterThanOrEqual(3);
+  first.proc.kill('SIGKILL');
+  await new Promise((r) => first.proc.once('exit', r));
+  expect(first.lines.find((l) => l['t'] === 'outcome'), 'the run had not finished at the kill').toBeUndefined();
+  recorded = (await childUnits()).filter((u) => u.status === 'SUCCESS').map((u) => u.id);
+
+  // the same executor id resumes the root; another worker asks for the same run and gets its outcome
+  start(base('worker-1'));
+  const asker = start({ ...base('worker-4'), run: RUN });
+  const { outcome } = (await asker.line('outcome', 40_000)) as { outcome: SessionOutcome<{ statuses: string[]; told: string[] }> };
+  expect(outcome.status, JSON.stringify(outcome)).toBe('committed');
+  if (outcome.status !== 'committed') return;
+  expect(outcome.output.statuses).toEqual(Array.from({ length: RUN.children + 1 }, () => 'committed'));
+
+  const opened = await PostgresStore.open({ url: PG_URL, schema });
+  if (!opened.ok) throw new Error('the store did not open');
+  const store = opened.store;
+  try {
+    const page = await store.history({ limit: 1000 });
+    if (!page.ok) throw new Error(page.error.message);
+    const commits = page.commits.filter((c) => c.kind === 'commit');
+    expect(commits.map((c) => c.sessionId), 'the root commit reached the store once').toEqual([outcome.sessionId]);
+    const book = (await store.load()).book;
+    for (const id of outcome.output.told) expect(book.get(id), `told id ${id}`).toBeDefined();
+
+    // the book and blocks of an uncrashed run (in process: the same bodies, the same merges)
+    const rt = createRuntime();
+    await rt.run(fanOut, { input: { children: RUN.children, delayMs: 0 } });
+    const local = await rt.history();
+    if (!local.ok) throw new Error('no history');
+    expect(normalise(book, commits)).toEqual(normalise(rt.book, local.commits.filter((c) => c.kind === 'commit')));
+    await rt.close();
+  } finally {
+    await store.close();
+  }
+
+  // a child whose outcome was recorded before the kill never ran again
+  const starts = await sql<{ issue: string; n: number }>(`SELECT issue, count(*)::int AS n FROM ${logSchema}.starts GROUP BY issue`);
+  const runsOf = new Map(starts.map((s) => [s.issue, s.n]));
+  for (const unit of recorded) {
+    const ordinal = Number(/\/0\.(\d+)$/.exec(unit)?.[1]);
+    expect(runsOf.get(`child ${ordinal - 1}`), `runs of recorded child ${unit}`).toBe(1);
+  }
+  for (let i = 0; i < RUN.children; i++) expect(runsOf.get(`child ${i}`) ?? 0, `child ${i} ran`).toBeGreaterThanOrEqual(1);
+}, 120_000);

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { MergeOrder } from '../../src/internal/MergeOrder.ts';
+import type { Journal } from '../../src/internal/Journal.ts';
+import { MemoryJournal } from '../utils/MemoryJournal.ts';
+
+/** Lets pending promise callbacks run. */
+const settle = () => new Promise((r) => setTimeout(r, 5));
+
+describe('MergeOrder', () => {
+  it('records arrivals in arrival order, one turn at a time', async () => {
+    const journal = new MemoryJournal();
+    const order = new MergeOrder(journal as unknown as Journal, 'u');
+    await order.load();
+    const merged: string[] = [];
+    const take = async (child: string) => {
+      await order.turn('0', child);
+      merged.push(child);
+    };
+    const b = take('0.2');
+    await settle();
+    const a = take('0.1');
+    await settle();
+    expect(merged).toEqual(['0.2']);
+    order.done('0', '0.2');
+    await Promise.all([a, b]);
+    expect(merged).toEqual(['0.2', '0.1']);
+    expect(journal.rows('u')).toEqual({ 'order:0:0': '0.2', 'order:0:1': '0.1' });
+  });
+
+  it('a resumed run merges recorded children in the recorded order, whatever order they arrive in, then new ones', async () => {
+    const journal = new MemoryJournal();
+    await journal.record('u', 'order:0:0', '0.3');
+    await journal.record('u', 'order:0:1', '0.1');
+    const order = new MergeOrder(journal as unknown as Journal, 'u');
+    await order.load();
+    const merged: string[] = [];
+    const take = async (child: string) => {
+      await order.turn('0', child);
+      merged.push(child);
+      order.done('0', child);
+    };
+    // they arrive 0.2 (not recorded), 0.1, 0.3: merged 0.3, 0.1 as recorded, then 0.2
+    await Promise.all([take('0.2'), take('0.1'), take('0.3')]);
+    expect(merged).toEqual(['0.3', '0.1', '0.2']);
+    expect(journal.rows('u')['order:0:2']).toBe('0.2');
+  });
+
+  it('keeps one line per session', async () => {
+    const journal = new MemoryJournal();
+    const order = new MergeOrder(journal as unknown as Journal, 'u');
+    await order.load();
+    await order.turn('0', '0.1');
+    await order.turn('0.1', '0.1.1');
+    expect(journal.rows('u')).toEqual({ 'order:0:0': '0.1', 'order:0.1:0': '0.1.1' });
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { Session } from '@cohort/runtime';
+import { MemoryStore } from '@cohort/store';
+import { recordStep } from '../../src/index.ts';
+import { Bodies } from '../../src/Bodies.ts';
+import { BookAt } from '../../src/internal/BookAt.ts';
+import type { Journal } from '../../src/internal/Journal.ts';
+import { runUnit } from '../../src/internal/UnitRun.ts';
+import type { UnitHost } from '../../src/internal/UnitRun.ts';
+import { MemoryJournal } from '../utils/MemoryJournal.ts';
+
+/** A worker's host without DBOS: units run in this process, recorded in memory. */
+function hostOf(bodies: Bodies): UnitHost & { readonly store: MemoryStore } {
+  const store = new MemoryStore();
+  return {
+    journal: new MemoryJournal() as unknown as Journal, store, books: new BookAt(store), bodies, limits: undefined, conflicts: undefined,
+    runChild: () => Promise.reject(new Error('no child units here')),
+  };
+}
+
+describe('runUnit', () => {
+  it('a unit run again (after a crash) pays its recorded steps once and tells its sessions the same ids', async () => {
+    let calls = 0;
+    const learner = async (s: Session) => {
+      const insight = await recordStep(s, 'ask the model', async () => `insight ${++calls}`);
+      const child = await s.spawn(async (c) => recordStep(c, 'ask the model again', async () => `child insight ${++calls}`));
+      const added = await s.tools.add_skill({ section: 'harness', issue: 'paid once', insight });
+      return { added, insight, child: child.status === 'committed' ? child.output : null };
+    };
+    const host = hostOf(new Bodies({ learner }));
+    const spec = { unitId: 'run-1', body: 'learner', input: null, view: { baseRevision: 0, ops: [] } };
+    const first = await runUnit(host, spec);
+    const again = await runUnit(host, spec);
+    expect(first).toMatchObject({ status: 'committed', output: { insight: 'insight 1', child: 'child insight 2' } });
+    // the same output, the same ids, the same blocks; only the ops' timestamps are the second run's
+    const untimed = (r: typeof first) =>
+      r.status === 'committed' ? { ...r, entries: r.entries.map((e) => ({ ...e, ops: e.ops.map(({ at: _, ...op }) => op) })) } : r;
+    expect(untimed(again)).toEqual(untimed(first));
+    expect(calls).toBe(2);
+    // another unit: steps of its own, ids of its own
+    const other = await runUnit(host, { ...spec, unitId: 'run-2' });
+    expect(calls).toBe(4);
+    if (other.status !== 'committed' || first.status !== 'committed') throw new Error('not committed');
+    expect(other.output).not.toEqual(first.output);
+  });
+
+  it('a step whose value cannot be recorded fails its session as a crash', async () => {
+    const dated = async (s: Session) => recordStep(s, 'a date', async () => new Date());
+    const result = await runUnit(hostOf(new Bodies({ dated })), { unitId: 'run-3', body: 'dated', input: null, view: { baseRevision: 0, ops: [] } });
+    expect(result).toMatchObject({ status: 'failed', failure: { kind: 'crashed', message: expect.stringContaining('value: a Date') as string } });
+  });
+
+  it('outside a durable session a step just runs', async () => {
+    const { createRuntime } = await import('@cohort/runtime');
+    const rt = createRuntime();
+    expect(await rt.run(async (s) => recordStep(s, 'plain', async () => 7))).toMatchObject({ status: 'committed', output: 7 });
+    await rt.close();
+  });
+});

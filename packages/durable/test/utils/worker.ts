@@ -1,0 +1,46 @@
+/**
+ * A durable worker process for the kill test: opens the store and a durable worker with the
+ * test bodies, logs each writer's start to a table (so the test counts the runs of each
+ * child), prints `{"t":"ready"}`, and, when given a run id, runs the fan-out and prints its
+ * outcome. It stays until it is killed or its standard input closes.
+ */
+import pg from 'pg';
+import { PostgresStore } from '@cohort/store-postgres';
+import { openDurable } from '../../src/index.ts';
+import { started, testBodies } from './bodies.ts';
+
+/** What the test starts a worker with (one JSON argument). */
+export interface WorkerOptions {
+  readonly storeUrl: string;
+  readonly storeSchema: string;
+  readonly systemDatabaseUrl: string;
+  readonly executorId: string;
+  /** Where each writer's start is logged: `<schema>.starts`. */
+  readonly logSchema: string;
+  readonly run?: { readonly id: string; readonly children: number; readonly delayMs: number };
+}
+
+const options = JSON.parse(process.argv[2] ?? '{}') as WorkerOptions;
+const say = (line: object): void => void process.stdout.write(`${JSON.stringify(line)}\n`);
+
+const log = new pg.Pool({ connectionString: options.storeUrl, max: 2 });
+log.on('error', () => undefined);
+started.hook = async (issue) => {
+  await log.query(`INSERT INTO ${options.logSchema}.starts (issue, executor) VALUES ($1, $2)`, [issue, options.executorId]);
+};
+
+const opened = await PostgresStore.open({ url: options.storeUrl, schema: options.storeSchema });
+if (!opened.ok) throw new Error('the store did not open');
+const durable = await openDurable({
+  systemDatabaseUrl: options.systemDatabaseUrl, store: opened.store, bodies: testBodies,
+  executorId: options.executorId, workerConcurrency: 2, pollingIntervalMs: 50,
+});
+say({ t: 'ready' });
+process.stdin.resume();
+process.stdin.on('end', () => {
+  void durable.close().then(() => opened.store.close()).then(() => log.end()).then(() => process.exit(0));
+});
+if (options.run) {
+  const outcome = await durable.run('fanOut', { children: options.run.children, delayMs: options.run.delayMs }, { id: options.run.id });
+  say({ t: 'outcome', outcome });
+}
