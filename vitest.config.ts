@@ -12,6 +12,8 @@ const LONG = [
   'packages/store-postgres/test/PostgresStore.processes.test.ts',
   'packages/store-postgres/test/PostgresStore.restart.test.ts',
   'test/killRuntime.test.ts',
+  // durable trees: DBOS launched against PostgreSQL, worker processes started and SIGKILLed
+  'packages/durable/test/*.test.ts',
   // soaks: writers sharing a file for seconds, hundreds of simulated session trees
   'test/aceSharing.test.ts',
   'packages/sim/test/seeds.test.ts',
