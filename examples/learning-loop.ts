@@ -84,7 +84,17 @@ function scriptedModel(): AgentModel {
 function reflect() {
   const tasks = traces.map((t) => ({ name: t.id, prompt: `Distil a skill from ${t.id}: ${t.task} -> ${t.outcome}` }));
   return calls([
-    ['add_skill', { section: 'harness', issue: 'a step fails or runs long', insight: 'check limits (rate, size, time) before retrying', keywords: ['limits'], skill_id: null, insight_source: null }],
+    [
+      'add_skill',
+      {
+        section: 'harness',
+        issue: 'a step fails or runs long',
+        insight: 'check limits (rate, size, time) before retrying',
+        keywords: ['limits'],
+        skill_id: null,
+        insight_source: null,
+      },
+    ],
     ['recurse', { tasks }],
   ]);
 }
@@ -106,7 +116,12 @@ const usage = {
 };
 
 function calls(list: [string, unknown][]) {
-  const content = list.map(([toolName, input], i) => ({ type: 'tool-call' as const, toolCallId: `${toolName}-${i}`, toolName, input: JSON.stringify(input) }));
+  const content = list.map(([toolName, input], i) => ({
+    type: 'tool-call' as const,
+    toolCallId: `${toolName}-${i}`,
+    toolName,
+    input: JSON.stringify(input),
+  }));
   return { content, finishReason: { unified: 'tool-calls' as const, raw: undefined }, usage, warnings: [] };
 }
 
@@ -118,7 +133,8 @@ type Tree = Map<string, { parent: string | null; name: string; status: string }>
 
 /** Follows the runtime's events: who spawned whom, and how each session ended. */
 function track(sessions: Tree, event: RuntimeEvent): void {
-  if (event.type === 'session.spawned') sessions.set(event.sessionId, { parent: event.parentId, name: event.name ?? event.sessionId, status: 'running' });
+  if (event.type === 'session.spawned')
+    sessions.set(event.sessionId, { parent: event.parentId, name: event.name ?? event.sessionId, status: 'running' });
   const session = 'sessionId' in event ? sessions.get(event.sessionId) : undefined;
   if (!session) return;
   if (event.type === 'session.merged') {

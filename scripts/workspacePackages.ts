@@ -161,7 +161,9 @@ function tsconfigProblems(pkg: WorkspacePackage, all: readonly WorkspacePackage[
     .map((p) => `../${p.dir.split(/[\\/]/).pop() ?? ''}/tsconfig.build.json`)
     .sort();
   if (have.join() !== want.join()) {
-    problems.push(`tsconfig.build.json "references" must name its workspace dependencies: ${JSON.stringify(want.map((path) => ({ path })))}`);
+    problems.push(
+      `tsconfig.build.json "references" must name its workspace dependencies: ${JSON.stringify(want.map((path) => ({ path })))}`,
+    );
   }
   return problems;
 }

@@ -71,7 +71,14 @@ describe('the ACE recurse scenario', () => {
       const added = await child.tools.add_skill({ section: 'context', issue: task, insight: 'y' });
       return JSON.stringify(added);
     });
-    const outcome = await rt.run(async (s) => recurse.call(s, { tasks: [{ task: 'a1', name: 'A' }, { task: 'crash', name: 'B' }] }));
+    const outcome = await rt.run(async (s) =>
+      recurse.call(s, {
+        tasks: [
+          { task: 'a1', name: 'A' },
+          { task: 'crash', name: 'B' },
+        ],
+      }),
+    );
     if (outcome.status !== 'committed' || 'error' in outcome.output) throw new Error('recurse failed');
     const lines = outcome.output.text.split('\n');
     expect(lines[0]).toMatch(/^- A: committed \(added context-0000\d\)/);

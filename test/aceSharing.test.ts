@@ -19,7 +19,12 @@ describe('sharing skillbook.json with ACE', () => {
     // the run did something: both sides wrote, and the store merged ACE's saves
     expect(r.ace.saves).toBeGreaterThan(20);
     expect(r.cohort.adds).toBeGreaterThan(20);
-    expect((r.notices['store.rebased'] ?? 0) + (r.notices['store.adopted'] ?? 0) + (r.notices['store.forked'] ?? 0) + (r.notices['store.force_saved'] ?? 0)).toBeGreaterThan(0);
+    expect(
+      (r.notices['store.rebased'] ?? 0) +
+        (r.notices['store.adopted'] ?? 0) +
+        (r.notices['store.forked'] ?? 0) +
+        (r.notices['store.force_saved'] ?? 0),
+    ).toBeGreaterThan(0);
     // ≥ 99 % of Cohort's acknowledged adds and updates are in the live document, the rest each in a logged conflict
     const acked = r.cohort.adds + r.cohort.updates;
     expect(r.cohort.addsInLive + r.cohort.updatesInLive).toBeGreaterThanOrEqual(Math.ceil(acked * 0.99));
@@ -42,7 +47,7 @@ describe('sharing skillbook.json with ACE', () => {
     expectShared(r);
   }, 60_000);
 
-  it('sharing - a long-running ACE process that loaded the document once and saves from memory: its saves never take Cohort\'s work away', async () => {
+  it("sharing - a long-running ACE process that loaded the document once and saves from memory: its saves never take Cohort's work away", async () => {
     const r = await measureSharing({ mode: 'long-running', durationMs: 6000, seed: 12 });
     dirs.push(r.dir);
     expectShared(r);

@@ -8,12 +8,25 @@ import type { SimMount } from '@cohort/store';
 import { readHistory } from '@cohort/store/testing';
 
 /** Names a plain object answers for without holding them. */
-const PROTO = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', 'propertyIsEnumerable', '__defineGetter__'] as const;
+const PROTO = [
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  '__defineGetter__',
+] as const;
 /** The same scenario with ids no object knows (and not in ACE's `<section>-<n>` form, as the others): the control. */
 const PLAIN = PROTO.map((_, i) => `plain${'abcdefgh'[i] ?? i}`);
 const DOC = '/db/skillbook.json';
 /** Every timestamp the same in both runs, so books compare byte for byte. */
-const clock: Clock = { now: () => Date.UTC(2026, 4, 1), setTimeout: (f, ms) => setTimeout(f, ms), clearTimeout: (h) => clearTimeout(h as never) };
+const clock: Clock = {
+  now: () => Date.UTC(2026, 4, 1),
+  setTimeout: (f, ms) => setTimeout(f, ms),
+  clearTimeout: (h) => clearTimeout(h as never),
+};
 
 interface Op {
   readonly type: 'ADD' | 'UPDATE' | 'TAG' | 'REMOVE';
@@ -33,7 +46,10 @@ const opArb = fc.record({
   via: fc.constantFrom('tool', 'batch'),
   text: fc.constantFrom('a', 'b'),
 }) as fc.Arbitrary<Op>;
-const rootArb = fc.record({ ops: fc.array(opArb, { maxLength: 3 }), children: fc.array(fc.array(opArb, { minLength: 1, maxLength: 3 }), { maxLength: 3 }) });
+const rootArb = fc.record({
+  ops: fc.array(opArb, { maxLength: 3 }),
+  children: fc.array(fc.array(opArb, { minLength: 1, maxLength: 3 }), { maxLength: 3 }),
+});
 
 function raw(op: Op, id: string): Record<string, unknown> {
   if (op.type === 'ADD') return { type: 'ADD', section: 'harness', skill_id: id, issue: `issue ${op.text}`, insight: 'x' };
@@ -50,37 +66,58 @@ async function write(s: Session, op: Op, names: readonly string[]): Promise<stri
     return r.ok ? `applied ${r.applied.length} skipped ${r.skipped.length}` : `refused ${r.error.code}`;
   }
   const r =
-    op.type === 'ADD' ? await s.tools.add_skill({ section: 'harness', skill_id: id, issue: `issue ${op.text}`, insight: 'x' })
-    : op.type === 'UPDATE' ? await s.tools.update_skill({ skill_id: id, insight: `changed ${op.text}` })
-    : op.type === 'TAG' ? await s.tools.tag_skill({ skill_id: id, tag: op.text === 'a' ? 'helpful' : 'harmful' })
-    : await s.tools.remove_skill({ skill_id: id });
+    op.type === 'ADD'
+      ? await s.tools.add_skill({ section: 'harness', skill_id: id, issue: `issue ${op.text}`, insight: 'x' })
+      : op.type === 'UPDATE'
+        ? await s.tools.update_skill({ skill_id: id, insight: `changed ${op.text}` })
+        : op.type === 'TAG'
+          ? await s.tools.tag_skill({ skill_id: id, tag: op.text === 'a' ? 'helpful' : 'harmful' })
+          : await s.tools.remove_skill({ skill_id: id });
   return 'ok' in r ? 'ok' : r.error.split(id).join('<id>');
 }
 
-const summary = (o: SessionOutcome): string => (o.status === 'committed' ? `committed ${o.added.length} ${o.dropped.length}` : `failed ${o.failure.kind}`);
+const summary = (o: SessionOutcome): string =>
+  o.status === 'committed' ? `committed ${o.added.length} ${o.dropped.length}` : `failed ${o.failure.kind}`;
 
 async function runRoots(rt: Runtime, roots: readonly RootPlan[], names: readonly string[]): Promise<unknown[]> {
-  const outcomes = await Promise.all(roots.map((plan) => rt.run(async (root) => {
-    const seen: string[] = [];
-    for (const op of plan.ops) seen.push(await write(root, op, names));
-    const children = await Promise.all(plan.children.map((ops) => root.spawn(async (child) => {
-      const out: string[] = [];
-      for (const op of ops) out.push(await write(child, op, names));
-      return out;
-    })));
-    return { seen, children: children.map((c) => [summary(c), c.status === 'committed' ? c.output : null]) };
-  })));
+  const outcomes = await Promise.all(
+    roots.map((plan) =>
+      rt.run(async (root) => {
+        const seen: string[] = [];
+        for (const op of plan.ops) seen.push(await write(root, op, names));
+        const children = await Promise.all(
+          plan.children.map((ops) =>
+            root.spawn(async (child) => {
+              const out: string[] = [];
+              for (const op of ops) out.push(await write(child, op, names));
+              return out;
+            }),
+          ),
+        );
+        return { seen, children: children.map((c) => [summary(c), c.status === 'committed' ? c.output : null]) };
+      }),
+    ),
+  );
   return outcomes.map((o) => [summary(o), o.status === 'committed' ? o.output : null]);
 }
 
 /** The book's skills with their ids named back to indices, in that order: comparable across the two spellings. */
 function skills(book: Skillbook, names: readonly string[]): string {
   const index = new Map(names.map((n, i) => [n, i]));
-  return JSON.stringify([...book.skills()].map((k) => ({ ...k, id: index.get(k.id) ?? k.id })).sort((a, b) => String(a.id).localeCompare(String(b.id))));
+  return JSON.stringify(
+    [...book.skills()].map((k) => ({ ...k, id: index.get(k.id) ?? k.id })).sort((a, b) => String(a.id).localeCompare(String(b.id))),
+  );
 }
 
 async function openFile(mount: SimMount): Promise<FileStore> {
-  const opened = await FileStore.open(DOC, { fs: mount, process: mount.process, clock, idleCheckpointMs: 0, checkpointEvery: 3, checkpointJournalRatio: 0 });
+  const opened = await FileStore.open(DOC, {
+    fs: mount,
+    process: mount.process,
+    clock,
+    idleCheckpointMs: 0,
+    checkpointEvery: 3,
+    checkpointJournalRatio: 0,
+  });
   if (!opened.ok) throw new Error(describeOpenError(opened.error));
   return opened.store;
 }
@@ -121,21 +158,30 @@ async function scenario(roots: readonly RootPlan[], names: readonly string[], ac
   await last.close();
   return {
     seen: { seenMemory, seenFile, seenAgain },
-    memoryBook, fileBook,
-    replays: [memoryReplay.ok ? skills(memoryReplay.book, names) : memoryReplay.message, fileReplay.ok ? skills(fileReplay.book, names) : fileReplay.message],
+    memoryBook,
+    fileBook,
+    replays: [
+      memoryReplay.ok ? skills(memoryReplay.book, names) : memoryReplay.message,
+      fileReplay.ok ? skills(fileReplay.book, names) : fileReplay.message,
+    ],
   };
 }
 
 describe('any string is an id, through the runtime', () => {
   it('prototype member names as skill ids: tools, batches, merges, both stores, an ACE edit and reopen behave exactly as plain ids (fast-check)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(rootArb, { minLength: 1, maxLength: 3 }), fc.nat(PROTO.length - 1), fc.nat(PROTO.length - 1), async (roots, added, changed) => {
-        const proto = await scenario(roots, PROTO, { added, changed });
-        const plain = await scenario(roots, PLAIN, { added, changed });
-        expect(proto).toEqual(plain);
-        expect(JSON.stringify(proto.seen)).not.toContain('invalid_commit');
-        expect(proto.replays).toEqual([proto.memoryBook, proto.fileBook]);
-      }),
+      fc.asyncProperty(
+        fc.array(rootArb, { minLength: 1, maxLength: 3 }),
+        fc.nat(PROTO.length - 1),
+        fc.nat(PROTO.length - 1),
+        async (roots, added, changed) => {
+          const proto = await scenario(roots, PROTO, { added, changed });
+          const plain = await scenario(roots, PLAIN, { added, changed });
+          expect(proto).toEqual(plain);
+          expect(JSON.stringify(proto.seen)).not.toContain('invalid_commit');
+          expect(proto.replays).toEqual([proto.memoryBook, proto.fileBook]);
+        },
+      ),
       { numRuns: 25 },
     );
   }, 120_000);

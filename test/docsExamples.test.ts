@@ -20,7 +20,10 @@ function examples(file: string): { name: string; code: string }[] {
   return [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((m, i) => ({ name: `${file} example ${i + 1}`, code: m[1] ?? '' }));
 }
 
-const markdownIn = (dir: string): string[] => readdirSync(join(root, dir)).filter((f) => f.endsWith('.md')).map((f) => `${dir}/${f}`);
+const markdownIn = (dir: string): string[] =>
+  readdirSync(join(root, dir))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `${dir}/${f}`);
 const files = ['README.md', ...markdownIn('docs'), ...markdownIn('docs/internals')];
 
 interface Exit {
@@ -33,7 +36,10 @@ interface Exit {
 function runExample(path: string): Promise<Exit> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path], {
-      cwd: root, env: { ...process.env, NO_COLOR: '1' }, timeout: TIME_LIMIT_MS, killSignal: 'SIGKILL',
+      cwd: root,
+      env: { ...process.env, NO_COLOR: '1' },
+      timeout: TIME_LIMIT_MS,
+      killSignal: 'SIGKILL',
     });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString()));
@@ -47,13 +53,23 @@ describe.concurrent('documentation examples run, each in its own process, and ex
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
   for (const file of files) {
     for (const [i, example] of examples(file).entries()) {
-      it(example.name, async () => {
-        const path = join(scratch, `${file.replace(/[/.]/g, '_')}_${i}.ts`);
-        writeFileSync(path, `${example.code}\nexport {};\n`);
-        const exit = await runExample(path);
-        const verdict = exit.signal === 'SIGKILL' ? `did not exit within ${TIME_LIMIT_MS / 1000} s (it left something open)` : `exited ${exit.code ?? exit.signal}`;
-        expect({ code: exit.code, signal: exit.signal }, `${example.name} ${verdict}:\n${exit.output}`).toEqual({ code: 0, signal: null });
-      }, TIME_LIMIT_MS + 15_000);
+      it(
+        example.name,
+        async () => {
+          const path = join(scratch, `${file.replace(/[/.]/g, '_')}_${i}.ts`);
+          writeFileSync(path, `${example.code}\nexport {};\n`);
+          const exit = await runExample(path);
+          const verdict =
+            exit.signal === 'SIGKILL'
+              ? `did not exit within ${TIME_LIMIT_MS / 1000} s (it left something open)`
+              : `exited ${exit.code ?? exit.signal}`;
+          expect({ code: exit.code, signal: exit.signal }, `${example.name} ${verdict}:\n${exit.output}`).toEqual({
+            code: 0,
+            signal: null,
+          });
+        },
+        TIME_LIMIT_MS + 15_000,
+      );
     }
   }
 });

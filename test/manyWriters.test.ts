@@ -37,7 +37,9 @@ function runWriter(command: ChildCommand, options: Record<string, unknown>, go: 
   proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   void go.then(() => proc.stdin.end('GO\n'));
   return new Promise((resolve, reject) => {
-    proc.on('close', (code) => (code === 0 && lines.at(-1)?.kind === 'done' ? resolve(lines) : reject(new Error(`writer exited ${code}: ${stderr}`))));
+    proc.on('close', (code) =>
+      code === 0 && lines.at(-1)?.kind === 'done' ? resolve(lines) : reject(new Error(`writer exited ${code}: ${stderr}`)),
+    );
   });
 }
 
@@ -45,7 +47,11 @@ const opKey = (e: { revision: number; sessionId: string; path: readonly string[]
   `${e.revision} ${e.sessionId} ${e.path.join('/')} ${JSON.stringify(e.ops)}`;
 
 /** What each session wrote, by kind of session: its depth. */
-const EXPECTED_OPS = [['ADD', 'TAG'], ['ADD', 'UPDATE', 'TAG'], ['ADD', 'UPDATE', 'TAG']] as const;
+const EXPECTED_OPS = [
+  ['ADD', 'TAG'],
+  ['ADD', 'UPDATE', 'TAG'],
+  ['ADD', 'UPDATE', 'TAG'],
+] as const;
 
 describe('many writers on one file store, real processes', () => {
   let command: ChildCommand;
@@ -63,13 +69,17 @@ describe('many writers on one file store, real processes', () => {
       const dir = await mkdtemp(join(tmpdir(), 'cohort-writers-'));
       dirs.push(dir);
       const document = join(dir, 'skillbook.json');
-      const seeded = Skillbook.empty().applyBatch({ operations: Array.from({ length: SEEDS }, (_, i) => ({ type: 'ADD', section: 'context', issue: `seed ${i}`, insight: 'x' })) });
+      const seeded = Skillbook.empty().applyBatch({
+        operations: Array.from({ length: SEEDS }, (_, i) => ({ type: 'ADD', section: 'context', issue: `seed ${i}`, insight: 'x' })),
+      });
       if (!seeded.ok) throw new Error(seeded.error.message);
       await writeFile(document, seeded.book.toJSON());
       const seeds = [...seeded.book.skills()].map((k) => k.id);
       let start = () => {};
       const go = new Promise<void>((resolve) => (start = resolve));
-      const runs = Array.from({ length: processes }, (_, p) => runWriter(command, { document, writerId: `writer-${p}`, roots: 6, concurrent: 3, seeds }, go));
+      const runs = Array.from({ length: processes }, (_, p) =>
+        runWriter(command, { document, writerId: `writer-${p}`, roots: 6, concurrent: 3, seeds }, go),
+      );
       start();
       const outputs = await Promise.all(runs);
 

@@ -47,7 +47,10 @@ describe('two runtimes on one file store', () => {
 
     const book = (await open(path)).book;
     expect(book.size).toBe(4);
-    for (const [who, told] of [['A', fromA], ['B', fromB]] as const) {
+    for (const [who, told] of [
+      ['A', fromA],
+      ['B', fromB],
+    ] as const) {
       const { root, child } = told;
       if (root.status !== 'committed' || child?.status !== 'committed') throw new Error(`${who} did not commit`);
       const result = child.output;

@@ -48,11 +48,15 @@ function runScript(script: Script, log: Map<string, LogItem[]>) {
       if (script.crashAfter !== null && index++ === script.crashAfter) throw new Error(`scripted crash in ${s.id}`);
       const target = (n: number) => existing()[n % Math.max(1, existing().length)] ?? 'context-00001';
       const op =
-        step.kind === 'add' ? { type: 'ADD', section: 'harness', issue: step.issue, insight: 'i' }
-        : step.kind === 'update' ? { type: 'UPDATE', section: 'context', skill_id: target(step.target), insight: step.insight }
-        : step.kind === 'tag' ? { type: 'TAG', section: 'context', skill_id: target(step.target), metadata: { delta: 1 } }
-        : step.kind === 'remove' ? { type: 'REMOVE', section: 'context', skill_id: target(step.target) }
-        : null;
+        step.kind === 'add'
+          ? { type: 'ADD', section: 'harness', issue: step.issue, insight: 'i' }
+          : step.kind === 'update'
+            ? { type: 'UPDATE', section: 'context', skill_id: target(step.target), insight: step.insight }
+            : step.kind === 'tag'
+              ? { type: 'TAG', section: 'context', skill_id: target(step.target), metadata: { delta: 1 } }
+              : step.kind === 'remove'
+                ? { type: 'REMOVE', section: 'context', skill_id: target(step.target) }
+                : null;
       if (op) {
         const result = s.applyBatch({ operations: [op] });
         if (result.ok && result.applied.length > 0) mine.push({ own: result.applied });
@@ -67,7 +71,7 @@ function runScript(script: Script, log: Map<string, LogItem[]>) {
 }
 
 describe('serialisability', () => {
-  it('the book equals the serial application of exactly the committed sessions\' ops, in merge order', async () => {
+  it("the book equals the serial application of exactly the committed sessions' ops, in merge order", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(leaf(0), { minLength: 1, maxLength: 3 }), async (roots) => {
         const initial = seededBook();

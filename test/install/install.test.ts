@@ -38,14 +38,35 @@ interface Ran {
 
 const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
 
-function ran(command: string, args: readonly string[], cwd: string, status: string, code: number | null, stdout: string, stderr: string): Ran {
+function ran(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  status: string,
+  code: number | null,
+  stdout: string,
+  stderr: string,
+): Ran {
   const tail = (s: string) => (s.length > 4000 ? `…${s.slice(-4000)}` : s);
-  return { code, stdout, stderr, report: `${command} ${args.join(' ')} (in ${cwd}): ${status}\n--- stdout\n${tail(stdout)}\n--- stderr\n${tail(stderr)}` };
+  return {
+    code,
+    stdout,
+    stderr,
+    report: `${command} ${args.join(' ')} (in ${cwd}): ${status}\n--- stdout\n${tail(stdout)}\n--- stderr\n${tail(stderr)}`,
+  };
 }
 
 function run(command: string, args: readonly string[], cwd: string, timeoutMs = 120_000): Ran {
   const r = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: timeoutMs, env });
-  return ran(command, args, cwd, r.error ? `error ${r.error.message}` : `exit ${r.status ?? r.signal}`, r.status, r.stdout ?? '', r.stderr ?? '');
+  return ran(
+    command,
+    args,
+    cwd,
+    r.error ? `error ${r.error.message}` : `exit ${r.status ?? r.signal}`,
+    r.status,
+    r.stdout ?? '',
+    r.stderr ?? '',
+  );
 }
 
 /** Like {@link run}, without blocking: the checkers run while npm installs. */
@@ -97,15 +118,42 @@ function writeApp(): void {
   mkdirSync(app);
   const deps = Object.fromEntries(published.map((p) => [p.manifest.name, `file:${relative(app, tarballOf(p))}`]));
   // the consumer's Node types: the version the workspace pins
-  const nodeTypes = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies['@types/node'];
-  writeFileSync(join(app, 'package.json'), `${JSON.stringify({
-    name: 'cohort-install-check', private: true, type: 'module',
-    dependencies: deps, overrides: deps, devDependencies: { '@types/node': nodeTypes },
-  }, null, 2)}\n`);
-  writeFileSync(join(app, 'tsconfig.json'), `${JSON.stringify({
-    compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', noEmit: true, types: ['node'], skipLibCheck: false },
-    files: ['consumer.ts'],
-  }, null, 2)}\n`);
+  const nodeTypes = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> })
+    .devDependencies['@types/node'];
+  writeFileSync(
+    join(app, 'package.json'),
+    `${JSON.stringify(
+      {
+        name: 'cohort-install-check',
+        private: true,
+        type: 'module',
+        dependencies: deps,
+        overrides: deps,
+        devDependencies: { '@types/node': nodeTypes },
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  writeFileSync(
+    join(app, 'tsconfig.json'),
+    `${JSON.stringify(
+      {
+        compilerOptions: {
+          strict: true,
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          noEmit: true,
+          types: ['node'],
+          skipLibCheck: false,
+        },
+        files: ['consumer.ts'],
+      },
+      null,
+      2,
+    )}\n`,
+  );
   copyFileSync(join(fixture, 'app.mjs'), join(app, 'app.mjs'));
   copyFileSync(join(fixture, 'consumer.ts'), join(app, 'consumer.ts'));
 }
@@ -131,7 +179,8 @@ beforeAll(async () => {
     return runAsync('npm', [...npmInstall, `node@${line}`], dir, 300_000);
   });
   const installed = await runAsync('npm', npmInstall, app, 300_000);
-  if (installed.code !== 0) throw new Error(`npm install of the tarballs failed (it needs the npm registry for third-party packages):\n${installed.report}`);
+  if (installed.code !== 0)
+    throw new Error(`npm install of the tarballs failed (it needs the npm registry for third-party packages):\n${installed.report}`);
   for (const node of await Promise.all(nodes)) if (node.code !== 0) throw new Error(`npm install of a Node binary failed:\n${node.report}`);
 }, 600_000);
 
@@ -142,7 +191,9 @@ afterAll(() => {
 
 describe('every package under packages/', () => {
   it('follows the package pattern, or is private', () => {
-    expect(published.map((p) => p.manifest.name)).toEqual(expect.arrayContaining(['@cohort/skillbook', '@cohort/store', '@cohort/runtime', '@cohort/cli', '@cohort/durable']));
+    expect(published.map((p) => p.manifest.name)).toEqual(
+      expect.arrayContaining(['@cohort/skillbook', '@cohort/store', '@cohort/runtime', '@cohort/cli', '@cohort/durable']),
+    );
     expect(all.filter((p) => !p.published).map((p) => p.manifest.name)).toEqual(['@cohort/bench']);
     for (const p of published) expect(packageProblems(p, all), p.manifest.name).toEqual([]);
   });
@@ -161,10 +212,15 @@ describe('every package under packages/', () => {
     });
 
     it(`${p.manifest.name} - installs from its tarball with real versions for workspace dependencies`, () => {
-      const lock = JSON.parse(readFileSync(join(app, 'node_modules', '.package-lock.json'), 'utf8')) as { packages: Record<string, { resolved?: string }> };
+      const lock = JSON.parse(readFileSync(join(app, 'node_modules', '.package-lock.json'), 'utf8')) as {
+        packages: Record<string, { resolved?: string }>;
+      };
       expect(lock.packages[`node_modules/${p.manifest.name}`]?.resolved, 'installed from the packed tarball').toMatch(/^file:/);
-      const manifest = JSON.parse(readFileSync(join(app, 'node_modules', p.manifest.name, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
-      for (const [name, spec] of Object.entries(manifest.dependencies ?? {})) expect(spec, `${name} in ${p.manifest.name}`).toMatch(/^\d+\.\d+\.\d+/);
+      const manifest = JSON.parse(readFileSync(join(app, 'node_modules', p.manifest.name, 'package.json'), 'utf8')) as {
+        dependencies?: Record<string, string>;
+      };
+      for (const [name, spec] of Object.entries(manifest.dependencies ?? {}))
+        expect(spec, `${name} in ${p.manifest.name}`).toMatch(/^\d+\.\d+\.\d+/);
       expect(existsSync(join(app, 'node_modules', p.manifest.name, 'LICENSE'))).toBe(true);
     });
 
@@ -182,9 +238,21 @@ describe('every package under packages/', () => {
       const names = JSON.stringify(published.map((p) => p.manifest.name));
       const script = `for (const name of ${names}) console.log(name, Object.keys(await import(name)).length, Object.keys(require(name)).length);`;
       // `-e` runs CommonJS, so `require` is there; an async function lets it `await import()` too
-      const r = ok(run(nodeOf(line), ['--no-warnings', '-e', `(async () => { ${script} })().catch((e) => { console.error(e); process.exit(1); });`], app));
-      const counts = r.stdout.trim().split('\n').map((row) => row.split(' '));
-      expect(counts.map(([name]) => name), r.report).toEqual(published.map((p) => p.manifest.name));
+      const r = ok(
+        run(
+          nodeOf(line),
+          ['--no-warnings', '-e', `(async () => { ${script} })().catch((e) => { console.error(e); process.exit(1); });`],
+          app,
+        ),
+      );
+      const counts = r.stdout
+        .trim()
+        .split('\n')
+        .map((row) => row.split(' '));
+      expect(
+        counts.map(([name]) => name),
+        r.report,
+      ).toEqual(published.map((p) => p.manifest.name));
       for (const [name, imported, required] of counts) {
         expect(Number(imported), `${name}: its exports`).toBeGreaterThan(0);
         expect(required, `${name}: require gives what import gives`).toBe(imported);
@@ -210,7 +278,7 @@ describe('a project that installed the tarballs', () => {
     });
   }
 
-  it('type-checks a consumer with tsc --strict and no skipLibCheck against the installed declarations, @cohort/ai\'s included', () => {
+  it("type-checks a consumer with tsc --strict and no skipLibCheck against the installed declarations, @cohort/ai's included", () => {
     const r = run(process.execPath, [tsc, '-p', 'tsconfig.json', '--strict'], app);
     expect(r.code, r.report).toBe(0);
   });
@@ -228,25 +296,36 @@ describe('a project that installed the tarballs', () => {
     expect(ok(run(bin, [cohort, 'book', 'verify', document], app)).stdout).toMatch(/^ok: /m);
   });
 
-  it('runs the README\'s service example: serves a request, refuses a bad one, stops cleanly on SIGTERM, keeps what it learned', async () => {
+  it("runs the README's service example: serves a request, refuses a bad one, stops cleanly on SIGTERM, keeps what it learned", async () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
     const section = readme.split('## Use it in your project')[1] ?? '';
     const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
     expect(code, 'README.md "Use it in your project" has a ```js service example').toBeDefined();
     writeFileSync(join(app, 'service.mjs'), code ?? '');
     const port = await freePort();
-    const service = spawn(nodeOf(NODE_LINES[NODE_LINES.length - 1] ?? ''), ['service.mjs'], { cwd: app, env: { ...env, PORT: String(port) } });
+    const service = spawn(nodeOf(NODE_LINES[NODE_LINES.length - 1] ?? ''), ['service.mjs'], {
+      cwd: app,
+      env: { ...env, PORT: String(port) },
+    });
     let output = '';
     service.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString()));
     service.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()));
     const exited = once(service, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
     try {
-      await until(() => output.includes(`listening on ${port}`), () => `the service did not start:\n${output}`);
-      const answer = await fetch(`http://127.0.0.1:${port}/learn?issue=${encodeURIComponent('served over HTTP')}&insight=${encodeURIComponent('one root session per request')}`);
+      await until(
+        () => output.includes(`listening on ${port}`),
+        () => `the service did not start:\n${output}`,
+      );
+      const answer = await fetch(
+        `http://127.0.0.1:${port}/learn?issue=${encodeURIComponent('served over HTTP')}&insight=${encodeURIComponent('one root session per request')}`,
+      );
       expect(await answer.text()).toBe('committed\n');
       // no issue: the write is refused, and the service says so instead of "committed"
       const refused = await fetch(`http://127.0.0.1:${port}/learn?insight=${encodeURIComponent('an insight with no issue')}`);
-      expect({ status: refused.status, text: await refused.text() }).toEqual({ status: 400, text: expect.stringMatching(/^add_skill refused: invalid arguments: .*issue/s) });
+      expect({ status: refused.status, text: await refused.text() }).toEqual({
+        status: 400,
+        text: expect.stringMatching(/^add_skill refused: invalid arguments: .*issue/s),
+      });
       service.kill('SIGTERM');
       const [code, signal] = await Promise.race([exited, sleep(20_000).then(() => [null, 'timeout'] as const)]);
       expect({ code, signal }, `the service did not stop on SIGTERM by itself:\n${output}`).toEqual({ code: 0, signal: null });

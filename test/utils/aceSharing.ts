@@ -45,7 +45,14 @@ interface Acked {
 /** What the measurement found. */
 export interface SharingResult {
   readonly dir: string;
-  readonly cohort: { readonly adds: number; readonly addsInLive: number; readonly updates: number; readonly updatesInLive: number; readonly updatesInConflicts: number; readonly missing: readonly string[] };
+  readonly cohort: {
+    readonly adds: number;
+    readonly addsInLive: number;
+    readonly updates: number;
+    readonly updatesInLive: number;
+    readonly updatesInConflicts: number;
+    readonly missing: readonly string[];
+  };
   readonly ace: { readonly saves: number; readonly adds: number; readonly addsInLive: number; readonly missing: readonly string[] };
   readonly counters: { readonly expected: number; readonly inLive: number; readonly wrong: readonly string[] };
   readonly duplicates: readonly string[];
@@ -54,7 +61,6 @@ export interface SharingResult {
   readonly copySkillsOnly: number;
   readonly notices: Readonly<Record<string, number>>;
 }
-
 
 /** One child session: adds a skill, sometimes updates, tags or removes one it sees. */
 async function childBody(c: Session, random: () => number, next: () => number): Promise<CohortOp[]> {
@@ -81,7 +87,13 @@ async function childBody(c: Session, random: () => number, next: () => number): 
   return ops;
 }
 
-async function runCohort(rt: ReturnType<typeof createRuntime>, done: () => boolean, random: () => number, roots: number, next: () => number): Promise<Acked[]> {
+async function runCohort(
+  rt: ReturnType<typeof createRuntime>,
+  done: () => boolean,
+  random: () => number,
+  roots: number,
+  next: () => number,
+): Promise<Acked[]> {
   const acked: Acked[] = [];
   const loop = async (): Promise<void> => {
     while (!done()) {
@@ -112,7 +124,10 @@ const slot = (delta: 1 | -1 | 0): 0 | 1 | 2 => (delta === 1 ? 0 : delta === -1 ?
 export async function measureSharing(options: SharingOptions): Promise<SharingResult> {
   const dir = await mkdtemp(join(tmpdir(), 'cohort-sharing-'));
   const document = join(dir, 'skillbook.json');
-  const opened = await FileStore.open(document, { checkpointEvery: options.store?.checkpointEvery ?? 4, idleCheckpointMs: options.store?.idleCheckpointMs ?? 50 });
+  const opened = await FileStore.open(document, {
+    checkpointEvery: options.store?.checkpointEvery ?? 4,
+    idleCheckpointMs: options.store?.idleCheckpointMs ?? 50,
+  });
   if (!opened.ok) throw new Error(describeOpenError(opened.error));
   const notices: StoreNotice[] = [];
   opened.store.notices$.subscribe((x) => notices.push(x));
@@ -125,7 +140,13 @@ export async function measureSharing(options: SharingOptions): Promise<SharingRe
   const warmUp = await runCohort(rt, () => rt.book.size >= 8, random, 1, next);
   await opened.store.checkpoint();
   const command = await childCommand(WRITER);
-  const writerOptions: AceWriterOptions = { document, mode: options.mode, durationMs: options.durationMs, seed: options.seed, prefix: `ace-${options.mode}` };
+  const writerOptions: AceWriterOptions = {
+    document,
+    mode: options.mode,
+    durationMs: options.durationMs,
+    seed: options.seed,
+    prefix: `ace-${options.mode}`,
+  };
   const writer = spawnMergeChild({ ...writerOptions }, command);
   const closed = writer.closed.then((r) => {
     stop = true;
@@ -139,7 +160,13 @@ export async function measureSharing(options: SharingOptions): Promise<SharingRe
   return judge(dir, document, acked, savesOf(writer.lines), notices);
 }
 
-async function judge(dir: string, document: string, acked: readonly Acked[], saves: readonly AceSave[], notices: readonly StoreNotice[]): Promise<SharingResult> {
+async function judge(
+  dir: string,
+  document: string,
+  acked: readonly Acked[],
+  saves: readonly AceSave[],
+  notices: readonly StoreNotice[],
+): Promise<SharingResult> {
   const live = Skillbook.fromJSON(await readFile(document, 'utf8'));
   const byIssue = new Map<string, Skill[]>();
   for (const s of live.skills()) byIssue.set(s.issue, [...(byIssue.get(s.issue) ?? []), s]);
@@ -147,7 +174,10 @@ async function judge(dir: string, document: string, acked: readonly Acked[], sav
   const one = (issue: string): Skill | undefined => byIssue.get(issue)?.[0];
   const aceOps = saves.flatMap((s) => s.ops.map((op) => ({ ...op, at: s.at })));
   const cohortOps = [...acked].sort((a, b) => a.revision - b.revision).flatMap((a) => a.ops.map((op) => ({ ...op, at: a.at })));
-  const conflictLog = (await readFile(`${document}.conflicts`, 'utf8').catch(() => '')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as StoreNotice);
+  const conflictLog = (await readFile(`${document}.conflicts`, 'utf8').catch(() => ''))
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as StoreNotice);
   const conflicted = new Set(conflictLog.flatMap((r) => ('conflicts' in r ? (r.conflicts ?? []).map((c) => c.skillId) : [])));
   const conflicts = conflictLog.reduce((n, r) => n + ('conflicts' in r ? (r.conflicts ?? []).length : 0), 0);
   // counters: every increment of either side, once
@@ -196,9 +226,25 @@ async function judge(dir: string, document: string, acked: readonly Acked[], sav
   missing.push(...cohortAdds.filter((o) => !byIssue.has(o.issue)).map((o) => `add ${o.issue}`));
   return {
     dir,
-    cohort: { adds: cohortAdds.length, addsInLive: cohortAdds.filter((o) => byIssue.has(o.issue)).length, updates: lastUpdate.size, updatesInLive, updatesInConflicts, missing },
-    ace: { saves: saves.length, adds: aceAdds.length, addsInLive: aceAdds.filter((o) => byIssue.has(o.issue)).length, missing: aceAdds.filter((o) => !byIssue.has(o.issue)).map((o) => o.issue) },
+    cohort: {
+      adds: cohortAdds.length,
+      addsInLive: cohortAdds.filter((o) => byIssue.has(o.issue)).length,
+      updates: lastUpdate.size,
+      updatesInLive,
+      updatesInConflicts,
+      missing,
+    },
+    ace: {
+      saves: saves.length,
+      adds: aceAdds.length,
+      addsInLive: aceAdds.filter((o) => byIssue.has(o.issue)).length,
+      missing: aceAdds.filter((o) => !byIssue.has(o.issue)).map((o) => o.issue),
+    },
     counters: { expected: total, inLive, wrong },
-    duplicates, copies: copyNames.length, conflicts, copySkillsOnly: copyOnly.size, notices: counts,
+    duplicates,
+    copies: copyNames.length,
+    conflicts,
+    copySkillsOnly: copyOnly.size,
+    notices: counts,
   };
 }

@@ -37,7 +37,12 @@ function told(s: Session, tool: string, issue: string, result: SkillIdResult | T
 /** Adds a skill whose issue names the session, then (`update`) changes it, then tags `tagged`. */
 async function work(s: Session, update: boolean, tagged: string): Promise<string | null> {
   const issue = `learned by ${s.id}`;
-  const id = told(s, 'add_skill', issue, await s.tools.add_skill({ section: s.depth % 2 === 0 ? 'context' : 'harness', issue, insight: 'first' }));
+  const id = told(
+    s,
+    'add_skill',
+    issue,
+    await s.tools.add_skill({ section: s.depth % 2 === 0 ? 'context' : 'harness', issue, insight: 'first' }),
+  );
   if (id && update) told(s, 'update_skill', issue, await s.tools.update_skill({ skill_id: id, insight: `revised by ${s.id}` }));
   told(s, 'tag_skill', issue, await s.tools.tag_skill({ skill_id: tagged, tag: 'helpful' }));
   return id;
@@ -50,17 +55,23 @@ function settled(outcome: { sessionId: string; path: readonly string[]; status: 
 async function root(s: Session, n: number, seeds: readonly string[]): Promise<void> {
   const mine = await work(s, false, seeds[n % seeds.length] ?? '');
   const children = [0, 1].map((c) =>
-    s.spawn(async (child) => {
-      const own = await work(child, true, mine ?? seeds[0] ?? '');
-      if (c === 0) {
-        const grandchild = await child.spawn(async (g) => {
-          await work(g, true, own ?? mine ?? '');
-          // every third grandchild crashes after its writes: nothing of it may land
-          if (n % 3 === 2) throw new Error(`${g.id} crashes`);
-        }, { name: 'grandchild' });
-        settled(grandchild);
-      }
-    }, { name: `child ${c}` }),
+    s.spawn(
+      async (child) => {
+        const own = await work(child, true, mine ?? seeds[0] ?? '');
+        if (c === 0) {
+          const grandchild = await child.spawn(
+            async (g) => {
+              await work(g, true, own ?? mine ?? '');
+              // every third grandchild crashes after its writes: nothing of it may land
+              if (n % 3 === 2) throw new Error(`${g.id} crashes`);
+            },
+            { name: 'grandchild' },
+          );
+          settled(grandchild);
+        }
+      },
+      { name: `child ${c}` },
+    ),
   );
   for (const outcome of await Promise.all(children)) settled(outcome);
 }
@@ -69,7 +80,12 @@ async function main(): Promise<void> {
   const options = JSON.parse(process.argv[2] ?? '{}') as Options;
   await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
   process.stdin.pause();
-  const opened = await FileStore.open(options.document, { writerId: options.writerId, checkpointEvery: 8, idleCheckpointMs: 5, lockWaitMs: 30_000 });
+  const opened = await FileStore.open(options.document, {
+    writerId: options.writerId,
+    checkpointEvery: 8,
+    idleCheckpointMs: 5,
+    lockWaitMs: 30_000,
+  });
   if (!opened.ok) {
     process.stderr.write(`${describeOpenError(opened.error)}\n`);
     process.exit(2);

@@ -32,7 +32,12 @@ async function rootSession(s: Session, tag: string): Promise<void> {
 async function main(): Promise<void> {
   const options = JSON.parse(process.argv[2] ?? '{}') as Options;
   await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
-  const opened = await FileStore.open(options.document, { writerId: options.writerId, checkpointEvery: 16, idleCheckpointMs: 5, lockWaitMs: 30_000 });
+  const opened = await FileStore.open(options.document, {
+    writerId: options.writerId,
+    checkpointEvery: 16,
+    idleCheckpointMs: 5,
+    lockWaitMs: 30_000,
+  });
   if (!opened.ok) {
     process.stderr.write(`${describeOpenError(opened.error)}\n`);
     process.exit(2);

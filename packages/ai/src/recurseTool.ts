@@ -39,7 +39,7 @@ export type RecurseToolResult = readonly RecurseTaskResult[] | { readonly error:
 
 const DESCRIPTION =
   'Run sub-tasks in parallel, each as an isolated child agent with its own Skillbook draft. ' +
-  "A child that finishes commits its skills into yours (you get its answer and the ids it added); a child that fails leaves nothing behind (you get why).";
+  'A child that finishes commits its skills into yours (you get its answer and the ids it added); a child that fails leaves nothing behind (you get why).';
 
 /**
  * The `recurse` tool of an agent running in `session`: each task becomes a child session, all

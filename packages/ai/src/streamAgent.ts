@@ -44,7 +44,11 @@ export function streamAgent(session: Session, options: AgentOptions): AgentStrea
   return { stream, result };
 }
 
-async function settle(session: Session, stream: AgentTextStream, failure: () => { readonly error: unknown } | undefined): Promise<AgentResult> {
+async function settle(
+  session: Session,
+  stream: AgentTextStream,
+  failure: () => { readonly error: unknown } | undefined,
+): Promise<AgentResult> {
   let settled: [string, AgentResult['steps'], AgentResult['usage']];
   try {
     settled = await Promise.all([stream.text, stream.steps, stream.totalUsage]);

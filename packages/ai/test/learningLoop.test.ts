@@ -36,7 +36,13 @@ function fakeAnthropic(): Promise<{ url: string; close: () => void; requests: nu
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as AddressInfo;
-      resolve({ url: `http://127.0.0.1:${port}/v1`, close: () => server.close(), get requests() { return state.requests; } });
+      resolve({
+        url: `http://127.0.0.1:${port}/v1`,
+        close: () => server.close(),
+        get requests() {
+          return state.requests;
+        },
+      });
     });
   });
 }
@@ -50,14 +56,42 @@ function answer(system: string, messages: Message[]): { status: number; body: un
     const tasks = ['trace-1', 'trace-2', 'trace-3'].map((id) => ({ prompt: `Distil one skill from ${id}`, name: id }));
     return message([{ type: 'tool_use', id: 'r', name: 'recurse', input: { tasks } }]);
   }
-  if (step === 0) return message([{ type: 'tool_use', id: 'a', name: 'add_skill', input: { section: 'context', issue: `lesson of ${task.slice(-7)}`, insight: 'do better', keywords: null, skill_id: null, insight_source: null } }]);
-  if (task.endsWith('trace-3')) return { status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'refused for the test' } } };
+  if (step === 0)
+    return message([
+      {
+        type: 'tool_use',
+        id: 'a',
+        name: 'add_skill',
+        input: {
+          section: 'context',
+          issue: `lesson of ${task.slice(-7)}`,
+          insight: 'do better',
+          keywords: null,
+          skill_id: null,
+          insight_source: null,
+        },
+      },
+    ]);
+  if (task.endsWith('trace-3'))
+    return { status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'refused for the test' } } };
   return message([{ type: 'text', text: 'Done.' }]);
 }
 
 function message(content: unknown[]): { status: number; body: unknown } {
   const toolUse = content.some((c) => (c as { type: string }).type === 'tool_use');
-  return { status: 200, body: { id: 'm', type: 'message', role: 'assistant', model: 'claude-test', content, stop_reason: toolUse ? 'tool_use' : 'end_turn', stop_sequence: null, usage: { input_tokens: 100, output_tokens: 10 } } };
+  return {
+    status: 200,
+    body: {
+      id: 'm',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-test',
+      content,
+      stop_reason: toolUse ? 'tool_use' : 'end_turn',
+      stop_sequence: null,
+      usage: { input_tokens: 100, output_tokens: 10 },
+    },
+  };
 }
 
 describe('examples/learning-loop.ts', () => {
@@ -76,7 +110,11 @@ describe('examples/learning-loop.ts', () => {
   it('runs unchanged against a provider package when COHORT_MODEL names one (Anthropic, on a loopback stand-in)', async () => {
     const server = await fakeAnthropic();
     try {
-      const { stdout } = await runExample({ COHORT_MODEL: 'anthropic:claude-test', ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: server.url });
+      const { stdout } = await runExample({
+        COHORT_MODEL: 'anthropic:claude-test',
+        ANTHROPIC_API_KEY: 'test',
+        ANTHROPIC_BASE_URL: server.url,
+      });
       expect(stdout).toContain('with anthropic:claude-test');
       expect(stdout).toMatch(/reflector: committed 2 op\(s\) into the book/);
       expect(stdout).toMatch(/└─ trace-3: failed \(crashed\): refused for the test; discarded 1 op\(s\)/);

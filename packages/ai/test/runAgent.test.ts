@@ -15,15 +15,35 @@ function proofScript(call: ModelCall): Reply {
     if (call.step === 0) {
       return {
         calls: [
-          { tool: 'add_skill', input: { section: 'harness', issue: 'plan first', insight: 'write the plan down', keywords: null, skill_id: null, insight_source: null } },
-          { tool: 'recurse', input: { tasks: [{ prompt: 'distil A', name: 'A' }, { prompt: 'distil B', name: 'B' }, { prompt: 'distil C', name: null }] } },
+          {
+            tool: 'add_skill',
+            input: {
+              section: 'harness',
+              issue: 'plan first',
+              insight: 'write the plan down',
+              keywords: null,
+              skill_id: null,
+              insight_source: null,
+            },
+          },
+          {
+            tool: 'recurse',
+            input: {
+              tasks: [
+                { prompt: 'distil A', name: 'A' },
+                { prompt: 'distil B', name: 'B' },
+                { prompt: 'distil C', name: null },
+              ],
+            },
+          },
         ],
       };
     }
     return { text: 'reflected' };
   }
   if (call.task === 'distil B' && call.step === 1) throw new Error('provider overloaded');
-  if (call.step === 0) return { calls: [{ tool: 'add_skill', input: { section: 'context', issue: `from ${call.task}`, insight: 'learned' } }] };
+  if (call.step === 0)
+    return { calls: [{ tool: 'add_skill', input: { section: 'context', issue: `from ${call.task}`, insight: 'learned' } }] };
   return { text: `${call.task}: done` };
 }
 
@@ -40,7 +60,9 @@ describe('runAgent', () => {
     const parentSecondCall = model.doGenerateCalls.findLast((c) => JSON.stringify(c.prompt).includes(REFLECT));
     const results = parentSecondCall?.prompt.flatMap((m) => (m.role === 'tool' ? m.content : []));
     const recurse = results?.find((p) => p.type === 'tool-result' && p.toolName === 'recurse');
-    const perTask = (recurse?.type === 'tool-result' && recurse.output.type === 'json' ? recurse.output.value : null) as RecurseTaskResult[] | null;
+    const perTask = (recurse?.type === 'tool-result' && recurse.output.type === 'json' ? recurse.output.value : null) as
+      | RecurseTaskResult[]
+      | null;
     expect(perTask).toEqual([
       { status: 'committed', name: 'A', text: 'distil A: done', added: [expect.stringMatching(/^context-0000\d$/)] },
       { status: 'failed', name: 'B', kind: 'crashed', message: expect.stringContaining('provider overloaded') },
@@ -65,7 +87,10 @@ describe('runAgent', () => {
     const rt = createRuntime({ clock });
     const observed = { aborted: false };
     const model = scriptedModel((call) => {
-      if (call.task === 'parent') return call.step === 0 ? { calls: [{ tool: 'recurse', input: { tasks: [{ prompt: 'hang', name: 'slow' }] } }] } : { text: 'gave up waiting' };
+      if (call.task === 'parent')
+        return call.step === 0
+          ? { calls: [{ tool: 'recurse', input: { tasks: [{ prompt: 'hang', name: 'slow' }] } }] }
+          : { text: 'gave up waiting' };
       return neverAnswers(call, observed);
     });
     const outcome = await clock.settle(rt.run((s) => runAgent(s, { model, prompt: 'parent', recurse: { timeoutMs: 50 } })));
@@ -103,8 +128,13 @@ describe('runAgent', () => {
       now += 1_000;
       return call.step < 50 ? { calls: [{ tool: 'read_skill', input: { skill_id: 'context-00001' } }] } : { text: 'ran past its deadline' };
     });
-    const budgeted = await rt.run((s) => streamAgent(s, { model: streamed, prompt: 'loop', maxSteps: 1e9 }).result, { budget: { ms: 3_000 } });
-    expect(budgeted.status === 'failed' && budgeted.failure).toMatchObject({ kind: 'budget_exhausted', message: expect.stringContaining('wall-clock') });
+    const budgeted = await rt.run((s) => streamAgent(s, { model: streamed, prompt: 'loop', maxSteps: 1e9 }).result, {
+      budget: { ms: 3_000 },
+    });
+    expect(budgeted.status === 'failed' && budgeted.failure).toMatchObject({
+      kind: 'budget_exhausted',
+      message: expect.stringContaining('wall-clock'),
+    });
     expect(streamed.doStreamCalls).toHaveLength(3);
     await rt.close();
   });
@@ -112,16 +142,22 @@ describe('runAgent', () => {
   it("budget - every call's request and tokens are charged, a child's to its carved budget and back to the parent", async () => {
     const rt = createRuntime();
     const model = scriptedModel((call) => {
-      if (call.task === 'parent') return call.step === 0 ? { calls: [{ tool: 'recurse', input: { tasks: [{ prompt: 'child' }] } }], tokens: { input: 100, output: 20 } } : { text: 'ok', tokens: { input: 150, output: 10 } };
+      if (call.task === 'parent')
+        return call.step === 0
+          ? { calls: [{ tool: 'recurse', input: { tasks: [{ prompt: 'child' }] } }], tokens: { input: 100, output: 20 } }
+          : { text: 'ok', tokens: { input: 150, output: 10 } };
       return { text: 'child done', tokens: { input: 40, output: 2 } };
     });
     let left: unknown;
     let usage: unknown;
-    const outcome = await rt.run(async (s) => {
-      const result = await runAgent(s, { model, prompt: 'parent', recurse: { budget: { tokens: 500, requests: 3 } } });
-      usage = result.usage;
-      left = s.charge({});
-    }, { budget: { tokens: 10_000, requests: 10 } });
+    const outcome = await rt.run(
+      async (s) => {
+        const result = await runAgent(s, { model, prompt: 'parent', recurse: { budget: { tokens: 500, requests: 3 } } });
+        usage = result.usage;
+        left = s.charge({});
+      },
+      { budget: { tokens: 10_000, requests: 10 } },
+    );
     expect(outcome.status).toBe('committed');
     expect(usage).toMatchObject({ inputTokens: 250, outputTokens: 30, totalTokens: 280 });
     // parent: 120 + 160 tokens, 2 requests; child: 42 tokens, 1 request
@@ -131,7 +167,10 @@ describe('runAgent', () => {
 
   it('budget - a spent token budget fails the session as budget_exhausted and stops the loop', async () => {
     const rt = createRuntime();
-    const model = scriptedModel(() => ({ calls: [{ tool: 'read_skill', input: { skill_id: 'context-00001' } }], tokens: { input: 30, output: 10 } }));
+    const model = scriptedModel(() => ({
+      calls: [{ tool: 'read_skill', input: { skill_id: 'context-00001' } }],
+      tokens: { input: 30, output: 10 },
+    }));
     const outcome = await rt.run((s) => runAgent(s, { model, prompt: 'loop forever', maxSteps: 20 }), { budget: { tokens: 100 } });
     expect(outcome.status === 'failed' && outcome.failure.kind).toBe('budget_exhausted');
     expect(model.doGenerateCalls).toHaveLength(3); // 40 + 40 charged; the third call's 40 is refused
@@ -159,7 +198,13 @@ describe('runAgent', () => {
       return { text: 'done' };
     });
     const whoamiSaw: unknown[] = [];
-    const whoami = (child: Session) => ({ whoami: tool({ description: 'who am I', inputSchema: jsonSchema<unknown>({ type: 'object', properties: {}, required: [], additionalProperties: false }), execute: async () => child.path.length }) });
+    const whoami = (child: Session) => ({
+      whoami: tool({
+        description: 'who am I',
+        inputSchema: jsonSchema<unknown>({ type: 'object', properties: {}, required: [], additionalProperties: false }),
+        execute: async () => child.path.length,
+      }),
+    });
     const outcome = await rt.run((s) => runAgent(s, { model, prompt: 'root', recurse: { depth: 1, tools: whoami } }));
     expect(outcome.status).toBe('committed');
     const skills = ['add_skill', 'read_skill', 'remove_skill', 'tag_skill', 'update_skill'];
@@ -172,8 +217,12 @@ describe('runAgent', () => {
 
   it('stops after maxSteps, takes messages instead of a prompt, and keeps the writes of the session', async () => {
     const rt = createRuntime();
-    const model = scriptedModel((call) => ({ calls: [{ tool: 'add_skill', input: { section: 'harness', issue: `step ${call.step}`, insight: 'x' } }] }));
-    const outcome = await rt.run((s: Session) => runAgent(s, { model, messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }], maxSteps: 2, system: 'be brief' }));
+    const model = scriptedModel((call) => ({
+      calls: [{ tool: 'add_skill', input: { section: 'harness', issue: `step ${call.step}`, insight: 'x' } }],
+    }));
+    const outcome = await rt.run((s: Session) =>
+      runAgent(s, { model, messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }], maxSteps: 2, system: 'be brief' }),
+    );
     expect(outcome.status).toBe('committed');
     expect(model.doGenerateCalls).toHaveLength(2);
     expect(model.doGenerateCalls[0]?.prompt[0]).toEqual({ role: 'system', content: 'be brief' });

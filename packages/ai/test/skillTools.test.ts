@@ -27,7 +27,9 @@ describe('skillTools', () => {
     });
     expect(outcome).toMatchObject({ status: 'committed', output: 'saw 3 results', added: ['harness-00001'] });
     expect(seenByOthers).toBe(0);
-    const outputs = model.doGenerateCalls[1]?.prompt.flatMap((m) => (m.role === 'tool' ? m.content : [])).map((p) => (p.type === 'tool-result' ? p.output : null));
+    const outputs = model.doGenerateCalls[1]?.prompt
+      .flatMap((m) => (m.role === 'tool' ? m.content : []))
+      .map((p) => (p.type === 'tool-result' ? p.output : null));
     expect(outputs).toEqual([
       { type: 'json', value: { ok: true, skill_id: 'harness-00001' } },
       { type: 'json', value: { error: expect.stringMatching(/^invalid arguments: .*sectoin/s) } },
@@ -46,7 +48,9 @@ describe('skillTools', () => {
         expect(t.strict, name).toBe(true);
         expect(t.description, name).toMatch(/\w/);
       }
-      const recurse = (await asSchema(tools.recurse.inputSchema).jsonSchema) as { properties: { tasks: { items: { properties: Record<string, unknown> } } } };
+      const recurse = (await asSchema(tools.recurse.inputSchema).jsonSchema) as {
+        properties: { tasks: { items: { properties: Record<string, unknown> } } };
+      };
       expect(acceptsNull(recurse.properties.tasks.items.properties['name'])).toBe(true);
       expect(acceptsNull(recurse.properties.tasks.items.properties['prompt'])).toBe(false);
     });

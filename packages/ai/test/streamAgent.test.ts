@@ -8,20 +8,33 @@ describe('streamAgent', () => {
     const rt = createRuntime();
     const model = scriptedModel((call) => {
       if (call.task === 'parent' && call.step === 0) {
-        return { calls: [{ tool: 'add_skill', input: { section: 'harness', issue: 'streamed', insight: 'x' } }, { tool: 'recurse', input: { tasks: [{ prompt: 'child' }] } }], tokens: { input: 50, output: 5 } };
+        return {
+          calls: [
+            { tool: 'add_skill', input: { section: 'harness', issue: 'streamed', insight: 'x' } },
+            { tool: 'recurse', input: { tasks: [{ prompt: 'child' }] } },
+          ],
+          tokens: { input: 50, output: 5 },
+        };
       }
-      if (call.task === 'child' && call.step === 0) return { calls: [{ tool: 'add_skill', input: { section: 'context', issue: 'from the child', insight: 'y' } }], tokens: { input: 20, output: 5 } };
+      if (call.task === 'child' && call.step === 0)
+        return {
+          calls: [{ tool: 'add_skill', input: { section: 'context', issue: 'from the child', insight: 'y' } }],
+          tokens: { input: 20, output: 5 },
+        };
       return { text: `${call.task} done`, tokens: { input: 10, output: 5 } };
     });
     const deltas: string[] = [];
     let left: unknown;
-    const outcome = await rt.run(async (s) => {
-      const { stream, result } = streamAgent(s, { model, prompt: 'parent', recurse: true });
-      for await (const delta of stream.textStream) deltas.push(delta);
-      const { text, usage } = await result;
-      left = s.charge({});
-      return { text, tokens: usage.totalTokens };
-    }, { budget: { tokens: 1_000 } });
+    const outcome = await rt.run(
+      async (s) => {
+        const { stream, result } = streamAgent(s, { model, prompt: 'parent', recurse: true });
+        for await (const delta of stream.textStream) deltas.push(delta);
+        const { text, usage } = await result;
+        left = s.charge({});
+        return { text, tokens: usage.totalTokens };
+      },
+      { budget: { tokens: 1_000 } },
+    );
     expect(outcome).toMatchObject({ status: 'committed', output: { text: 'parent done', tokens: 70 } });
     expect(deltas.join('')).toBe('parent done');
     expect([...rt.book.skills()].map((s) => s.issue).sort()).toEqual(['from the child', 'streamed']);
@@ -46,7 +59,9 @@ describe('streamAgent', () => {
     const rt = createRuntime({ clock });
     const observed = { aborted: false };
     const model = scriptedModel((call) => neverAnswers(call, observed));
-    const outcome = await clock.settle(rt.run(async (s) => (await streamAgent(s, { model, prompt: 'hang' }).result).text, { timeoutMs: 30 }));
+    const outcome = await clock.settle(
+      rt.run(async (s) => (await streamAgent(s, { model, prompt: 'hang' }).result).text, { timeoutMs: 30 }),
+    );
     expect(observed.aborted).toBe(true);
     expect(outcome.status === 'failed' && outcome.failure.kind).toBe('timeout');
     await rt.close();
@@ -55,7 +70,9 @@ describe('streamAgent', () => {
   it('a spent budget ends the stream and fails the session as budget_exhausted', async () => {
     const rt = createRuntime();
     const model = scriptedModel(() => ({ calls: [{ tool: 'read_skill', input: { skill_id: 'x' } }], tokens: { input: 30, output: 10 } }));
-    const outcome = await rt.run(async (s) => (await streamAgent(s, { model, prompt: 'loop', maxSteps: 20 }).result).text, { budget: { tokens: 100 } });
+    const outcome = await rt.run(async (s) => (await streamAgent(s, { model, prompt: 'loop', maxSteps: 20 }).result).text, {
+      budget: { tokens: 100 },
+    });
     expect(outcome.status === 'failed' && outcome.failure.kind).toBe('budget_exhausted');
     expect(model.doStreamCalls).toHaveLength(3);
     await rt.close();

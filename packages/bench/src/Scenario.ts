@@ -101,20 +101,47 @@ export function ratioRow(
   detail?: Readonly<Record<string, unknown>>,
 ): BenchRow {
   return {
-    id, scenario, cohort, baseline, ratio, ratioText: `${formatNumber(ratio)}×`, target, met: meets(target, ratio),
+    id,
+    scenario,
+    cohort,
+    baseline,
+    ratio,
+    ratioText: `${formatNumber(ratio)}×`,
+    target,
+    met: meets(target, ratio),
     ...(detail ? { detail } : {}),
   };
 }
 
 /** A row that compares nothing because `reason` (a system failed its check): shown as not ranked. */
-export function unrankedRow(id: string, scenario: string, cohort: Figure, baseline: Figure | null, target: Target, reason: string): BenchRow {
+export function unrankedRow(
+  id: string,
+  scenario: string,
+  cohort: Figure,
+  baseline: Figure | null,
+  target: Target,
+  reason: string,
+): BenchRow {
   return { id, scenario, cohort, baseline, ratio: null, ratioText: '—', target, met: null, unranked: reason };
 }
 
 /** A row whose target is on Cohort's own figure (`< 3 s`, `< 300 MB`). */
-export function absoluteRow(id: string, scenario: string, cohort: Figure, target: Target, detail?: Readonly<Record<string, unknown>>): BenchRow {
+export function absoluteRow(
+  id: string,
+  scenario: string,
+  cohort: Figure,
+  target: Target,
+  detail?: Readonly<Record<string, unknown>>,
+): BenchRow {
   return {
-    id, scenario, cohort, baseline: null, ratio: cohort.value, ratioText: '—', target, met: meets(target, cohort.value),
+    id,
+    scenario,
+    cohort,
+    baseline: null,
+    ratio: cohort.value,
+    ratioText: '—',
+    target,
+    met: meets(target, cohort.value),
     ...(detail ? { detail } : {}),
   };
 }

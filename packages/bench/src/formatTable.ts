@@ -22,7 +22,10 @@ export function formatTable(rows: readonly BenchRow[]): string {
   ]);
   const widths = HEADER.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] ?? '').length)));
   const line = (c: readonly string[]) =>
-    c.map((v, i) => (i >= 2 && i <= 4 ? v.padStart(widths[i] ?? 0) : v.padEnd(widths[i] ?? 0))).join('  ').trimEnd();
+    c
+      .map((v, i) => (i >= 2 && i <= 4 ? v.padStart(widths[i] ?? 0) : v.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
   return [line(HEADER), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
 }
 
@@ -30,7 +33,9 @@ export function formatTable(rows: readonly BenchRow[]): string {
 export function formatMarkdown(rows: readonly BenchRow[]): string {
   const out = ['| | scenario | Cohort | baseline | ratio | target | met? |', '| --- | --- | ---: | ---: | ---: | --- | --- |'];
   for (const r of rows) {
-    out.push(`| ${r.id} | ${r.scenario} | ${formatFigure(r.cohort)} | ${formatFigure(r.baseline)} | ${r.ratioText} | ${r.target.text} | ${metText(r, '**no**')} |`);
+    out.push(
+      `| ${r.id} | ${r.scenario} | ${formatFigure(r.cohort)} | ${formatFigure(r.baseline)} | ${r.ratioText} | ${r.target.text} | ${metText(r, '**no**')} |`,
+    );
   }
   return out.join('\n');
 }

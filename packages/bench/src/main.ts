@@ -39,7 +39,9 @@ else {
     console.log(markdown ? formatPeersMarkdown(results.peers) : formatPeers(results.peers));
   }
   console.log('');
-  console.log(`${m.cpus} × ${m.cpuModel}, ${m.memoryGb} GB, Node ${m.node}, ${m.platform}; ${results.seconds.toFixed(0)} s, peak RSS ${results.peakRssMb.toFixed(0)} MB, load average ${m.loadAverage.toFixed(1)}`);
+  console.log(
+    `${m.cpus} × ${m.cpuModel}, ${m.memoryGb} GB, Node ${m.node}, ${m.platform}; ${results.seconds.toFixed(0)} s, peak RSS ${results.peakRssMb.toFixed(0)} MB, load average ${m.loadAverage.toFixed(1)}`,
+  );
   const missed = results.rows.filter((r) => r.met === false);
   console.log(missed.length === 0 ? 'every target met' : `targets missed: ${missed.map((r) => r.id).join(', ')}`);
   console.log('results written to bench-results.json');

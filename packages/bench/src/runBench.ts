@@ -12,7 +12,16 @@ import { soakScenario } from './scenarios/soak.ts';
 import { spawnIsolation } from './scenarios/spawnIsolation.ts';
 
 /** Every scenario, in the order they run. */
-export const scenarios: readonly Scenario[] = [fanOut, spawnIsolation, mergeThroughput, durableMerges, reopen, conflictCheck, pgDurableMerges, soakScenario];
+export const scenarios: readonly Scenario[] = [
+  fanOut,
+  spawnIsolation,
+  mergeThroughput,
+  durableMerges,
+  reopen,
+  conflictCheck,
+  pgDurableMerges,
+  soakScenario,
+];
 
 /** Where and how a run happened. */
 export interface BenchMachine {

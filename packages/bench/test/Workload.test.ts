@@ -36,7 +36,7 @@ describe('Workload - W(n, k) and its check', () => {
     expect(verify(tree, survivors(tree))).toEqual({ expected: 900, survived: 900, crashedKept: 0, ok: true });
   });
 
-  it('verify - a run that kept a crashed child\'s writes, or its children\'s, fails and counts them', () => {
+  it("verify - a run that kept a crashed child's writes, or its children's, fails and counts them", () => {
     const tree = treeWorkload('tree', 10, 2);
     // 110 children × 10 inserts; a crashed first-level child with its 10 children (110 inserts), 9 crashed second-level children under the others (90)
     expect(verify(tree, everyInsert(tree))).toEqual({ expected: 900, survived: 1_100, crashedKept: 200, ok: false });

@@ -4,7 +4,8 @@ import { flatWorkload, treeWorkload, verify } from '../src/index.ts';
 import { peerSystems } from '../src/peers/peerSystems.ts';
 import { runPeerProcess, timePeerProcess } from '../src/peers/runPeerProcess.ts';
 
-const pinned = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> }).dependencies;
+const pinned = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> })
+  .dependencies;
 
 describe('peer systems - the same workload, run the way each is used', () => {
   for (const system of peerSystems) {

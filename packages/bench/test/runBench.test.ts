@@ -27,56 +27,68 @@ describe('bench - the harness', () => {
     return run;
   };
 
-  it('runs every scenario in smoke mode and reports a row per target, well formed', async () => {
-    const results = await smokeRun();
-    expect(results.format).toBe('cohort-bench/1');
-    expect(new Set(results.rows.map((r) => r.id.charAt(0)))).toEqual(new Set(scenarios.map((s) => s.id)));
-    for (const row of results.rows) {
-      expect(Number.isFinite(row.cohort.value)).toBe(true);
-      if (row.baseline) expect(Number.isFinite(row.baseline.value)).toBe(true);
-      // every system drops its crashed children's writes, so every row is ranked; a ratio that
-      // is not a number would read as a missed target rather than as a broken row
-      expect(row.unranked).toBeUndefined();
-      expect(Number.isFinite(row.ratio)).toBe(true);
-      expect(row.met === null).toBe(row.target.kind === 'info');
-    }
-    expect(results.rows.map((r) => r.id)).toEqual(
-      expect.arrayContaining(['1a', '1b', '2a', '2b', '2c', '2d', '2e', '2f', '2g', '3b', '4', '5', '6', '8a', '8b', '8c']),
-    );
-    const table = formatTable(results.rows);
-    expect(table.split('\n')).toHaveLength(results.rows.length + 2);
-    expect(formatMarkdown(results.rows)).toContain('| 3b |');
-    // the peak is this process's, in MB: at least what it held before the run, at most its peak so far
-    expect(results.peakRssMb).toBeGreaterThanOrEqual(rssBeforeMb);
-    expect(results.peakRssMb).toBeLessThanOrEqual((process.resourceUsage().maxRSS * 1024) / 1e6);
-    // the results name the machine that ran them
-    expect(results.machine).toEqual({ ...describeMachine(), loadAverage: expect.any(Number) });
-  }, SMOKE_TIMEOUT_MS);
-
-  it('compares Cohort with its peers on every workload, each checked, with a memory figure from each own process', async () => {
-    const peers = (await smokeRun()).peers;
-    expect(peers?.lines.map((l) => l.key)).toEqual(['cohort', 'langgraph', 'effect', 'floor']);
-    for (const line of peers?.lines ?? []) {
-      for (const w of peers?.workloads ?? []) {
-        const cell = line.cells[w.id];
-        expect(cell?.capped).toBe(false);
-        expect(cell?.verdict).toMatchObject({ ok: true, crashedKept: 0 });
-        expect(cell?.time.value).toBeGreaterThan(0);
+  it(
+    'runs every scenario in smoke mode and reports a row per target, well formed',
+    async () => {
+      const results = await smokeRun();
+      expect(results.format).toBe('cohort-bench/1');
+      expect(new Set(results.rows.map((r) => r.id.charAt(0)))).toEqual(new Set(scenarios.map((s) => s.id)));
+      for (const row of results.rows) {
+        expect(Number.isFinite(row.cohort.value)).toBe(true);
+        if (row.baseline) expect(Number.isFinite(row.baseline.value)).toBe(true);
+        // every system drops its crashed children's writes, so every row is ranked; a ratio that
+        // is not a number would read as a missed target rather than as a broken row
+        expect(row.unranked).toBeUndefined();
+        expect(Number.isFinite(row.ratio)).toBe(true);
+        expect(row.met === null).toBe(row.target.kind === 'info');
       }
-      expect(line.memory.verdict?.ok).toBe(true);
-      expect(line.memory.increaseMb).toEqual(expect.any(Number));
-    }
-    if (!peers) return;
-    const text = formatPeers(peers);
-    expect(text.split('\n')).toHaveLength(2 + 4);
-    expect(text).toContain('dropped');
-    expect(formatPeersMarkdown(peers).split('\n')[0]).toContain('| system |');
-  }, SMOKE_TIMEOUT_MS);
+      expect(results.rows.map((r) => r.id)).toEqual(
+        expect.arrayContaining(['1a', '1b', '2a', '2b', '2c', '2d', '2e', '2f', '2g', '3b', '4', '5', '6', '8a', '8b', '8c']),
+      );
+      const table = formatTable(results.rows);
+      expect(table.split('\n')).toHaveLength(results.rows.length + 2);
+      expect(formatMarkdown(results.rows)).toContain('| 3b |');
+      // the peak is this process's, in MB: at least what it held before the run, at most its peak so far
+      expect(results.peakRssMb).toBeGreaterThanOrEqual(rssBeforeMb);
+      expect(results.peakRssMb).toBeLessThanOrEqual((process.resourceUsage().maxRSS * 1024) / 1e6);
+      // the results name the machine that ran them
+      expect(results.machine).toEqual({ ...describeMachine(), loadAverage: expect.any(Number) });
+    },
+    SMOKE_TIMEOUT_MS,
+  );
 
-  it('never loads a peer into the process that measures Cohort', async () => {
-    await smokeRun();
-    // LangChain keeps its AsyncLocalStorage here once loaded; running it switches on the
-    // promise hooks that slow every later await in the process, Cohort's and the floor's
-    expect((globalThis as Record<symbol, unknown>)[Symbol.for('ls:tracing_async_local_storage')]).toBeUndefined();
-  }, SMOKE_TIMEOUT_MS);
+  it(
+    'compares Cohort with its peers on every workload, each checked, with a memory figure from each own process',
+    async () => {
+      const peers = (await smokeRun()).peers;
+      expect(peers?.lines.map((l) => l.key)).toEqual(['cohort', 'langgraph', 'effect', 'floor']);
+      for (const line of peers?.lines ?? []) {
+        for (const w of peers?.workloads ?? []) {
+          const cell = line.cells[w.id];
+          expect(cell?.capped).toBe(false);
+          expect(cell?.verdict).toMatchObject({ ok: true, crashedKept: 0 });
+          expect(cell?.time.value).toBeGreaterThan(0);
+        }
+        expect(line.memory.verdict?.ok).toBe(true);
+        expect(line.memory.increaseMb).toEqual(expect.any(Number));
+      }
+      if (!peers) return;
+      const text = formatPeers(peers);
+      expect(text.split('\n')).toHaveLength(2 + 4);
+      expect(text).toContain('dropped');
+      expect(formatPeersMarkdown(peers).split('\n')[0]).toContain('| system |');
+    },
+    SMOKE_TIMEOUT_MS,
+  );
+
+  it(
+    'never loads a peer into the process that measures Cohort',
+    async () => {
+      await smokeRun();
+      // LangChain keeps its AsyncLocalStorage here once loaded; running it switches on the
+      // promise hooks that slow every later await in the process, Cohort's and the floor's
+      expect((globalThis as Record<symbol, unknown>)[Symbol.for('ls:tracing_async_local_storage')]).toBeUndefined();
+    },
+    SMOKE_TIMEOUT_MS,
+  );
 });

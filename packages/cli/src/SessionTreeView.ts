@@ -33,9 +33,10 @@ export class SessionTreeView {
       row.status = `committed (${plural(event.ops, 'op')}) into ${event.into === 'root' ? `the book at revision ${event.revision}` : `${event.into}'s draft`}${dropped}`;
     } else if (event.type === 'session.failed') {
       const f = event.failure;
-      const discarded = f.discarded.ops + f.discarded.descendants > 0
-        ? `; discarded ${plural(f.discarded.ops, 'op')}${f.discarded.descendants ? ` and ${plural(f.discarded.descendants, 'descendant')}` : ''}`
-        : '';
+      const discarded =
+        f.discarded.ops + f.discarded.descendants > 0
+          ? `; discarded ${plural(f.discarded.ops, 'op')}${f.discarded.descendants ? ` and ${plural(f.discarded.descendants, 'descendant')}` : ''}`
+          : '';
       row.status = `failed (${f.kind}): ${f.message}${discarded}`;
     }
   }

@@ -22,10 +22,13 @@ function leaves(command: Command): Command[] {
  * program.addHelpText('after', () => commandOverview(program));
  */
 export function commandOverview(program: Command): string {
-  const rows = program.commands.filter((c) => c.name() !== 'help').flatMap(leaves).map((c) => {
-    const options = c.options.filter((o) => !o.hidden).map((o) => `[${o.flags.replace(/^-\w, /, '')}]`);
-    return [commandPath(c), options.join(' ')] as const;
-  });
+  const rows = program.commands
+    .filter((c) => c.name() !== 'help')
+    .flatMap(leaves)
+    .map((c) => {
+      const options = c.options.filter((o) => !o.hidden).map((o) => `[${o.flags.replace(/^-\w, /, '')}]`);
+      return [commandPath(c), options.join(' ')] as const;
+    });
   const width = Math.max(...rows.map(([path]) => path.length));
   const lines = rows.map(([path, options]) => `  ${path.padEnd(width)}  ${options}`.trimEnd());
   return `\nEvery command and its options (\`${program.name()} <command> --help\` explains them):\n${lines.join('\n')}\n`;

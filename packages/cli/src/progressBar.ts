@@ -23,7 +23,12 @@ const NONE: ProgressBar = { update: () => {}, setTotal: () => {}, stop: () => {}
  * bar.update(1, { note: '' });
  * bar.stop();
  */
-export function startProgress(stream: CliOutput, total: number, format: string, payload: Readonly<Record<string, string>> = {}): ProgressBar {
+export function startProgress(
+  stream: CliOutput,
+  total: number,
+  format: string,
+  payload: Readonly<Record<string, string>> = {},
+): ProgressBar {
   if (stream.isTTY !== true) return NONE;
   const bar = new cliProgress.SingleBar({
     // cli-progress writes through `write` and node:readline's cursor helpers, which only call `write`

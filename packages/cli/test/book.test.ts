@@ -16,7 +16,11 @@ async function fixture(): Promise<string> {
   const opened = await FileStore.open(document, { idleCheckpointMs: 0, checkpointEvery: 2 });
   if (!opened.ok) throw new Error(describeOpenError(opened.error));
   const store = opened.store;
-  const paths = [['root', 'planner'], ['root', 'planner', 'editor'], ['root', 'pruner']];
+  const paths = [
+    ['root', 'planner'],
+    ['root', 'planner', 'editor'],
+    ['root', 'pruner'],
+  ];
   for (const [i, path] of paths.entries()) {
     const sessionId = path[path.length - 1] ?? '';
     const r = await store.append(makeCommit(store.book, [addOp(`skill ${i}`)], { sessionId, path }).commit);
@@ -55,7 +59,7 @@ describe('cohort book', () => {
     expect(json).toMatchObject({ revision: 3, skills: 3, journal: { commits: 3 }, recoveryCopies: [], lock: null });
   });
 
-  it('book log - lists the audit journal with each commit\'s session path', async () => {
+  it("book log - lists the audit journal with each commit's session path", async () => {
     const document = await fixture();
     const log = await run(['log', document]);
     expect(log.code).toBe(0);
@@ -65,7 +69,7 @@ describe('cohort book', () => {
     expect(json.map((e) => e.path.join('/'))).toEqual(['root/planner/editor', 'root/pruner']);
   });
 
-  it('book log - a commit of several sessions lists each session\'s block under it, as a tree of paths', async () => {
+  it("book log - a commit of several sessions lists each session's block under it, as a tree of paths", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cohort-cli-'));
     dirs.push(dir);
     const document = join(dir, 'skillbook.json');
@@ -83,7 +87,9 @@ describe('cohort book', () => {
     const at = lines.findIndex((l) => l.includes('r1'));
     expect(lines[at + 1]?.trim()).toBe('r/c  ADD context-00001');
     expect(lines[at + 2]?.trim()).toBe('r  ADD context-00002');
-    expect((lines[at + 1]?.length ?? 0) - (lines[at + 1]?.trimStart().length ?? 0)).toBeGreaterThan((lines[at + 2]?.length ?? 0) - (lines[at + 2]?.trimStart().length ?? 0));
+    expect((lines[at + 1]?.length ?? 0) - (lines[at + 1]?.trimStart().length ?? 0)).toBeGreaterThan(
+      (lines[at + 2]?.length ?? 0) - (lines[at + 2]?.trimStart().length ?? 0),
+    );
     const json = JSON.parse((await run(['log', document, '--json'])).text) as { blocks: { path: string[] }[] }[];
     expect(json.at(-1)?.blocks.map((b) => b.path)).toEqual([['r', 'c'], ['r']]);
   });
@@ -125,7 +131,9 @@ describe('cohort book', () => {
       const r = await run([command, document]);
       expect([command, r.code]).toEqual([command, 0]);
       expect(r.err).toMatch(new RegExp(`^warning: ${document} has 1 problem \\(the book shown is what it opens to\\):\n  torn_tail: `));
-      expect(r.err).toContain(`\`cohort book verify ${document}\` shows it; \`cohort book repair ${document} --yes\` repairs a damaged journal`);
+      expect(r.err).toContain(
+        `\`cohort book verify ${document}\` shows it; \`cohort book repair ${document} --yes\` repairs a damaged journal`,
+      );
       expect(r.out).toContain(command === 'log' ? 'ADD' : '3');
     }
     expect((await run(['show', await fixture()])).err).toBe('');

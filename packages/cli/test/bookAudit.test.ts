@@ -18,22 +18,33 @@ async function written(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'cohort-cli-audit-'));
   dirs.push(dir);
   const document = join(dir, 'skillbook.json');
-  const seeded = Skillbook.empty().applyBatch({ operations: [{ type: 'ADD', section: 'context', issue: 'seed', insight: 'seed insight' }] });
+  const seeded = Skillbook.empty().applyBatch({
+    operations: [{ type: 'ADD', section: 'context', issue: 'seed', insight: 'seed insight' }],
+  });
   if (!seeded.ok) throw new Error(seeded.error.message);
   await writeFile(document, seeded.book.toJSON());
   const opened = await FileStore.open(document, { idleCheckpointMs: 0 });
   if (!opened.ok) throw new Error(describeOpenError(opened.error));
   const rt = createRuntime({ store: opened.store, runtimeId: 'api' });
   for (const topic of ['dates', 'retries']) {
-    const outcome = await rt.run(async (root) => {
-      await root.tools.tag_skill({ skill_id: 'context-00001', tag: 'helpful' });
-      await root.spawn(async (planner) => {
-        const added = await planner.tools.add_skill({ section: 'context', issue: `${topic}: plan`, insight: 'x' });
-        await planner.spawn(async (editor) => {
-          if ('ok' in added) await editor.tools.update_skill({ skill_id: added.skill_id, insight: `${topic}: edited` });
-        }, { name: 'editor' });
-      }, { name: 'planner' });
-    }, { name: topic });
+    const outcome = await rt.run(
+      async (root) => {
+        await root.tools.tag_skill({ skill_id: 'context-00001', tag: 'helpful' });
+        await root.spawn(
+          async (planner) => {
+            const added = await planner.tools.add_skill({ section: 'context', issue: `${topic}: plan`, insight: 'x' });
+            await planner.spawn(
+              async (editor) => {
+                if ('ok' in added) await editor.tools.update_skill({ skill_id: added.skill_id, insight: `${topic}: edited` });
+              },
+              { name: 'editor' },
+            );
+          },
+          { name: 'planner' },
+        );
+      },
+      { name: topic },
+    );
     if (outcome.status !== 'committed') throw new Error(outcome.failure.message);
   }
   await rt.close();
@@ -46,7 +57,7 @@ async function run(args: string[]): Promise<{ code: number; text: string }> {
 }
 
 describe('cohort book on what a runtime wrote', () => {
-  it('book log - each root commit, then its sessions\' blocks as a tree of their paths; --json gives the blocks with ids, paths and names', async () => {
+  it("book log - each root commit, then its sessions' blocks as a tree of their paths; --json gives the blocks with ids, paths and names", async () => {
     const document = await written();
     const { code, text } = await run(['log', document]);
     expect(code).toBe(0);
@@ -62,11 +73,22 @@ describe('cohort book on what a runtime wrote', () => {
     const indent = (l: string | undefined) => (l ?? '').length - (l ?? '').trimStart().length;
     expect(indent(lines[first + 3])).toBeGreaterThan(indent(lines[first + 2]));
     expect(indent(lines[first + 2])).toBeGreaterThan(indent(lines[first + 1]));
-    const json = JSON.parse((await run(['log', document, '--json'])).text) as { kind: string; blocks: { sessionId: string; path: string[]; name?: string }[] }[];
+    const json = JSON.parse((await run(['log', document, '--json'])).text) as {
+      kind: string;
+      blocks: { sessionId: string; path: string[]; name?: string }[];
+    }[];
     const commits = json.filter((e) => e.kind === 'commit');
     expect(commits.map((c) => c.blocks.map((b) => [b.path.join('/'), b.name]))).toEqual([
-      [['api.1', 'dates'], ['api.1/api.2', 'planner'], ['api.1/api.2/api.3', 'editor']],
-      [['api.4', 'retries'], ['api.4/api.5', 'planner'], ['api.4/api.5/api.6', 'editor']],
+      [
+        ['api.1', 'dates'],
+        ['api.1/api.2', 'planner'],
+        ['api.1/api.2/api.3', 'editor'],
+      ],
+      [
+        ['api.4', 'retries'],
+        ['api.4/api.5', 'planner'],
+        ['api.4/api.5/api.6', 'editor'],
+      ],
     ]);
   });
 
@@ -87,7 +109,10 @@ describe('cohort book on what a runtime wrote', () => {
     expect(damaged.code).toBe(1);
     expect(damaged.text).toContain('history_mismatch');
     expect(damaged.text).toContain('context-00001');
-    const json = JSON.parse((await run(['verify', document, '--json'])).text) as { ok: boolean; findings: { code: string; severity: string }[] };
+    const json = JSON.parse((await run(['verify', document, '--json'])).text) as {
+      ok: boolean;
+      findings: { code: string; severity: string }[];
+    };
     expect(json.ok).toBe(false);
     expect(json.findings).toContainEqual(expect.objectContaining({ code: 'history_mismatch', severity: 'damage' }));
     expect(await readFile(document, 'utf8')).toBe(before);

@@ -22,10 +22,14 @@ async function hostileStore(): Promise<string> {
   const document = join(dir, 'skillbook.json');
   const opened = await FileStore.open(document, { idleCheckpointMs: 0 });
   if (!opened.ok) throw new Error(describeOpenError(opened.error));
-  const made = makeCommit(opened.store.book, [
-    { type: 'ADD', section: 'context', issue: `issue ${HOSTILE}`, insight: `insight ${HOSTILE}`, keywords: [`kw${HOSTILE}`] },
-    { type: 'ADD', section: 'context', skill_id: `id\u001b[31m-red`, issue: 'x', insight: 'y' },
-  ], { sessionId: `s\u001b]0;t\u0007`, path: ['root', `child\r\nforged line`] });
+  const made = makeCommit(
+    opened.store.book,
+    [
+      { type: 'ADD', section: 'context', issue: `issue ${HOSTILE}`, insight: `insight ${HOSTILE}`, keywords: [`kw${HOSTILE}`] },
+      { type: 'ADD', section: 'context', skill_id: `id\u001b[31m-red`, issue: 'x', insight: 'y' },
+    ],
+    { sessionId: `s\u001b]0;t\u0007`, path: ['root', `child\r\nforged line`] },
+  );
   const r = await opened.store.append(made.commit);
   if (!r.ok) throw new Error(r.error.message);
   await opened.store.close();

@@ -41,7 +41,8 @@ function target(): { schema: string; url: string } {
 /** An ACE document with three skills and a similarity decision, as ACE writes it. */
 function aceDocument(): string {
   const made = makeCommit(Skillbook.empty(), [addOp('dates are ambiguous'), addOp('the API is flaky', 'harness'), addOp('logs are noisy')]);
-  const decision = '{"context-00001,context-00003": {"decision": "KEEP", "reasoning": "different topics", "decided_at": "2026-01-02T03:04:05", "similarity_at_decision": 0.42}}';
+  const decision =
+    '{"context-00001,context-00003": {"decision": "KEEP", "reasoning": "different topics", "decided_at": "2026-01-02T03:04:05", "similarity_at_decision": 0.42}}';
   const text = made.book.toJSON().replace('"similarity_decisions": {}', () => `"similarity_decisions": ${decision}`);
   return Skillbook.fromJSON(text).toJSON();
 }
@@ -56,7 +57,9 @@ const STEPS: readonly (readonly RawOp[])[] = [
 async function applySteps(store: Store): Promise<void> {
   for (const [i, ops] of STEPS.entries()) {
     const book = (await store.load()).book;
-    const r = await store.append(makeCommit(book, ops, { sessionId: `s${i}`, path: ['root', `s${i}`], at: Date.UTC(2026, 0, 2, 0, i) }).commit);
+    const r = await store.append(
+      makeCommit(book, ops, { sessionId: `s${i}`, path: ['root', `s${i}`], at: Date.UTC(2026, 0, 2, 0, i) }).commit,
+    );
     if (!r.ok) throw new Error(r.error.message);
   }
 }
@@ -109,12 +112,18 @@ describe('cohort book with a PostgreSQL store', () => {
     const { url, schema } = target();
     const opened = await PostgresStore.open({ url });
     if (!opened.ok) throw new Error(describeOpenError(opened.error));
-    const r = await opened.store.append(makeCommit(opened.store.book, [addOp('first skill')], { sessionId: 'planner', path: ['root', 'planner'] }).commit);
+    const r = await opened.store.append(
+      makeCommit(opened.store.book, [addOp('first skill')], { sessionId: 'planner', path: ['root', 'planner'] }).commit,
+    );
     expect(r.ok).toBe(true);
     await opened.store.close();
     const shown = await runCohort(['book', 'show', url]);
     expect([shown.code, shown.out.includes('first skill')]).toEqual([0, true]);
-    const stats = JSON.parse((await runCohort(['book', 'stats', url, '--json'])).out) as { revision: number; skills: number; journal: { commits: number } };
+    const stats = JSON.parse((await runCohort(['book', 'stats', url, '--json'])).out) as {
+      revision: number;
+      skills: number;
+      journal: { commits: number };
+    };
     expect(stats).toMatchObject({ revision: 1, skills: 1, journal: { commits: 1 } });
     // the text speaks of what a PostgreSQL store has: its commits, not a journal file, copies or a lock file
     const text = (await runCohort(['book', 'stats', url])).out;
@@ -137,7 +146,8 @@ describe('cohort book with a PostgreSQL store', () => {
     const store = opened.store;
     expect((await store.append(makeCommit(store.book, [addOp('hot')]).commit)).ok).toBe(true);
     const base = store.book;
-    const update = (insight: string) => makeCommit(base, [{ type: 'UPDATE', section: 'context', skill_id: 'context-00001', insight }], { basis: 'store' }).commit;
+    const update = (insight: string) =>
+      makeCommit(base, [{ type: 'UPDATE', section: 'context', skill_id: 'context-00001', insight }], { basis: 'store' }).commit;
     expect((await store.append(update('first'))).ok).toBe(true);
     expect((await store.append(update('second'))).ok).toBe(false);
     await store.close();

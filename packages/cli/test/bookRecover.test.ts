@@ -29,17 +29,23 @@ async function storeWithCopy(): Promise<{ document: string; copy: string }> {
   if (!appended.ok) throw new Error(appended.error.message);
   await opened.store.close();
   const live = Skillbook.fromJSON(await readFile(document, 'utf8'));
-  const copyBook = live.purge(['context-00003']).applyBatch({
-    operations: [
-      { type: 'UPDATE', section: 'context', skill_id: 'context-00002', insight: 'the other side' },
-      { type: 'ADD', section: 'context', skill_id: 'context-00009', issue: 'only in the copy', insight: 'bring me back' },
-      { type: 'TAG', section: 'context', skill_id: 'context-00009', metadata: { delta: 1 } },
-      { type: 'TAG', section: 'context', skill_id: 'context-00009', metadata: { delta: 1 } },
-    ],
-  }, { clock: { now: () => Date.UTC(2026, 0, 2) } });
+  const copyBook = live.purge(['context-00003']).applyBatch(
+    {
+      operations: [
+        { type: 'UPDATE', section: 'context', skill_id: 'context-00002', insight: 'the other side' },
+        { type: 'ADD', section: 'context', skill_id: 'context-00009', issue: 'only in the copy', insight: 'bring me back' },
+        { type: 'TAG', section: 'context', skill_id: 'context-00009', metadata: { delta: 1 } },
+        { type: 'TAG', section: 'context', skill_id: 'context-00009', metadata: { delta: 1 } },
+      ],
+    },
+    { clock: { now: () => Date.UTC(2026, 0, 2) } },
+  );
   if (!copyBook.ok) throw new Error(copyBook.error.message);
   // a skill of another writer under an id the live book gave to 'third'
-  const clash = Skillbook.empty().applyBatch({ operations: [{ type: 'ADD', section: 'context', skill_id: 'context-00003', issue: 'displaced', insight: 'x' }] }, { clock: { now: () => Date.UTC(2026, 0, 3) } });
+  const clash = Skillbook.empty().applyBatch(
+    { operations: [{ type: 'ADD', section: 'context', skill_id: 'context-00003', issue: 'displaced', insight: 'x' }] },
+    { clock: { now: () => Date.UTC(2026, 0, 3) } },
+  );
   if (!clash.ok) throw new Error(clash.error.message);
   const both = copyBook.book.adopt({ skills: [...clash.book.skills()], purged: [], nextId: 0 });
   const copy = join(dir, 'skillbook.recovery-00112233aabbccdd.json');
@@ -54,7 +60,10 @@ describe('cohort book recover', () => {
     expect(text.code).toBe(0);
     expect(text.out).toContain('1 recovery copy, 2 skills only in copies');
     expect(text.out).toMatch(/skillbook\.recovery-00112233aabbccdd\.json: 4 skills, 2 only here, 1 the live book holds otherwise/);
-    const json = JSON.parse((await runCohort(['book', 'verify', document, '--json'])).out) as { copies: { onlyInCopies: number }; findings: { code: string }[] };
+    const json = JSON.parse((await runCohort(['book', 'verify', document, '--json'])).out) as {
+      copies: { onlyInCopies: number };
+      findings: { code: string }[];
+    };
     expect(json.copies.onlyInCopies).toBe(2);
     expect(json.findings.map((f) => f.code)).toContain('skills_only_in_copies');
   });
@@ -70,11 +79,19 @@ describe('cohort book recover', () => {
     expect(run.out).toContain('copy: the other side');
     const live = Skillbook.fromJSON(await readFile(document, 'utf8'));
     expect([...live.skills()].map((s) => s.issue)).toEqual(['same', 'differs', 'third', 'only in the copy', 'displaced']);
-    expect(live.get('context-00009')).toMatchObject({ issue: 'only in the copy', helpful_count: 2, created_at: '2026-01-02T00:00:00.000000+00:00' });
+    expect(live.get('context-00009')).toMatchObject({
+      issue: 'only in the copy',
+      helpful_count: 2,
+      created_at: '2026-01-02T00:00:00.000000+00:00',
+    });
     expect(live.get('context-00002')?.insight).toBe('insight for differs');
     // nothing lives only in the copy any more; recovering it again takes nothing
     expect((await runCohort(['book', 'verify', document])).out).toContain('0 skills only in copies');
-    const again = JSON.parse((await runCohort(['book', 'recover', document, copy, '--json'])).out) as { taken: unknown[]; already: number; conflicts: { skillId: string }[] };
+    const again = JSON.parse((await runCohort(['book', 'recover', document, copy, '--json'])).out) as {
+      taken: unknown[];
+      already: number;
+      conflicts: { skillId: string }[];
+    };
     expect([again.taken.length, again.already, again.conflicts.map((c) => c.skillId)]).toEqual([0, 3, ['context-00002']]);
   });
 
@@ -87,7 +104,10 @@ describe('cohort book recover', () => {
     const torn = await runCohort(['book', 'recover', document, copy]);
     expect([torn.code, torn.err]).toEqual([1, expect.stringContaining('it is not a Skillbook document')]);
     const asJson = await runCohort(['book', 'recover', document, copy, '--json']);
-    expect([asJson.code, JSON.parse(asJson.out)]).toEqual([1, { ok: false, error: expect.objectContaining({ code: 'unreadable_copy', file: copy }) }]);
+    expect([asJson.code, JSON.parse(asJson.out)]).toEqual([
+      1,
+      { ok: false, error: expect.objectContaining({ code: 'unreadable_copy', file: copy }) },
+    ]);
     const itself = await runCohort(['book', 'recover', document, document]);
     expect([itself.code, itself.err]).toEqual([1, expect.stringContaining('that is the document itself')]);
     const noStore = await runCohort(['book', 'recover', join(document, '..', 'other.json'), copy]);

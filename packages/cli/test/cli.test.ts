@@ -27,11 +27,12 @@ describe('cohort', () => {
     const { code, out } = await runCohort(['--help']);
     expect(code).toBe(0);
     for (const path of commandPaths()) expect(out).toContain(`cohort ${path.join(' ')}`);
-    for (const option of ['--limit <n>', '--store <kind>', '--seeds <A..B>', '--seed <n>', '--mutation <name>', '--trace', '--json']) expect(out).toContain(option);
+    for (const option of ['--limit <n>', '--store <kind>', '--seeds <A..B>', '--seed <n>', '--mutation <name>', '--trace', '--json'])
+      expect(out).toContain(option);
     for (const flag of leafOptions()) expect(out).toContain(flag);
   });
 
-  it('<command> --help - prints that command\'s usage and runs nothing, for every command', async () => {
+  it("<command> --help - prints that command's usage and runs nothing, for every command", async () => {
     const paths = commandPaths();
     expect(paths).toEqual(expect.arrayContaining([['demo'], ['book'], ['book', 'show'], ['book', 'log'], ['sim']]));
     for (const path of paths) {
@@ -62,7 +63,10 @@ describe('cohort', () => {
   });
 
   it('cohort demo | head - a reader that goes away ends the demo quietly, with exit 0 and no EPIPE', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'packages/cli/src/main.ts', 'demo'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'packages/cli/src/main.ts', 'demo'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (chunk: Buffer) => void (err += chunk.toString()));
     // like `head -1`: read the first chunk, then close the pipe while the demo is still writing

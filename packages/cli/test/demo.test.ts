@@ -46,16 +46,17 @@ describe('cohort demo', () => {
     expect(third.split('Final book')[1]).not.toContain('grandchild note');
   });
 
-  it('one word, one counter: every revision it names is one the book went through; a draft\'s changes are never called that', async () => {
+  it("one word, one counter: every revision it names is one the book went through; a draft's changes are never called that", async () => {
     const { text } = await demo();
     for (const scenario of text.split(/^\d\. /m).slice(1)) {
       const bookRevisions = new Set(['1', ...[...scenario.matchAll(/^ {2}rev (\d+) /gm)].map((m) => m[1])]);
-      for (const [said, n] of scenario.matchAll(/revision (\d+)/g)) expect(bookRevisions, `"${said}" in: ${scenario.slice(0, 40)}`).toContain(n);
+      for (const [said, n] of scenario.matchAll(/revision (\d+)/g))
+        expect(bookRevisions, `"${said}" in: ${scenario.slice(0, 40)}`).toContain(n);
     }
     expect(text).not.toMatch(/into demo\.\d+ at revision/);
   });
 
-  it('says why skill ids skip numbers: an id is given for good when the skill is added, from the runtime\'s lease', async () => {
+  it("says why skill ids skip numbers: an id is given for good when the skill is added, from the runtime's lease", async () => {
     const { text } = await demo();
     const first = text.split('2. A session that runs out of time')[0] ?? '';
     expect(first).toMatch(/context-00003/);

@@ -17,7 +17,9 @@ describe('cohort demo --html, cohort sim --seed N --html', () => {
     expect(err).toContain(`run report written to ${file}`);
     const recording = readReport(file);
     expect(recording.runs.map((r) => r.label)).toEqual([
-      'A crashed session leaves nothing behind', 'A session that runs out of time', 'Two sessions change the same skill',
+      'A crashed session leaves nothing behind',
+      'A session that runs out of time',
+      'Two sessions change the same skill',
     ]);
     const failures = recording.runs.flatMap((r) => r.sessions.flatMap((s) => (s.failure ? [`${s.name}: ${s.failure.kind}`] : [])));
     expect(failures).toEqual(expect.arrayContaining(['B: crashed', 'researcher: timeout']));

@@ -24,7 +24,11 @@ describe('--json errors', () => {
     for (const command of ['show', 'stats', 'log', 'verify', 'repair']) {
       expect(await runJson(['book', command, missing, '--json'])).toEqual({
         code: 1,
-        value: { ok: false, exitCode: 1, error: `cohort book ${command}: ${missing} does not exist (give the store's document, e.g. data/skillbook.json)` },
+        value: {
+          ok: false,
+          exitCode: 1,
+          error: `cohort book ${command}: ${missing} does not exist (give the store's document, e.g. data/skillbook.json)`,
+        },
       });
     }
   });
@@ -35,7 +39,10 @@ describe('--json errors', () => {
     const document = join(dir, 'skillbook.json');
     await writeFile(document, '{"skills": {}}');
     const unread = await runJson(['book', 'stats', document, '--json']);
-    expect(unread).toMatchObject({ code: 1, value: { ok: false, exitCode: 1, error: expect.stringContaining('unsupported_schema_version') } });
+    expect(unread).toMatchObject({
+      code: 1,
+      value: { ok: false, exitCode: 1, error: expect.stringContaining('unsupported_schema_version') },
+    });
     const url = await runJson(['book', 'show', 'postgres://127.0.0.1:5432/test?schema=Bad', '--json']);
     expect(url).toMatchObject({ code: 1, value: { ok: false, error: expect.stringContaining('invalid_options') } });
     expect(await runJson(['book', 'show', '--json'])).toEqual({

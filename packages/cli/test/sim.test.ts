@@ -12,7 +12,8 @@ describe('cohort sim', () => {
     const { code, text } = await run(['--seeds', '1..12']);
     expect(code).toBe(0);
     expect(text).toContain('cohort sim — seeds 1..12');
-    for (const row of ['runs', 'sessions', 'merges', 'failures', 'invariant violations', 'time']) expect(text).toMatch(new RegExp(`^  ${row} +`, 'm'));
+    for (const row of ['runs', 'sessions', 'merges', 'failures', 'invariant violations', 'time'])
+      expect(text).toMatch(new RegExp(`^  ${row} +`, 'm'));
     expect(text).toMatch(/^ {2}runs +12$/m);
     expect(text).toMatch(/^ {4}crashed +\d+$/m);
     expect(text).toMatch(/^ {2}invariant violations +0$/m);
@@ -31,7 +32,7 @@ describe('cohort sim', () => {
     expect(again.text).toContain('FAIL (7) crash-recovery');
   });
 
-  it('sim --seed N --trace - prints that run\'s timeline, one readable line per event, then each invariant', async () => {
+  it("sim --seed N --trace - prints that run's timeline, one readable line per event, then each invariant", async () => {
     const { code, text } = await run(['--seed', '17', '--trace']);
     expect(code).toBe(0);
     expect(text).toMatch(/^seed 17$/m);

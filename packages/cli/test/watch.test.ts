@@ -72,14 +72,26 @@ describe('cohort watch', () => {
 
   it('stopped through a launcher that dies on SIGTERM without passing it on (npx) - exits within a second, leaving no process', async () => {
     // npx runs the bin under `sh -c`; on SIGTERM npm and the shell die and the bin is left to init
-    const launcher = spawn(process.execPath, ['-e', `
+    const launcher = spawn(
+      process.execPath,
+      [
+        '-e',
+        `
       const { spawn } = require('node:child_process');
       const c = spawn(process.execPath, ['--import', 'tsx', 'packages/cli/src/main.ts', 'watch', '--pace', '250'], { stdio: ['ignore', 'inherit', 'inherit'] });
       process.stdout.write('watch pid ' + c.pid + '\\n');
-      setInterval(() => {}, 1000);`], { cwd: root });
+      setInterval(() => {}, 1000);`,
+      ],
+      { cwd: root },
+    );
     let output = '';
     launcher.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-    const pid = Number(await until(() => /watch pid (\d+)/.exec(output)?.[1] ?? null, () => output));
+    const pid = Number(
+      await until(
+        () => /watch pid (\d+)/.exec(output)?.[1] ?? null,
+        () => output,
+      ),
+    );
     // a process that has exited stays a zombie until its new parent reaps it, which init may do late
     const alive = (): boolean => {
       try {
@@ -94,10 +106,17 @@ describe('cohort watch', () => {
       }
     };
     try {
-      await until(() => (/live view: /.test(output) ? true : null), () => output);
+      await until(
+        () => (/live view: /.test(output) ? true : null),
+        () => output,
+      );
       launcher.kill('SIGKILL');
       const gone = Date.now();
-      await until(() => (alive() ? null : true), () => `watch (pid ${pid}) to exit after its launcher died`, 5_000);
+      await until(
+        () => (alive() ? null : true),
+        () => `watch (pid ${pid}) to exit after its launcher died`,
+        5_000,
+      );
       expect(Date.now() - gone).toBeLessThan(1_500);
     } finally {
       if (alive()) process.kill(pid, 'SIGKILL');
@@ -124,7 +143,11 @@ describe('cohort watch', () => {
     } finally {
       taken.close();
     }
-    for (const bad of [['--port', '70000'], ['--workers', '0'], ['--pace', 'fast']]) {
+    for (const bad of [
+      ['--port', '70000'],
+      ['--workers', '0'],
+      ['--pace', 'fast'],
+    ]) {
       const r = await runCohort(['watch', ...bad]);
       expect(r.code, bad.join(' ')).toBe(2);
       expect(r.err).toContain(bad[0]);

@@ -39,10 +39,19 @@ export interface DurableOptions {
 /** The data options, checked where they enter. */
 export const DurableOptionsSchema = z.object({
   systemDatabaseUrl: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// URL'),
-  executorId: z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, '1 to 100 letters, digits, _ . : or -').optional(),
+  executorId: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,100}$/, '1 to 100 letters, digits, _ . : or -')
+    .optional(),
   applicationVersion: z.string().min(1).max(100).optional(),
-  appName: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
-  queue: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/).optional(),
+  appName: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .optional(),
+  queue: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+    .optional(),
   workerConcurrency: z.number().int().positive().max(1000).optional(),
   pollingIntervalMs: z.number().int().min(10).max(60_000).optional(),
   logLevel: z.enum(['debug', 'info', 'warn', 'error']).optional(),

@@ -111,18 +111,27 @@ class DurableHost implements Durable, UnitHost {
     this.bodies = new Bodies(options.bodies);
     this.ready = new Promise((resolve) => (this.markReady = resolve));
     DBOS.setConfig({
-      name: options.appName, systemDatabaseUrl: options.systemDatabaseUrl, applicationVersion: options.applicationVersion,
-      executorID: options.executorId, logLevel: options.logLevel,
+      name: options.appName,
+      systemDatabaseUrl: options.systemDatabaseUrl,
+      applicationVersion: options.applicationVersion,
+      executorID: options.executorId,
+      logLevel: options.logLevel,
     });
     // recovery on launch may start a workflow before the worker is ready: each waits for it
-    this.rootWorkflow = DBOS.registerWorkflow(async (spec: RootSpec) => {
-      await this.ready;
-      return runRoot(this, spec);
-    }, { name: ROOT_WORKFLOW });
-    DBOS.registerWorkflow(async (raw: unknown) => {
-      await this.ready;
-      return runUnit(this, this.childSpec(raw));
-    }, { name: CHILD_WORKFLOW });
+    this.rootWorkflow = DBOS.registerWorkflow(
+      async (spec: RootSpec) => {
+        await this.ready;
+        return runRoot(this, spec);
+      },
+      { name: ROOT_WORKFLOW },
+    );
+    DBOS.registerWorkflow(
+      async (raw: unknown) => {
+        await this.ready;
+        return runUnit(this, this.childSpec(raw));
+      },
+      { name: CHILD_WORKFLOW },
+    );
   }
 
   get store(): DurableOptions['store'] {
@@ -222,9 +231,15 @@ class DurableHost implements Durable, UnitHost {
 function crashedRun(id: string, err: unknown): SessionOutcome {
   const sessionId = `run:${id}` as SessionFailure['sessionId'];
   const failure: SessionFailure = {
-    kind: 'crashed', category: 'defect', sessionId, path: [sessionId],
+    kind: 'crashed',
+    category: 'defect',
+    sessionId,
+    path: [sessionId],
     message: `durable run ${id} failed: ${err instanceof Error ? err.message : String(err)}`,
-    error: toErrorInfo(err), discarded: { ops: 0, descendants: 0 }, attempt: 1, at: Date.now(),
+    error: toErrorInfo(err),
+    discarded: { ops: 0, descendants: 0 },
+    attempt: 1,
+    at: Date.now(),
   };
   return { status: 'failed', sessionId, path: failure.path, failure };
 }

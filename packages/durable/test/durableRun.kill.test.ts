@@ -55,7 +55,7 @@ afterAll(async () => {
   await dropTestData(database, schema);
 });
 
-it('durable run - SIGKILL of the root\'s worker mid-run: resumed, the same book, the root commit once, no recorded child run again', async () => {
+it("durable run - SIGKILL of the root's worker mid-run: resumed, the same book, the root commit once, no recorded child run again", async () => {
   // the first worker makes the system database; the others join it
   const first = start({ ...base('worker-1'), run: RUN });
   await first.line('ready', 40_000);
@@ -72,7 +72,10 @@ it('durable run - SIGKILL of the root\'s worker mid-run: resumed, the same book,
   expect(recorded.length, 'children recorded before the kill').toBeGreaterThanOrEqual(3);
   first.proc.kill('SIGKILL');
   await new Promise((r) => first.proc.once('exit', r));
-  expect(first.lines.find((l) => l['t'] === 'outcome'), 'the run had not finished at the kill').toBeUndefined();
+  expect(
+    first.lines.find((l) => l['t'] === 'outcome'),
+    'the run had not finished at the kill',
+  ).toBeUndefined();
   recorded = (await childUnits()).filter((u) => u.status === 'SUCCESS').map((u) => u.id);
 
   // the same executor id resumes the root; another worker asks for the same run and gets its outcome
@@ -90,7 +93,10 @@ it('durable run - SIGKILL of the root\'s worker mid-run: resumed, the same book,
     const page = await store.history({ limit: 1000 });
     if (!page.ok) throw new Error(page.error.message);
     const commits = page.commits.filter((c) => c.kind === 'commit');
-    expect(commits.map((c) => c.sessionId), 'the root commit reached the store once').toEqual([outcome.sessionId]);
+    expect(
+      commits.map((c) => c.sessionId),
+      'the root commit reached the store once',
+    ).toEqual([outcome.sessionId]);
     const book = (await store.load()).book;
     for (const id of outcome.output.told) expect(book.get(id), `told id ${id}`).toBeDefined();
 
@@ -99,7 +105,12 @@ it('durable run - SIGKILL of the root\'s worker mid-run: resumed, the same book,
     await rt.run(fanOut, { input: { children: RUN.children, delayMs: 0 } });
     const local = await rt.history();
     if (!local.ok) throw new Error('no history');
-    expect(normalise(book, commits)).toEqual(normalise(rt.book, local.commits.filter((c) => c.kind === 'commit')));
+    expect(normalise(book, commits)).toEqual(
+      normalise(
+        rt.book,
+        local.commits.filter((c) => c.kind === 'commit'),
+      ),
+    );
     await rt.close();
   } finally {
     await store.close();

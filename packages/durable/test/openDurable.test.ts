@@ -52,9 +52,13 @@ async function bothWays(body: RegisteredBody, input: unknown, id: string) {
   await rt.close();
   if (!localHistory.ok) throw new Error('no history');
   return {
-    outcome, local,
+    outcome,
+    local,
     durable: normalise(store.current()?.book ?? rt.book, commits),
-    inProcess: normalise(rt.book, localHistory.commits.filter((c) => c.kind === 'commit')),
+    inProcess: normalise(
+      rt.book,
+      localHistory.commits.filter((c) => c.kind === 'commit'),
+    ),
   };
 }
 
@@ -65,7 +69,7 @@ afterAll(async () => {
 });
 
 describe('durable.run', () => {
-  it('fans out to child units whose commits land as an in-process run\'s would: the same book, the same blocks', async () => {
+  it("fans out to child units whose commits land as an in-process run's would: the same book, the same blocks", async () => {
     const outcome = await durable.run(fanOut, { children: 3, crash: true }, { id: 'fan-out-1' });
     expect(outcome.status).toBe('committed');
     if (outcome.status !== 'committed') return;
@@ -88,11 +92,21 @@ describe('durable.run', () => {
     // one commit, one block per session: the root's, and each child's under the root's path
     const [commit] = await history(store);
     expect(commit?.sessionId).toBe(outcome.sessionId);
-    expect(commit?.entries.map((b) => [b.name ?? null, b.path.length, b.path[0]])).toEqual(expect.arrayContaining([
-      [null, 1, outcome.sessionId], ['local', 2, outcome.sessionId], ['writer 0', 2, outcome.sessionId], ['writer 2', 2, outcome.sessionId],
-    ]));
+    expect(commit?.entries.map((b) => [b.name ?? null, b.path.length, b.path[0]])).toEqual(
+      expect.arrayContaining([
+        [null, 1, outcome.sessionId],
+        ['local', 2, outcome.sessionId],
+        ['writer 0', 2, outcome.sessionId],
+        ['writer 2', 2, outcome.sessionId],
+      ]),
+    );
     expect(durableRun.blocks).toHaveLength(5);
-    expect(durableRun).toEqual(normalise(rt.book, localHistory.commits.filter((c) => c.kind === 'commit')));
+    expect(durableRun).toEqual(
+      normalise(
+        rt.book,
+        localHistory.commits.filter((c) => c.kind === 'commit'),
+      ),
+    );
     await rt.close();
   });
 
@@ -114,17 +128,19 @@ describe('durable.run', () => {
 });
 
 describe('child units', () => {
-  it('a child unit spawns child units of its own, itself and from an in-process child: each sees its parent\'s draft', async () => {
+  it("a child unit spawns child units of its own, itself and from an in-process child: each sees its parent's draft", async () => {
     const run = await bothWays(tree, {}, 'nested-1');
     expect(run.outcome).toMatchObject({ status: 'committed', output: ['committed', 'committed'] });
     expect(run.durable).toEqual(run.inProcess);
     expect(run.durable.skills).toContainEqual(expect.stringContaining('nested parent / written by a child unit +2'));
     expect(run.durable.blocks).toEqual([
-      'grandchild depth 2: ADD id1, TAG id2', 'great-grandchild depth 3: ADD id3, TAG id2', 'nested depth 1: ADD id2',
+      'grandchild depth 2: ADD id1, TAG id2',
+      'great-grandchild depth 3: ADD id3, TAG id2',
+      'nested depth 1: ADD id2',
     ]);
   });
 
-  it('the depth limit counts from the run\'s root across units: a child unit\'s spawn past maxDepth is refused, as in process', async () => {
+  it("the depth limit counts from the run's root across units: a child unit's spawn past maxDepth is refused, as in process", async () => {
     const run = await bothWays(deeper, {}, 'deeper-1');
     expect(run.outcome).toMatchObject({ status: 'committed', output: ['committed', 'failed'] });
     expect(run.local).toMatchObject({ status: 'committed', output: ['committed', 'failed'] });

@@ -41,7 +41,8 @@ export class App {
     private readonly startedAt: number,
   ) {
     const e = this.el;
-    replace(root,
+    replace(
+      root,
       h('header', {}, e.title, e.runs, e.counts, e.supervisor, e.live),
       h('main', { class: 'layout' }, h('section', { class: 'tree-panel' }, h('h2', {}, 'Sessions'), e.tree), e.details),
       h('section', { class: 'timeline-panel' }, h('h2', {}, 'Timeline'), legend(), e.timeline),
@@ -90,7 +91,15 @@ export class App {
     this.renderHeader(run);
     renderTree(e.tree, visibleRows(index, this.collapsed), this.selected, span.end, { select: this.select, toggle: this.toggle });
     this.renderDetails(span.start, index);
-    replace(e.timeline, renderTimeline(run, visibleRows(index, new Set()).map((r) => r.session), this.selected, this.select));
+    replace(
+      e.timeline,
+      renderTimeline(
+        run,
+        visibleRows(index, new Set()).map((r) => r.session),
+        this.selected,
+        this.select,
+      ),
+    );
     replace(e.book, renderBook(run.book));
     replace(e.notices, renderConflictsAndNotices(run, span.start, this.select));
     if (!this.rendered) {
@@ -104,35 +113,68 @@ export class App {
   private renderRuns(): void {
     const runs = this.recording.runs;
     this.el.runs.hidden = runs.length < 2;
-    replace(this.el.runs, ...runs.map((r: RunRecord, i) => h('button', {
-      'data-run': r.id, 'aria-pressed': i === this.runIndex ? 'true' : 'false',
-      onclick: () => { this.runIndex = i; this.selected = null; this.update(); },
-    }, r.label)));
+    replace(
+      this.el.runs,
+      ...runs.map((r: RunRecord, i) =>
+        h(
+          'button',
+          {
+            'data-run': r.id,
+            'aria-pressed': i === this.runIndex ? 'true' : 'false',
+            onclick: () => {
+              this.runIndex = i;
+              this.selected = null;
+              this.update();
+            },
+          },
+          r.label,
+        ),
+      ),
+    );
   }
 
   private renderHeader(run: RunRecord): void {
     const c = countSessions(run);
-    const count = (id: string, n: number, word: string): HTMLElement => h('span', { class: `count count-${id}` }, h('b', { 'data-testid': `count-${id}` }, String(n)), ` ${word}`);
-    replace(this.el.counts,
-      count('sessions', c.sessions, 'sessions'), ' · ', count('running', c.running, 'live'), ' · ',
-      count('committed', c.committed, 'committed'), ' · ', count('failed', c.failed, 'failed'));
+    const count = (id: string, n: number, word: string): HTMLElement =>
+      h('span', { class: `count count-${id}` }, h('b', { 'data-testid': `count-${id}` }, String(n)), ` ${word}`);
+    replace(
+      this.el.counts,
+      count('sessions', c.sessions, 'sessions'),
+      ' · ',
+      count('running', c.running, 'live'),
+      ' · ',
+      count('committed', c.committed, 'committed'),
+      ' · ',
+      count('failed', c.failed, 'failed'),
+    );
     const sup = run.supervisor;
-    replace(this.el.supervisor, sup
-      ? `Root supervisor ${sup.actorId}: ${sup.state}, ${sup.inFlight} commits in flight, ${sup.waiting} waiting`
-      : '');
+    replace(
+      this.el.supervisor,
+      sup ? `Root supervisor ${sup.actorId}: ${sup.state}, ${sup.inFlight} commits in flight, ${sup.waiting} waiting` : '',
+    );
   }
 
   private renderDetails(start: number, index: RunIndex): void {
     const session = this.selected ? index.byId.get(this.selected) : undefined;
-    replace(this.el.details, session
-      ? renderDetails(session, start, index, this.select)
-      : h('p', { class: 'hint muted' }, 'Select a session to see its ops, merges and failure.'));
+    replace(
+      this.el.details,
+      session
+        ? renderDetails(session, start, index, this.select)
+        : h('p', { class: 'hint muted' }, 'Select a session to see its ops, merges and failure.'),
+    );
   }
 }
 
 function legend(): HTMLElement {
   const item = (cls: string, text: string): HTMLElement => h('span', { class: `key ${cls}` }, text);
-  return h('p', { class: 'legend' },
-    item('seg-running', 'running'), item('seg-draining', 'draining'), item('seg-committing', 'committing'),
-    item('key-committed', '◆ merged'), item('key-failed', '✕ failed'), item('key-notice', '| store notice'));
+  return h(
+    'p',
+    { class: 'legend' },
+    item('seg-running', 'running'),
+    item('seg-draining', 'draining'),
+    item('seg-committing', 'committing'),
+    item('key-committed', '◆ merged'),
+    item('key-failed', '✕ failed'),
+    item('key-notice', '| store notice'),
+  );
 }

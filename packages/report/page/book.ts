@@ -11,9 +11,12 @@ export function renderBook(diff: BookDiff | null): HTMLElement {
   }
   const { counts } = diff;
   section.append(
-    h('p', {},
+    h(
+      'p',
+      {},
       `Revision ${diff.before.revision} (${plural(diff.before.skills, 'skill')}) → revision ${diff.after.revision} (${plural(diff.after.skills, 'skill')}): `,
-      `${counts.added} added, ${counts.changed} changed, ${counts.removed} removed, ${counts.unchanged} unchanged.`),
+      `${counts.added} added, ${counts.changed} changed, ${counts.removed} removed, ${counts.unchanged} unchanged.`,
+    ),
     group('Added', 'added', diff.added, counts.added, (skill) => skillLine(skill)),
     group('Changed', 'changed', diff.changed, counts.changed, (c) => h('div', {}, skillLine(c.after), changes(c.before, c.after))),
     group('Removed', 'removed', diff.removed, counts.removed, (skill) => skillLine(skill)),
@@ -23,7 +26,9 @@ export function renderBook(diff: BookDiff | null): HTMLElement {
 
 function group<T>(title: string, kind: string, items: readonly T[], total: number, line: (item: T) => HTMLElement): HTMLElement | string {
   if (total === 0) return '';
-  return h('div', { class: `diff-group diff-${kind}` },
+  return h(
+    'div',
+    { class: `diff-group diff-${kind}` },
     h('h3', {}, `${title} (${total})`),
     h('ul', {}, ...items.map((item) => h('li', { class: `diff-${kind}` }, line(item)))),
     total > items.length ? h('p', { class: 'muted' }, `… and ${total - items.length} more.`) : '',
@@ -31,11 +36,16 @@ function group<T>(title: string, kind: string, items: readonly T[], total: numbe
 }
 
 function skillLine(skill: SkillView): HTMLElement {
-  return h('span', {},
-    h('code', {}, skill.id), ` [${skill.section}] `, h('b', {}, skill.issue),
+  return h(
+    'span',
+    {},
+    h('code', {}, skill.id),
+    ` [${skill.section}] `,
+    h('b', {}, skill.issue),
     skill.insight ? ` → ${skill.insight}` : '',
     skill.keywords.length > 0 ? h('span', { class: 'muted' }, ` (${skill.keywords.join(', ')})`) : '',
-    skill.active ? '' : h('span', { class: 'muted' }, ' (inactive)'));
+    skill.active ? '' : h('span', { class: 'muted' }, ' (inactive)'),
+  );
 }
 
 function changes(before: SkillView, after: SkillView): HTMLElement {

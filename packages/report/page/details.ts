@@ -12,7 +12,9 @@ import { conflictTable, opsTable } from './tables.ts';
  */
 export function renderDetails(session: SessionRecord, start: number, index: RunIndex, select: (id: string) => void): HTMLElement {
   const parent = session.parentId ? index.byId.get(session.parentId) : undefined;
-  return h('section', { class: `details status-${session.status}`, 'data-testid': 'session-details', 'data-session': session.id, 'aria-live': 'polite' },
+  return h(
+    'section',
+    { class: `details status-${session.status}`, 'data-testid': 'session-details', 'data-session': session.id, 'aria-live': 'polite' },
     h('h2', {}, label(session), ' ', h('span', { class: 'badge' }, statusText(session))),
     facts([
       ['id', session.id],
@@ -20,15 +22,27 @@ export function renderDetails(session: SessionRecord, start: number, index: RunI
       ['parent', parent ? link(parent, select) : 'none (a root session)'],
       ['attempt', String(session.attempt)],
       ['spawned', offset(session.spawnedAt, start)],
-      ['ended', session.endedAt === null ? 'still live' : `${offset(session.endedAt, start)} (lived ${duration(session.endedAt - session.spawnedAt)})`],
+      [
+        'ended',
+        session.endedAt === null
+          ? 'still live'
+          : `${offset(session.endedAt, start)} (lived ${duration(session.endedAt - session.spawnedAt)})`,
+      ],
       ['children', String(index.children.get(session.id)?.length ?? 0)],
-      ['budget charged', session.charged ? `${session.charged.tokens} tokens, ${session.charged.requests} requests` : 'not reported by the runtime'],
+      [
+        'budget charged',
+        session.charged ? `${session.charged.tokens} tokens, ${session.charged.requests} requests` : 'not reported by the runtime',
+      ],
     ]),
     h('h3', {}, 'Machine states'),
-    h('p', { class: 'states' }, ...session.states.flatMap((st, i) => [
-      i > 0 ? ' → ' : '',
-      h('span', { 'data-state': st.state }, h('b', {}, st.state), ` ${offset(st.at, start)}`),
-    ])),
+    h(
+      'p',
+      { class: 'states' },
+      ...session.states.flatMap((st, i) => [
+        i > 0 ? ' → ' : '',
+        h('span', { 'data-state': st.state }, h('b', {}, st.state), ` ${offset(st.at, start)}`),
+      ]),
+    ),
     commitPart(session, start, index),
     session.failure ? failurePart(session) : null,
     landedPart(session),
@@ -38,26 +52,41 @@ export function renderDetails(session: SessionRecord, start: number, index: RunI
 function commitPart(session: SessionRecord, start: number, index: RunIndex): HTMLElement {
   const parts: (HTMLElement | string)[] = [];
   if (session.commit) {
-    const base = session.parentId === null ? `on book revision ${session.commit.baseRevision}` : `on step ${session.commit.baseRevision} of its parent's draft`;
-    parts.push(h('p', {}, `Committed ${plural(session.commit.ops, 'op')} (its own and merged descendants') ${base}, at ${offset(session.commit.at, start)}.`));
+    const base =
+      session.parentId === null
+        ? `on book revision ${session.commit.baseRevision}`
+        : `on step ${session.commit.baseRevision} of its parent's draft`;
+    parts.push(
+      h(
+        'p',
+        {},
+        `Committed ${plural(session.commit.ops, 'op')} (its own and merged descendants') ${base}, at ${offset(session.commit.at, start)}.`,
+      ),
+    );
   }
   if (session.merge) {
-    const into = session.merge.into === 'root'
-      ? `the book at revision ${session.merge.revision}`
-      : `the draft of ${index.byId.get(session.merge.into)?.name ?? session.merge.into} (${session.merge.into}) at its step ${session.merge.revision}`;
+    const into =
+      session.merge.into === 'root'
+        ? `the book at revision ${session.merge.revision}`
+        : `the draft of ${index.byId.get(session.merge.into)?.name ?? session.merge.into} (${session.merge.into}) at its step ${session.merge.revision}`;
     parts.push(h('p', { class: 'merged' }, `Merged into ${into}: ${plural(session.merge.ops, 'op')}.`));
     const owner = index.byId.get(session.merge.into);
-    if (owner?.failure) parts.push(h('p', { class: 'discarded' }, `Its work was discarded with ${label(owner)}, which failed (${owner.failure.kind}).`));
-    if (session.merge.dropped.length > 0) parts.push(h('h4', {}, 'Dropped conflicts'), conflictTable(session.merge.dropped, session.parentId === null));
+    if (owner?.failure)
+      parts.push(h('p', { class: 'discarded' }, `Its work was discarded with ${label(owner)}, which failed (${owner.failure.kind}).`));
+    if (session.merge.dropped.length > 0)
+      parts.push(h('h4', {}, 'Dropped conflicts'), conflictTable(session.merge.dropped, session.parentId === null));
   }
-  if (session.rejection) parts.push(h('h4', {}, 'Rejected: conflicts'), conflictTable(session.rejection.conflicts, session.parentId === null));
+  if (session.rejection)
+    parts.push(h('h4', {}, 'Rejected: conflicts'), conflictTable(session.rejection.conflicts, session.parentId === null));
   if (parts.length === 0) parts.push(h('p', { class: 'muted' }, session.endedAt === null ? 'Not committed yet.' : 'It never committed.'));
   return h('div', { class: 'commit' }, h('h3', {}, 'Commit'), ...parts);
 }
 
 function failurePart(session: SessionRecord): HTMLElement {
   const f = session.failure!;
-  return h('div', { class: 'failure' },
+  return h(
+    'div',
+    { class: 'failure' },
     h('h3', {}, 'Failure'),
     facts([
       ['kind', h('code', { 'data-testid': 'failure-kind' }, f.kind)],
@@ -74,15 +103,25 @@ function failurePart(session: SessionRecord): HTMLElement {
 function causeChain(error: ErrorInfo): HTMLElement {
   const items: HTMLElement[] = [];
   for (let e: ErrorInfo | undefined = error; e; e = e.cause) {
-    items.push(h('li', {}, h('b', {}, e.name), e.code ? ` [${e.code}]` : '', `: ${e.message}`,
-      e.stack ? h('details', {}, h('summary', {}, 'stack'), h('pre', {}, e.stack)) : null));
+    items.push(
+      h(
+        'li',
+        {},
+        h('b', {}, e.name),
+        e.code ? ` [${e.code}]` : '',
+        `: ${e.message}`,
+        e.stack ? h('details', {}, h('summary', {}, 'stack'), h('pre', {}, e.stack)) : null,
+      ),
+    );
   }
   return h('ol', { class: 'causes', 'data-testid': 'cause-chain' }, ...items);
 }
 
 function landedPart(session: SessionRecord): HTMLElement | null {
   if (session.landed.length === 0) return null;
-  return h('div', { class: 'landed' },
+  return h(
+    'div',
+    { class: 'landed' },
     h('h3', {}, 'Ops in the book'),
     ...session.landed.map((entry) => h('div', {}, h('p', {}, `At book revision ${entry.revision}:`), opsTable(entry.ops))),
   );
@@ -93,5 +132,15 @@ function facts(rows: [string, Node | string][]): HTMLElement {
 }
 
 function link(session: SessionRecord, select: (id: string) => void): HTMLElement {
-  return h('a', { href: `#${session.id}`, onclick: (e) => { e.preventDefault(); select(session.id); } }, `${label(session)} (${session.id})`);
+  return h(
+    'a',
+    {
+      href: `#${session.id}`,
+      onclick: (e) => {
+        e.preventDefault();
+        select(session.id);
+      },
+    },
+    `${label(session)} (${session.id})`,
+  );
 }

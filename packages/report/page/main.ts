@@ -21,7 +21,12 @@ function boot(): void {
   try {
     const config = readJson<PageBoot>('cohort-boot') ?? { mode: 'report' };
     if (config.mode === 'live') {
-      const app = new App(root, { format: 'cohort.run-recording', version: 1, title: 'Cohort live view', runs: [] }, 'connecting', startedAt);
+      const app = new App(
+        root,
+        { format: 'cohort.run-recording', version: 1, title: 'Cohort live view', runs: [] },
+        'connecting',
+        startedAt,
+      );
       app.render();
       followLive(app, config.events);
       return;

@@ -83,7 +83,9 @@ export function runSpan(run: RunRecord): { start: number; end: number } {
 }
 
 /** Every conflict of the run: rejected commits' and dropped ones, with the session they belong to. */
-export function conflictsOf(run: RunRecord): { session: SessionRecord; dropped: boolean; conflict: NonNullable<SessionRecord['rejection']>['conflicts'][number] }[] {
+export function conflictsOf(
+  run: RunRecord,
+): { session: SessionRecord; dropped: boolean; conflict: NonNullable<SessionRecord['rejection']>['conflicts'][number] }[] {
   const out: ReturnType<typeof conflictsOf> = [];
   for (const session of run.sessions) {
     for (const conflict of session.rejection?.conflicts ?? []) out.push({ session, dropped: false, conflict });

@@ -57,30 +57,37 @@ export function renderTree(host: HTMLElement, rows: readonly TreeRow[], selected
 
 function rowElement(row: TreeRow, selected: string | null, now: number, actions: TreeActions): HTMLElement {
   const { session } = row;
-  const twisty = row.children > 0
-    ? h('button', {
-        class: 'twisty',
-        'aria-label': `${row.expanded ? 'collapse' : 'expand'} ${label(session)}`,
-        onclick: (e) => {
-          e.stopPropagation();
-          actions.toggle(session.id);
-        },
-      }, row.expanded ? '▾' : '▸')
-    : h('span', { class: 'twisty' });
-  return h('div', {
-    class: `session status-${session.status}${session.id === selected ? ' selected' : ''}`,
-    role: 'treeitem',
-    tabindex: 0,
-    'aria-level': row.depth + 1,
-    'aria-selected': session.id === selected ? 'true' : 'false',
-    'aria-expanded': row.children > 0 ? String(row.expanded) : null,
-    'data-session-id': session.id,
-    'data-status': session.status,
-    'data-failure': session.failure?.kind ?? null,
-    style: `padding-left:${0.25 + row.depth * 1.1}rem`,
-    onclick: () => actions.select(session.id),
-    onkeydown: (e) => keyed(e as KeyboardEvent, row, actions),
-  },
+  const twisty =
+    row.children > 0
+      ? h(
+          'button',
+          {
+            class: 'twisty',
+            'aria-label': `${row.expanded ? 'collapse' : 'expand'} ${label(session)}`,
+            onclick: (e) => {
+              e.stopPropagation();
+              actions.toggle(session.id);
+            },
+          },
+          row.expanded ? '▾' : '▸',
+        )
+      : h('span', { class: 'twisty' });
+  return h(
+    'div',
+    {
+      class: `session status-${session.status}${session.id === selected ? ' selected' : ''}`,
+      role: 'treeitem',
+      tabindex: 0,
+      'aria-level': row.depth + 1,
+      'aria-selected': session.id === selected ? 'true' : 'false',
+      'aria-expanded': row.children > 0 ? String(row.expanded) : null,
+      'data-session-id': session.id,
+      'data-status': session.status,
+      'data-failure': session.failure?.kind ?? null,
+      style: `padding-left:${0.25 + row.depth * 1.1}rem`,
+      onclick: () => actions.select(session.id),
+      onkeydown: (e) => keyed(e as KeyboardEvent, row, actions),
+    },
     twisty,
     h('span', { class: 'dot', 'aria-hidden': 'true' }),
     h('span', { class: 'name' }, label(session)),

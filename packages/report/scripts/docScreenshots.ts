@@ -29,7 +29,11 @@ try {
   const timeline = await page.locator('.timeline-panel').boundingBox();
   const book = await page.locator('[data-testid="book-diff"]').boundingBox();
   if (timeline && book) {
-    await page.screenshot({ path: join(images, 'run-report-timeline.png'), fullPage: true, clip: { x: 0, y: timeline.y - 8, width: 1180, height: book.y + book.height - timeline.y + 16 } });
+    await page.screenshot({
+      path: join(images, 'run-report-timeline.png'),
+      fullPage: true,
+      clip: { x: 0, y: timeline.y - 8, width: 1180, height: book.y + book.height - timeline.y + 16 },
+    });
   }
   await liveShot();
 } finally {
@@ -46,12 +50,23 @@ async function liveShot(): Promise<void> {
   await page.waitForSelector('[data-testid="live-status"][data-state="live"]');
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  const run = rt.run(async (root: Session) => Promise.all(Array.from({ length: 24 }, (_, i) => root.spawn(async (s: Session) => {
-    await s.tools.add_skill({ section: 'context', issue: `finding ${i}`, insight: 'x' });
-    await s.sleep(20 + i * 15);
-    if (i % 9 === 4) throw new Error(`worker ${i}: the model call timed out`);
-    if (i >= 12) await gate;
-  }, { name: `worker ${i}` }))), { name: 'review' });
+  const run = rt.run(
+    async (root: Session) =>
+      Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          root.spawn(
+            async (s: Session) => {
+              await s.tools.add_skill({ section: 'context', issue: `finding ${i}`, insight: 'x' });
+              await s.sleep(20 + i * 15);
+              if (i % 9 === 4) throw new Error(`worker ${i}: the model call timed out`);
+              if (i >= 12) await gate;
+            },
+            { name: `worker ${i}` },
+          ),
+        ),
+      ),
+    { name: 'review' },
+  );
   await page.waitForFunction(() => document.querySelectorAll('[data-status="committed"]').length >= 10);
   await page.click('[data-session-id="rt.7"]');
   await page.waitForTimeout(300);

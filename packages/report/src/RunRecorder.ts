@@ -70,7 +70,10 @@ export class RunRecorder {
     let merged = false;
     run.setBookBefore(rt.book);
     // a store loads asynchronously: the run starts from the book it loaded (nothing merges before)
-    rt.ready?.then(() => merged || run.setBookBefore(rt.book), () => undefined);
+    rt.ready?.then(
+      () => merged || run.setBookBefore(rt.book),
+      () => undefined,
+    );
     const landNew = (): void => {
       const fresh = rt.audit.slice(auditIndex);
       auditIndex = rt.audit.length;

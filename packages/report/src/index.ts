@@ -18,8 +18,27 @@ export { serveLiveView } from './serveLiveView.ts';
 export type { LiveView, LiveViewOptions } from './serveLiveView.ts';
 export { diffBooks, skillView } from './diffBooks.ts';
 export {
-  RecordingSchema, RunRecordSchema, SessionRecordSchema, SessionStatusSchema, BookDiffSchema, SkillViewSchema,
-  NoticeRecordSchema, MarkSchema, SupervisorViewSchema, RECORDING_FORMAT, parseRecording,
+  RecordingSchema,
+  RunRecordSchema,
+  SessionRecordSchema,
+  SessionStatusSchema,
+  BookDiffSchema,
+  SkillViewSchema,
+  NoticeRecordSchema,
+  MarkSchema,
+  SupervisorViewSchema,
+  RECORDING_FORMAT,
+  parseRecording,
 } from './Recording.ts';
-export type { Recording, RunRecord, SessionRecord, SessionStatus, BookDiff, SkillView, NoticeRecord, Mark, SupervisorView } from './Recording.ts';
+export type {
+  Recording,
+  RunRecord,
+  SessionRecord,
+  SessionStatus,
+  BookDiff,
+  SkillView,
+  NoticeRecord,
+  Mark,
+  SupervisorView,
+} from './Recording.ts';
 export type { LiveMessage } from './LiveMessage.ts';

@@ -95,7 +95,8 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
 function listen(server: Server, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
-      reject(new Error(`serveLiveView: cannot listen on 127.0.0.1:${port} (${err.code ?? err.message})`, { cause: err })));
+      reject(new Error(`serveLiveView: cannot listen on 127.0.0.1:${port} (${err.code ?? err.message})`, { cause: err })),
+    );
     server.listen(port, '127.0.0.1', () => resolve());
   });
 }

@@ -13,9 +13,12 @@ describe('createInspectionTap', () => {
     tap.changes$.subscribe((c) => changes.push(c));
     const rt = createRuntime({ inspect: tap.inspect, runtimeId: 'rt' });
     expect(tap.supervisor).toMatchObject({ state: 'open', inFlight: 0, waiting: 0 });
-    await rt.run(async (s: Session) => {
-      void s.spawn(async (c: Session) => c.tools.add_skill({ section: 'harness', issue: 'child', insight: 'x' }), { name: 'child' });
-    }, { name: 'root' });
+    await rt.run(
+      async (s: Session) => {
+        void s.spawn(async (c: Session) => c.tools.add_skill({ section: 'harness', issue: 'child', insight: 'x' }), { name: 'child' });
+      },
+      { name: 'root' },
+    );
     await rt.close();
     const states = (id: string) => changes.flatMap((c) => (c.kind === 'session' && c.sessionId === id ? [c.state] : []));
     expect(states('rt.1')).toEqual(['running', 'draining', 'committing', 'committed']);

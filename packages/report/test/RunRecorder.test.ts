@@ -20,7 +20,12 @@ describe('RunRecorder', () => {
     const { recording } = await demoRun();
     const run = recording.runs[0]!;
     expect(run.sessions.map((s) => s.name)).toEqual(['planner', 'writer', 'crasher', 'pruner', 'editor', 'helper']);
-    expect(run.sessions.filter((s) => s.status === 'committed').map((s) => s.name).sort()).toEqual([...DEMO.committed].sort());
+    expect(
+      run.sessions
+        .filter((s) => s.status === 'committed')
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual([...DEMO.committed].sort());
     const planner = byName(run, 'planner');
     expect(byName(run, 'helper').parentId).toBe(byName(run, 'writer').id);
     expect(byName(run, 'helper').path).toEqual([planner.id, byName(run, 'writer').id, byName(run, 'helper').id]);
@@ -37,14 +42,18 @@ describe('RunRecorder', () => {
   it('recordRun - merges, rejections and the ops that reached the book are attributed to their sessions', async () => {
     const { recording, rt } = await demoRun();
     const run = recording.runs[0]!;
-    const [planner, writer, helper, editor, crasher] = ['planner', 'writer', 'helper', DEMO.conflicted, DEMO.crashed].map((n) => byName(run, n));
+    const [planner, writer, helper, editor, crasher] = ['planner', 'writer', 'helper', DEMO.conflicted, DEMO.crashed].map((n) =>
+      byName(run, n),
+    );
     expect(helper!.merge).toMatchObject({ into: writer!.id, ops: 1 });
     expect(writer!.merge).toMatchObject({ into: planner!.id, ops: 2 });
     expect(planner!.merge).toMatchObject({ into: 'root', revision: rt.revision });
     expect(editor!.rejection?.conflicts).toEqual([expect.objectContaining({ type: 'UPDATE', skillId: SEED_ID, reason: 'removed' })]);
     expect(editor!.failure?.kind).toBe('conflict');
     expect(crasher!.landed).toEqual([]);
-    expect(helper!.landed).toEqual([{ revision: rt.revision, ops: [expect.objectContaining({ type: 'ADD', issue: 'cache schema lookups' })] }]);
+    expect(helper!.landed).toEqual([
+      { revision: rt.revision, ops: [expect.objectContaining({ type: 'ADD', issue: 'cache schema lookups' })] },
+    ]);
     const landed = run.sessions.flatMap((s) => s.landed.flatMap((e) => e.ops));
     expect(landed).toHaveLength(rt.audit.flatMap((e) => e.ops).length);
   });
@@ -139,7 +148,10 @@ describe('RunRecorder', () => {
       await rt.close();
     }
     const { runs } = recorder.stop();
-    expect(runs.map((r) => [r.id, r.label, r.sessions.map((s) => s.id)])).toEqual([['r1', 'first', ['rt.1']], ['r2', 'second', ['rt.1']]]);
+    expect(runs.map((r) => [r.id, r.label, r.sessions.map((s) => s.id)])).toEqual([
+      ['r1', 'first', ['rt.1']],
+      ['r2', 'second', ['rt.1']],
+    ]);
   });
 
   it('RunRecorder - stop() releases the runtime: later events are not recorded', async () => {

@@ -34,13 +34,19 @@ describe('diffBooks', () => {
       ['context-00002', 'old', 'new', 0],
       ['harness-00004', 'x', 'x', 1],
     ]);
-    expect(diff.removed.map((s) => [s.id, s.active])).toEqual([['context-00003', false], ['harness-00005', true]]);
+    expect(diff.removed.map((s) => [s.id, s.active])).toEqual([
+      ['context-00003', false],
+      ['harness-00005', true],
+    ]);
     expect(diff.before).toEqual({ revision: before.revision, skills: 5 });
     expect(diff.after).toEqual({ revision: after.revision, skills: 5 });
   });
 
   it('diffBooks - lists stop at the limit, counts stay exact', () => {
-    const after = apply(before, Array.from({ length: 7 }, (_, i) => ({ type: 'ADD', section: 'context', issue: `n${i}`, insight: 'x' })));
+    const after = apply(
+      before,
+      Array.from({ length: 7 }, (_, i) => ({ type: 'ADD', section: 'context', issue: `n${i}`, insight: 'x' })),
+    );
     const diff = diffBooks(before, after, 3);
     expect(diff.added).toHaveLength(3);
     expect(diff.counts.added).toBe(7);

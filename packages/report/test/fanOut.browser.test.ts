@@ -23,10 +23,20 @@ describeInBrowser('run report of a 10,000-session fan-out', () => {
     const tap = createInspectionTap();
     const rt = createRuntime({ inspect: tap.inspect, runtimeId: 'rt' });
     const recorder = recordRun(rt, { title: `Fan-out of ${CHILDREN}`, inspection: tap });
-    const outcome = await rt.run(async (root: Session) =>
-      Promise.all(Array.from({ length: CHILDREN }, (_, i) => root.spawn(async (s: Session) => {
-        await s.tools.add_skill({ section: 'context', issue: `finding ${i}`, insight: 'x' });
-      }, { name: `child ${i}` }))), { name: 'root' });
+    const outcome = await rt.run(
+      async (root: Session) =>
+        Promise.all(
+          Array.from({ length: CHILDREN }, (_, i) =>
+            root.spawn(
+              async (s: Session) => {
+                await s.tools.add_skill({ section: 'context', issue: `finding ${i}`, insight: 'x' });
+              },
+              { name: `child ${i}` },
+            ),
+          ),
+        ),
+      { name: 'root' },
+    );
     expect(outcome.status).toBe('committed');
     const t1 = performance.now();
     const recording = recorder.stop();

@@ -13,7 +13,12 @@ const SESSIONS = 200;
 /** Reads the header's counts from the page. */
 async function pageCounts(page: Page): Promise<Record<string, number>> {
   const read = async (id: string): Promise<number> => Number(await page.locator(`[data-testid="count-${id}"]`).innerText());
-  return { sessions: await read('sessions'), running: await read('running'), committed: await read('committed'), failed: await read('failed') };
+  return {
+    sessions: await read('sessions'),
+    running: await read('running'),
+    committed: await read('committed'),
+    failed: await read('failed'),
+  };
 }
 
 describeInBrowser('live view in headless Chromium', () => {
@@ -47,18 +52,24 @@ describeInBrowser('live view in headless Chromium', () => {
   it(`live view - a run of ${SESSIONS} sessions shows live sessions while it runs, and the page's counts converge to the runtime's`, async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const run = rt.run(async (root: Session) => {
-      const children = Array.from({ length: SESSIONS - 1 }, (_, i) =>
-        root.spawn(async (s: Session) => {
-          await s.tools.add_skill({ section: 'context', issue: `finding ${i}`, insight: 'x' });
-          await gate;
-          await s.sleep(i % 7);
-          if (i % 10 === 3) throw new Error(`child ${i} gave up`);
-          return i;
-        }, { name: `worker ${i}` }),
-      );
-      return Promise.all(children);
-    }, { name: 'root' });
+    const run = rt.run(
+      async (root: Session) => {
+        const children = Array.from({ length: SESSIONS - 1 }, (_, i) =>
+          root.spawn(
+            async (s: Session) => {
+              await s.tools.add_skill({ section: 'context', issue: `finding ${i}`, insight: 'x' });
+              await gate;
+              await s.sleep(i % 7);
+              if (i % 10 === 3) throw new Error(`child ${i} gave up`);
+              return i;
+            },
+            { name: `worker ${i}` },
+          ),
+        );
+        return Promise.all(children);
+      },
+      { name: 'root' },
+    );
     // while every child waits at the gate, the page shows them running
     await expect.poll(() => page.locator('[data-status="running"]').count(), { timeout: 20_000 }).toBe(SESSIONS);
     await page.click('[data-session-id="rt.2"]');
@@ -82,7 +93,9 @@ describeInBrowser('live view in headless Chromium', () => {
     await view.close();
     await expect.poll(() => page.locator('[data-testid="live-status"]').getAttribute('data-state')).toBe('disconnected');
     await new Promise<void>((resolve, reject) => {
-      const probe = createServer().once('error', reject).listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+      const probe = createServer()
+        .once('error', reject)
+        .listen(port, '127.0.0.1', () => probe.close(() => resolve()));
     });
   });
 });

@@ -22,15 +22,33 @@ function fakeRuntime(): RecordableRuntime & { emit(e: RuntimeEvent): void; end()
       sub.unsubscribe();
     };
   });
-  return { events$, book: Skillbook.empty(), audit: [], emit: (e) => subject.next(e), end: () => subject.complete(), subscribers: () => subscribers };
+  return {
+    events$,
+    book: Skillbook.empty(),
+    audit: [],
+    emit: (e) => subject.next(e),
+    end: () => subject.complete(),
+    subscribers: () => subscribers,
+  };
 }
 
 const spawned = (id: string, at: number): RuntimeEvent =>
   SessionEventSchema.parse({ type: 'session.spawned', sessionId: id, path: [id], at, parentId: null, depth: 0, attempt: 1 });
-const saved = (id: string, at: number): StoreNotice => ({ type: 'store.saved', id, at, document: 'book.json', revision: 1, digest: 'd', reason: 'idle', entries: 1 });
+const saved = (id: string, at: number): StoreNotice => ({
+  type: 'store.saved',
+  id,
+  at,
+  document: 'book.json',
+  revision: 1,
+  digest: 'd',
+  reason: 'idle',
+  entries: 1,
+});
 
 /** Reads Server-Sent Events from the view's `/events`, parsed. */
-async function openStream(view: LiveView): Promise<{ messages: LiveMessage[]; until(ok: (m: LiveMessage[]) => boolean): Promise<void>; cancel(): Promise<void> }> {
+async function openStream(
+  view: LiveView,
+): Promise<{ messages: LiveMessage[]; until(ok: (m: LiveMessage[]) => boolean): Promise<void>; cancel(): Promise<void> }> {
   const res = await fetch(`${view.url}events`);
   expect(res.headers.get('content-type')).toBe('text/event-stream');
   const reader = res.body!.getReader();
@@ -44,7 +62,10 @@ async function openStream(view: LiveView): Promise<{ messages: LiveMessage[]; un
       buffer += new TextDecoder().decode(value);
       let cut: number;
       while ((cut = buffer.indexOf('\n\n')) >= 0) {
-        const data = buffer.slice(0, cut).split('\n').find((l) => l.startsWith('data: '));
+        const data = buffer
+          .slice(0, cut)
+          .split('\n')
+          .find((l) => l.startsWith('data: '));
         buffer = buffer.slice(cut + 2);
         if (data) messages.push(JSON.parse(data.slice(6)) as LiveMessage);
       }
@@ -121,16 +142,34 @@ describe('serveLiveView', () => {
     rt.emit(saved('n2', 4));
     const late = await openStream(view);
     await late.until((m) => m.length === 1);
-    rt.emit(SessionEventSchema.parse({ type: 'session.failed', sessionId: 's1', path: ['s1'], at: 5, failure: {
-      kind: 'crashed', category: 'error', sessionId: 's1', path: ['s1'], message: 'boom', discarded: { ops: 0, descendants: 0 }, attempt: 1, at: 5,
-    } }));
+    rt.emit(
+      SessionEventSchema.parse({
+        type: 'session.failed',
+        sessionId: 's1',
+        path: ['s1'],
+        at: 5,
+        failure: {
+          kind: 'crashed',
+          category: 'error',
+          sessionId: 's1',
+          path: ['s1'],
+          message: 'boom',
+          discarded: { ops: 0, descendants: 0 },
+          attempt: 1,
+          at: 5,
+        },
+      }),
+    );
     rt.emit(saved('n3', 6));
     rt.end();
     for (const stream of [early, late]) {
       await stream.until((m) => replay(m).endedAt !== null);
       expect(stream.messages[0]!.type).toBe('snapshot');
       const seen = replay(stream.messages);
-      expect([...seen.sessions]).toEqual([['s1', 'failed'], ['s2', 'running']]);
+      expect([...seen.sessions]).toEqual([
+        ['s1', 'failed'],
+        ['s2', 'running'],
+      ]);
       expect(seen.notices).toEqual(['n1', 'n2', 'n3']);
     }
     await early.cancel();
@@ -147,7 +186,9 @@ describe('serveLiveView', () => {
     await stream.cancel();
     expect(rt.subscribers()).toBe(0);
     await new Promise<void>((resolve, reject) => {
-      const probe = createServer().once('error', reject).listen(view.port, '127.0.0.1', () => probe.close(() => resolve()));
+      const probe = createServer()
+        .once('error', reject)
+        .listen(view.port, '127.0.0.1', () => probe.close(() => resolve()));
     });
     await view.close();
   });
@@ -172,7 +213,8 @@ function rawGet(port: number, path: string, headers: Record<string, string>): Pr
     const req = request({ host: '127.0.0.1', port, path, headers }, (res) => {
       let body = '';
       res.setEncoding('utf8');
-      if (res.headers['content-type'] === 'text/event-stream') return resolve({ status: res.statusCode ?? 0, body, close: () => req.destroy() });
+      if (res.headers['content-type'] === 'text/event-stream')
+        return resolve({ status: res.statusCode ?? 0, body, close: () => req.destroy() });
       res.on('data', (chunk: string) => (body += chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body, close: () => {} }));
     });

@@ -40,7 +40,9 @@ describeInBrowser("a simulation's report in headless Chromium", () => {
       expect(await page.locator('svg.timeline g.notice').count()).toBe(run.notices.length);
       expect(await page.locator('[data-notice]').count()).toBe(run.notices.length);
       const failed = run.sessions.filter((s) => s.failure).map((s) => [s.id, s.failure!.kind]);
-      const shown = await page.locator('[data-failure]').evaluateAll((els) => els.map((el) => [el.getAttribute('data-session-id'), el.getAttribute('data-failure')]));
+      const shown = await page
+        .locator('[data-failure]')
+        .evaluateAll((els) => els.map((el) => [el.getAttribute('data-session-id'), el.getAttribute('data-failure')]));
       expect(shown).toEqual(failed);
     }
     expect(recording.runs.some((r) => r.notices.length > 0)).toBe(true);

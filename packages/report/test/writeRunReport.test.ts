@@ -20,7 +20,7 @@ describe('writeRunReport', () => {
     const { recording } = await demoRun();
     const html = renderRunReport(recording);
     expect(html).toMatch(/^<!doctype html>/);
-    expect(html).toContain("Content-Security-Policy\" content=\"default-src 'none'");
+    expect(html).toContain('Content-Security-Policy" content="default-src \'none\'');
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
     expect(html.match(/<\/script>/g)).toHaveLength(3);
     const parsed = parseRecording(embedded(html));
@@ -30,10 +30,13 @@ describe('writeRunReport', () => {
   it('renderRunReport - text from sessions cannot close the script element or inject markup', async () => {
     const rt = createRuntime();
     const recorder = recordRun(rt, { title: '</title><script>alert(1)</script>' });
-    await rt.run(async (s: Session) => {
-      await s.tools.add_skill({ section: 'harness', issue: '</script><img src=x onerror=alert(1)>', insight: '<!--' });
-      throw new Error('</script>');
-    }, { name: '</script>' });
+    await rt.run(
+      async (s: Session) => {
+        await s.tools.add_skill({ section: 'harness', issue: '</script><img src=x onerror=alert(1)>', insight: '<!--' });
+        throw new Error('</script>');
+      },
+      { name: '</script>' },
+    );
     const html = renderRunReport(recorder.stop());
     await rt.close();
     expect(html.match(/<\/script>/g)).toHaveLength(3);

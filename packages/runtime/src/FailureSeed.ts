@@ -47,7 +47,9 @@ export interface SeedDetails {
 export function failureSeed(kind: FailureKind, message: string, details: SeedDetails = {}): FailureSeed {
   const { error, conflicts, category = CATEGORY[kind] } = details;
   return {
-    kind, category, message,
+    kind,
+    category,
+    message,
     ...(error !== undefined ? { error: toErrorInfo(error) } : {}),
     ...(conflicts ? { conflicts } : {}),
   };

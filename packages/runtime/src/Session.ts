@@ -44,8 +44,15 @@ export type SessionBody<I = unknown, O = unknown> = ((session: Session<I>) => Pr
  * await; the `add_skill` tool waits for it on its own).
  */
 export type SessionBatchResult =
-  | { readonly ok: true; readonly applied: Extract<BatchResult, { ok: true }>['applied']; readonly skipped: Extract<BatchResult, { ok: true }>['skipped'] }
-  | { readonly ok: false; readonly error: SkillbookErrorInfo | { readonly code: 'session_ended' | 'ids_unavailable'; readonly message: string } };
+  | {
+      readonly ok: true;
+      readonly applied: Extract<BatchResult, { ok: true }>['applied'];
+      readonly skipped: Extract<BatchResult, { ok: true }>['skipped'];
+    }
+  | {
+      readonly ok: false;
+      readonly error: SkillbookErrorInfo | { readonly code: 'session_ended' | 'ids_unavailable'; readonly message: string };
+    };
 
 /** What a session's write of one op gives (its tools' write): {@link SessionBatchResult} without the lists. */
 export type SessionOperationResult =

@@ -2,14 +2,28 @@ export { createRuntime } from './createRuntime.ts';
 export type { Runtime, RuntimeOptions } from './createRuntime.ts';
 export { isRuntimeError } from './errors.ts';
 export type { RuntimeError, RuntimeErrorCode } from './errors.ts';
-export type { Session, SessionBody, SpawnOptions, RetryPolicy, SessionBatchResult, SessionOperationResult, ChargeResult } from './Session.ts';
+export type {
+  Session,
+  SessionBody,
+  SpawnOptions,
+  RetryPolicy,
+  SessionBatchResult,
+  SessionOperationResult,
+  ChargeResult,
+} from './Session.ts';
 export type { SessionOutcome } from './SessionOutcome.ts';
 export { REFUSED_CALLS_KEPT } from './RefusedCalls.ts';
 export type { RefusedCall, RefusedCalls } from './RefusedCalls.ts';
 export { SessionIdSchema } from './SessionId.ts';
 export type { SessionId } from './SessionId.ts';
 export {
-  SessionFailureSchema, FailureKindSchema, FailureCategorySchema, ConflictSchema, isInterruption, isDefect, isError,
+  SessionFailureSchema,
+  FailureKindSchema,
+  FailureCategorySchema,
+  ConflictSchema,
+  isInterruption,
+  isDefect,
+  isError,
 } from './SessionFailure.ts';
 export type { SessionFailure, FailureKind, FailureCategory } from './SessionFailure.ts';
 export type { FailureSeed } from './FailureSeed.ts';
@@ -34,12 +48,30 @@ export type { Clock } from './Clock.ts';
 export { SimulatedClock } from './SimulatedClock.ts';
 export { sessionMachine } from './sessionMachine.ts';
 export type {
-  SessionContext, SessionInput, SessionMachineEvent, SessionEmitted, SessionAnswer, MergedEvent, RejectedEvent, MergedInfo, RetryRule,
+  SessionContext,
+  SessionInput,
+  SessionMachineEvent,
+  SessionEmitted,
+  SessionAnswer,
+  MergedEvent,
+  RejectedEvent,
+  MergedInfo,
+  RetryRule,
 } from './sessionMachine.ts';
 export { supervisorMachine } from './supervisorMachine.ts';
 export type { SupervisorContext, SupervisorInput, SupervisorEvent, SupervisorEmitted } from './supervisorMachine.ts';
 export { createSkillTools, callSkillTool, toolDefinitions, toolJsonSchemas } from './tools.ts';
-export type { SkillTools, SkillToolArgs, SkillToolName, ToolResult, ToolError, SkillIdResult, TagResult, ReadResult, ToolSchemaOptions } from './tools.ts';
+export type {
+  SkillTools,
+  SkillToolArgs,
+  SkillToolName,
+  ToolResult,
+  ToolError,
+  SkillIdResult,
+  TagResult,
+  ReadResult,
+  ToolSchemaOptions,
+} from './tools.ts';
 export { AddSkillArgs, UpdateSkillArgs, RemoveSkillArgs, TagSkillArgs, ReadSkillArgs, toolSchemas } from './toolSchemas.ts';
 export type { ToolSchemas } from './toolSchemas.ts';
 export { toStrictJsonSchema, toJsonSchema, parseToolArguments, plainArguments } from './strictToolSchema.ts';

@@ -45,7 +45,12 @@ export function mergeCommit<B extends MergeTarget<B>>(book: B, commit: Commit, p
   const applied = book.replay(decision.ops);
   if (!applied.ok) {
     const { message, opIndex } = applied.error;
-    return { ok: false, kind: 'invalid_commit', message: `commit of ${commit.sessionId} cannot be applied: ${message}`, ...(opIndex !== undefined ? { opIndex } : {}) };
+    return {
+      ok: false,
+      kind: 'invalid_commit',
+      message: `commit of ${commit.sessionId} cannot be applied: ${message}`,
+      ...(opIndex !== undefined ? { opIndex } : {}),
+    };
   }
   const revision = applied.book.revision;
   const entries = decision.entries.map((e) => entryAt(e, revision));
@@ -56,7 +61,11 @@ export function mergeCommit<B extends MergeTarget<B>>(book: B, commit: Commit, p
  * The first half of {@link mergeCommit}: the conflict check and the policy, without applying
  * anything. The runtime's root hands the decided ops to the store, which applies them itself.
  */
-export function decideMerge(book: Pick<MergeTarget<unknown>, 'get' | 'conflicts'>, commit: Commit, policy: ConflictPolicy): MergeDecision | MergeRefusal {
+export function decideMerge(
+  book: Pick<MergeTarget<unknown>, 'get' | 'conflicts'>,
+  commit: Commit,
+  policy: ConflictPolicy,
+): MergeDecision | MergeRefusal {
   const ops = entryOps(commit.entries);
   const conflicts = ops.length === 0 ? [] : book.conflicts(ops, commit.baseRevision);
   const decision = decide(book, ops, conflicts, policy);
@@ -109,7 +118,12 @@ function decide(book: Pick<Skillbook, 'get'>, ops: readonly AppliedOp[], conflic
   return { reject: false, drop, dropped };
 }
 
-function verdictFor(book: Pick<Skillbook, 'get'>, ops: readonly AppliedOp[], c: Conflict, policy: ConflictPolicy): 'keep' | 'drop' | 'reject' {
+function verdictFor(
+  book: Pick<Skillbook, 'get'>,
+  ops: readonly AppliedOp[],
+  c: Conflict,
+  policy: ConflictPolicy,
+): 'keep' | 'drop' | 'reject' {
   if (policy === 'rebase') return 'drop';
   if (policy === 'last-writer-wins') return 'keep';
   if (policy === 'reject') return 'reject';

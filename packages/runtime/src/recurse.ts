@@ -17,7 +17,11 @@ function recurseSchemas(l: Limits) {
     name: text(l.maxIdLength, 'maxIdLength').optional().describe('a short name for the child session'),
   });
   const args = z.strictObject({
-    tasks: z.array(task).min(1).max(l.maxChildren, `at most ${l.maxChildren} tasks (limits.maxChildren)`).describe('one child session per task, run in parallel'),
+    tasks: z
+      .array(task)
+      .min(1)
+      .max(l.maxChildren, `at most ${l.maxChildren} tasks (limits.maxChildren)`)
+      .describe('one child session per task, run in parallel'),
   });
   return { task, args, call: z.union([args, task]) };
 }
@@ -40,9 +44,7 @@ export type RecurseTask = z.infer<typeof Task>;
 export type ChildRunner = (session: Session<RecurseTask>, task: RecurseTask) => Promise<string>;
 
 /** What a `recurse` call returns: one line per child for the model, and the outcomes for code. */
-export type RecurseResult =
-  | { readonly text: string; readonly outcomes: readonly SessionOutcome<string>[] }
-  | { readonly error: string };
+export type RecurseResult = { readonly text: string; readonly outcomes: readonly SessionOutcome<string>[] } | { readonly error: string };
 
 /**
  * The `recurse` tool: its schema (zod, and JSON Schema in the strict form providers accept,

@@ -64,17 +64,20 @@ export function adoptCommit(session: Session, commit: ForeignCommit): AdoptResul
   const { node } = session;
   const ended = node.endedReason();
   if (ended) return { ok: false, code: 'session_ended', message: ended };
-  const result = node.draft.merge({
-    sessionId: node.id,
-    path: node.path,
-    baseRevision: commit.baseRevision,
-    entries: commit.entries,
-    // a merge counts the committing session as one descendant more: here it is the session itself
-    descendants: commit.descendants - 1,
-    // an upper bound on the characters of text (the commit limit counts bytes exactly near it)
-    textLength: JSON.stringify(commit.entries).length,
-    output: undefined,
-  }, 'reject');
+  const result = node.draft.merge(
+    {
+      sessionId: node.id,
+      path: node.path,
+      baseRevision: commit.baseRevision,
+      entries: commit.entries,
+      // a merge counts the committing session as one descendant more: here it is the session itself
+      descendants: commit.descendants - 1,
+      // an upper bound on the characters of text (the commit limit counts bytes exactly near it)
+      textLength: JSON.stringify(commit.entries).length,
+      output: undefined,
+    },
+    'reject',
+  );
   if (!result.ok) {
     return result.kind === 'conflict'
       ? { ok: false, code: 'conflict', message: result.message, conflicts: result.conflicts }

@@ -146,12 +146,24 @@ export const sessionMachine = setup({
     keepFailure: assign({ failure: ({ context, event }) => failureOf(context, event) }),
     // plain actions, not `enqueueActions` (which builds its helpers on every call): most
     // sessions have no deadline (bench rows 2 and 3)
-    armDeadlines: ({ context: { rules: { timeoutMs, wallClockMs } }, self, system }) => {
+    armDeadlines: ({
+      context: {
+        rules: { timeoutMs, wallClockMs },
+      },
+      self,
+      system,
+    }) => {
       if (timeoutMs === undefined && wallClockMs === undefined) return;
       const arm: DeadlineEvent = { type: 'ARM', session: self, timeoutMs, wallClockMs };
       system.get(DEADLINE_WATCHER_ID)?.send(arm);
     },
-    disarmDeadlines: ({ context: { rules: { timeoutMs, wallClockMs } }, self, system }) => {
+    disarmDeadlines: ({
+      context: {
+        rules: { timeoutMs, wallClockMs },
+      },
+      self,
+      system,
+    }) => {
       if (timeoutMs === undefined && wallClockMs === undefined) return;
       const disarm: DeadlineEvent = { type: 'DISARM', session: self };
       system.get(DEADLINE_WATCHER_ID)?.send(disarm);
@@ -264,7 +276,9 @@ function failureOf(context: SessionContext, event: SessionMachineEvent): Failure
     case 'TIMEOUT':
       return failureSeed('timeout', `timed out after ${context.rules.timeoutMs} ms`);
     case 'WALL_CLOCK':
-      return failureSeed('budget_exhausted', `wall-clock budget of ${context.rules.wallClockMs} ms exhausted`, { category: 'interruption' });
+      return failureSeed('budget_exhausted', `wall-clock budget of ${context.rules.wallClockMs} ms exhausted`, {
+        category: 'interruption',
+      });
     case 'ABORT':
       return failureSeed('aborted', event.reason);
     case 'CANCEL':
@@ -283,7 +297,10 @@ function failureOf(context: SessionContext, event: SessionMachineEvent): Failure
  * cancellation never does — it means the parent (or the runtime) is going away.
  */
 function mayRetry(context: SessionContext): boolean {
-  const { rules: { retry, attempt }, failure } = context;
+  const {
+    rules: { retry, attempt },
+    failure,
+  } = context;
   if (!retry || !failure || attempt > retry.attempts) return false;
   return failure.kind !== 'cancelled' && retry.on.includes(failure.kind);
 }

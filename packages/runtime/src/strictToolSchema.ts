@@ -55,7 +55,10 @@ export function toJsonSchema(schema: z.ZodObject): Record<string, unknown> {
  * parseToolArguments(z.object({ q: z.string(), limit: z.number().optional() }), { q: 'x', limit: null });
  * // { ok: true, data: { q: 'x' } }
  */
-export function parseToolArguments<S extends z.ZodType>(schema: S, raw: unknown): { readonly ok: true; readonly data: z.infer<S> } | { readonly ok: false; readonly error: string } {
+export function parseToolArguments<S extends z.ZodType>(
+  schema: S,
+  raw: unknown,
+): { readonly ok: true; readonly data: z.infer<S> } | { readonly ok: false; readonly error: string } {
   const checked = checkedArguments(schema, raw);
   return typeof checked === 'string' ? { ok: false, error: checked } : { ok: true, data: checked.data };
 }
@@ -92,7 +95,9 @@ function unreadable(thrown: unknown): string {
  * plainArguments({ q: 'x', limit: null }); // { ok: true, value: { q: 'x' } }
  * plainArguments({ get q() { throw new Error('no'); } }); // { ok: false, error: 'invalid arguments: they cannot be read: no' }
  */
-export function plainArguments(raw: unknown): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string } {
+export function plainArguments(
+  raw: unknown,
+): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string } {
   try {
     return { ok: true, value: plainCopy(raw, 0) };
   } catch (thrown) {
@@ -115,7 +120,8 @@ function plainCopy(raw: unknown, depth: number): unknown {
     if (value === null) continue;
     // `__proto__` is defined, not assigned, so it stays a key and never becomes the prototype
     // (assigned, the others keep the copy a fast object: defining every key costs the tools ~10%)
-    if (key === '__proto__') Object.defineProperty(out, key, { value: plainCopy(value, depth + 1), enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value: plainCopy(value, depth + 1), enumerable: true, writable: true, configurable: true });
     else out[key] = plainCopy(value, depth + 1);
   }
   return out;

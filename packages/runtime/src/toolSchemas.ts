@@ -18,7 +18,10 @@ function text(max: number, key: keyof Limits): z.ZodString {
  * else → the one source's), so a source past a limit is named with its field and the limit
  * instead of zod's bare "Invalid input".
  */
-function branchError(issue: { readonly input?: unknown; readonly errors?: readonly (readonly { readonly message: string; readonly path: readonly PropertyKey[] }[])[] }): string | undefined {
+function branchError(issue: {
+  readonly input?: unknown;
+  readonly errors?: readonly (readonly { readonly message: string; readonly path: readonly PropertyKey[] }[])[];
+}): string | undefined {
   const first = issue.errors?.[Array.isArray(issue.input) ? 1 : 0]?.[0];
   if (!first) return undefined;
   return first.path.length > 0 ? `${first.path.map(String).join('.')}: ${first.message}` : first.message;
@@ -88,7 +91,10 @@ function buildToolSchemas(l: Limits) {
 /** The zod schemas of the Skillbook tools, one per tool. */
 export type ToolSchemas = ReturnType<typeof buildToolSchemas>;
 
-const memoized = memoByLimits((l) => `${l.maxTextLength} ${l.maxKeywords} ${l.maxKeywordLength} ${l.maxSources} ${l.maxIdLength}`, buildToolSchemas);
+const memoized = memoByLimits(
+  (l) => `${l.maxTextLength} ${l.maxKeywords} ${l.maxKeywordLength} ${l.maxSources} ${l.maxIdLength}`,
+  buildToolSchemas,
+);
 
 /**
  * The Skillbook tools' zod schemas under `limits` (built once per set of limit values, see

@@ -27,7 +27,13 @@ export interface ToolError {
 export type SkillIdResult = { readonly ok: true; readonly skill_id: string } | ToolError;
 /** `tag_skill`'s result: the skill's counters after the tag. */
 export type TagResult =
-  | { readonly ok: true; readonly skill_id: string; readonly helpful_count: number; readonly harmful_count: number; readonly neutral_count: number }
+  | {
+      readonly ok: true;
+      readonly skill_id: string;
+      readonly helpful_count: number;
+      readonly harmful_count: number;
+      readonly neutral_count: number;
+    }
   | ToolError;
 /** `read_skill`'s result. */
 export type ReadResult = { readonly ok: true; readonly skill: Skill } | ToolError;
@@ -91,10 +97,16 @@ export interface ToolSchemaOptions {
  * const [add] = toolJsonSchemas();
  * add?.name; // 'add_skill'
  */
-export function toolJsonSchemas(options: ToolSchemaOptions = {}): { name: SkillToolName; description: string; parameters: Record<string, unknown> }[] {
+export function toolJsonSchemas(
+  options: ToolSchemaOptions = {},
+): { name: SkillToolName; description: string; parameters: Record<string, unknown> }[] {
   const schemas = toolSchemas(options.limits ? { ...defaultLimits, ...options.limits } : defaultLimits);
   const convert = options.strict === false ? toJsonSchema : toStrictJsonSchema;
-  return (Object.keys(DESCRIPTIONS) as SkillToolName[]).map((name) => ({ name, description: DESCRIPTIONS[name], parameters: convert(schemas[name]) }));
+  return (Object.keys(DESCRIPTIONS) as SkillToolName[]).map((name) => ({
+    name,
+    description: DESCRIPTIONS[name],
+    parameters: convert(schemas[name]),
+  }));
 }
 
 /**
@@ -156,7 +168,12 @@ function noted(host: ToolHost, tool: SkillToolName, result: ToolResult | Promise
 }
 
 /** One call: the arguments read once into plain data and checked, then run; whatever throws on the way is an `{ error }`. */
-function call<S extends z.ZodType>(host: ToolHost, schema: S, raw: unknown, run: (host: ToolHost, args: z.infer<S>) => ToolResult | Promise<ToolResult>): ToolResult | Promise<ToolResult> {
+function call<S extends z.ZodType>(
+  host: ToolHost,
+  schema: S,
+  raw: unknown,
+  run: (host: ToolHost, args: z.infer<S>) => ToolResult | Promise<ToolResult>,
+): ToolResult | Promise<ToolResult> {
   try {
     const checked = checkedArguments(schema, raw);
     if (typeof checked === 'string') return { error: checked };
@@ -211,7 +228,17 @@ function updateSkill(host: ToolHost, a: z.infer<ToolSchemas['update_skill']>): T
   const skill = host.book.get(a.skill_id);
   if (!skill) return notFound(a.skill_id);
   const { skill_id, issue, keywords, insight, insight_source } = a;
-  const op: OperationFields = { type: 'UPDATE', section: skill.section, skill_id, issue, keywords, insight, metadata: undefined, reason: undefined, insight_source };
+  const op: OperationFields = {
+    type: 'UPDATE',
+    section: skill.section,
+    skill_id,
+    issue,
+    keywords,
+    insight,
+    metadata: undefined,
+    reason: undefined,
+    insight_source,
+  };
   return write(host, op, skill_id);
 }
 
@@ -219,7 +246,15 @@ function removeSkill(host: ToolHost, a: z.infer<ToolSchemas['remove_skill']>): T
   const skill = host.book.get(a.skill_id);
   if (!skill) return notFound(a.skill_id);
   const op: OperationFields = {
-    type: 'REMOVE', section: skill.section, skill_id: a.skill_id, issue: undefined, keywords: undefined, insight: undefined, metadata: undefined, reason: a.reason, insight_source: undefined,
+    type: 'REMOVE',
+    section: skill.section,
+    skill_id: a.skill_id,
+    issue: undefined,
+    keywords: undefined,
+    insight: undefined,
+    metadata: undefined,
+    reason: a.reason,
+    insight_source: undefined,
   };
   return write(host, op, a.skill_id);
 }
@@ -229,7 +264,15 @@ function tagSkill(host: ToolHost, a: z.infer<ToolSchemas['tag_skill']>): ToolRes
   if (!skill) return notFound(a.skill_id);
   const delta = a.tag === 'helpful' ? 1 : a.tag === 'harmful' ? -1 : 0;
   const op: OperationFields = {
-    type: 'TAG', section: skill.section, skill_id: a.skill_id, issue: undefined, keywords: undefined, insight: undefined, metadata: { delta }, reason: undefined, insight_source: a.insight_source,
+    type: 'TAG',
+    section: skill.section,
+    skill_id: a.skill_id,
+    issue: undefined,
+    keywords: undefined,
+    insight: undefined,
+    metadata: { delta },
+    reason: undefined,
+    insight_source: a.insight_source,
   };
   const result = write(host, op, a.skill_id);
   if ('error' in result) return result;

@@ -11,12 +11,21 @@ describe('FailureSeed - one shape for every failure', () => {
   });
 
   it('bodyThrew - keeps whatever was thrown, undefined included, as the error', () => {
-    expect(bodyThrew(new RangeError('r'))).toMatchObject({ kind: 'crashed', category: 'error', message: 'r', error: { name: 'RangeError' } });
+    expect(bodyThrew(new RangeError('r'))).toMatchObject({
+      kind: 'crashed',
+      category: 'error',
+      message: 'r',
+      error: { name: 'RangeError' },
+    });
     expect(bodyThrew(undefined).error).toEqual({ name: 'NonError', message: 'undefined' });
   });
 
   it('defect - is a crash in the defect category, with its cause when there is one', () => {
-    expect(defect('runtime defect while settling')).toEqual({ kind: 'crashed', category: 'defect', message: 'runtime defect while settling' });
+    expect(defect('runtime defect while settling')).toEqual({
+      kind: 'crashed',
+      category: 'defect',
+      message: 'runtime defect while settling',
+    });
     expect(defect('store failed', new Error('EIO')).error?.message).toBe('EIO');
   });
 });

@@ -8,7 +8,7 @@ describe('session ids - unique across runtimes and time', () => {
     expect(formatSessionId('k3v9x2m8q4', 17)).toBe('k3v9x2m8q4.17');
   });
 
-  it('newRuntimeId - ten characters of the platform\'s random source; the same source gives the same id', () => {
+  it("newRuntimeId - ten characters of the platform's random source; the same source gives the same id", () => {
     const ids = new Set(Array.from({ length: 1_000 }, () => newRuntimeId()));
     expect(ids.size).toBe(1_000);
     for (const id of ids) expect(RuntimeIdSchema.safeParse(id).success && id.length === 10).toBe(true);
@@ -22,10 +22,12 @@ describe('session ids - unique across runtimes and time', () => {
   it('createRuntime - two runtimes of one store name their sessions apart; runtimeId names them as asked', async () => {
     const store = new MemoryStore();
     const [a, b] = [createRuntime({ store }), createRuntime({ store })];
-    const ids = await Promise.all([a, b].map(async (rt) => {
-      const outcome = await rt.run(async (s) => s.id);
-      return outcome.sessionId;
-    }));
+    const ids = await Promise.all(
+      [a, b].map(async (rt) => {
+        const outcome = await rt.run(async (s) => s.id);
+        return outcome.sessionId;
+      }),
+    );
     expect(ids[0]).not.toBe(ids[1]);
     expect(ids[0]?.startsWith(`${a.runtimeId}.`)).toBe(true);
     const named = createRuntime({ runtimeId: 'api-7' });

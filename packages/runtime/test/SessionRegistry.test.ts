@@ -5,7 +5,7 @@ import type { WithChildren } from '../src/internal/SessionRegistry.ts';
 
 const tree = (...children: WithChildren[]): WithChildren => ({ children: () => children });
 
-describe('SessionRegistry - the runtime\'s own record of live sessions', () => {
+describe("SessionRegistry - the runtime's own record of live sessions", () => {
   it('SessionRegistry - ids are the runtime id and a counter, handed out in order and never reused', () => {
     const registry = new SessionRegistry('k3v9x2m8q4');
     expect([registry.newId(), registry.newId(), registry.newId()]).toEqual(['k3v9x2m8q4.1', 'k3v9x2m8q4.2', 'k3v9x2m8q4.3']);
@@ -20,7 +20,12 @@ describe('SessionRegistry - the runtime\'s own record of live sessions', () => {
     const rt = createRuntime();
     let during = 0;
     await rt.run(async (s) => {
-      await Promise.all([s.spawn(async () => 'a'), s.spawn(async () => { during = rt.liveSessions; })]);
+      await Promise.all([
+        s.spawn(async () => 'a'),
+        s.spawn(async () => {
+          during = rt.liveSessions;
+        }),
+      ]);
     });
     expect(during).toBe(3);
     expect(rt.liveSessions).toBe(0);

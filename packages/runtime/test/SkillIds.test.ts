@@ -8,8 +8,8 @@ import { SpyStore } from './utils/spyStore.ts';
 const add = (s: Session, issue: string): Promise<SkillIdResult> => s.tools.add_skill({ section: 'harness', issue, insight: 'x' });
 const idOf = (r: SkillIdResult): string => ('ok' in r ? r.skill_id : `error: ${r.error}`);
 
-describe('SkillIds - final ids from the store\'s id leases', () => {
-  it('final ids - two runtimes on one store, each root spawning a child that adds: each child\'s reported id holds its own skill', async () => {
+describe("SkillIds - final ids from the store's id leases", () => {
+  it("final ids - two runtimes on one store, each root spawning a child that adds: each child's reported id holds its own skill", async () => {
     const store = new MemoryStore();
     const a = createRuntime({ store });
     const b = createRuntime({ store });
@@ -33,7 +33,7 @@ describe('SkillIds - final ids from the store\'s id leases', () => {
     await Promise.all([a.close(), b.close()]);
   });
 
-  it('leases - ids come from the store\'s lease and every root commit says so (allocation leased: never renumbered)', async () => {
+  it("leases - ids come from the store's lease and every root commit says so (allocation leased: never renumbered)", async () => {
     const store = new SpyStore();
     store.lease = async (count) => ({ ok: true, lease: { from: 500, to: 500 + count } });
     const rt = createRuntime({ store });
@@ -48,16 +48,25 @@ describe('SkillIds - final ids from the store\'s id leases', () => {
     const store = new SpyStore();
     store.lease = async (count) => ({ ok: true, lease: { from: 500, to: 500 + count } });
     const rt = createRuntime({ store });
-    const named = (s: Session, n: number) => s.tools.add_skill({ section: 'harness', issue: `named ${n}`, insight: 'x', skill_id: `harness-00${n}` });
+    const named = (s: Session, n: number) =>
+      s.tools.add_skill({ section: 'harness', issue: `named ${n}`, insight: 'x', skill_id: `harness-00${n}` });
     const outcome = await rt.run(async (s) => {
       await named(s, 500);
       await named(s, 502);
       const tool = [idOf(await add(s, 'a')), idOf(await add(s, 'b'))];
       await named(s, 505);
-      const batch = s.applyBatch({ operations: [{ type: 'ADD', section: 'harness', issue: 'c' }, { type: 'ADD', section: 'harness', issue: 'd' }] });
+      const batch = s.applyBatch({
+        operations: [
+          { type: 'ADD', section: 'harness', issue: 'c' },
+          { type: 'ADD', section: 'harness', issue: 'd' },
+        ],
+      });
       return { tool, batch: batch.ok ? batch.applied.map((op) => op.skill_id) : batch.error.message, next: idOf(await add(s, 'e')) };
     });
-    expect(outcome).toMatchObject({ status: 'committed', output: { tool: ['harness-00501', 'harness-00503'], batch: ['harness-00504', 'harness-00506'], next: 'harness-00507' } });
+    expect(outcome).toMatchObject({
+      status: 'committed',
+      output: { tool: ['harness-00501', 'harness-00503'], batch: ['harness-00504', 'harness-00506'], next: 'harness-00507' },
+    });
     await rt.close();
   });
 
@@ -83,9 +92,13 @@ describe('SkillIds - final ids from the store\'s id leases', () => {
     const rt = createRuntime({ store });
     const children = LEASE_SIZE.first * 16;
     const outcome = await rt.run(async (root) =>
-      Promise.all(Array.from({ length: children }, (_, i) => root.spawn(async (s) => {
-        for (let j = 0; j < 5; j++) await add(s, `round ${j} of ${i}`);
-      }))),
+      Promise.all(
+        Array.from({ length: children }, (_, i) =>
+          root.spawn(async (s) => {
+            for (let j = 0; j < 5; j++) await add(s, `round ${j} of ${i}`);
+          }),
+        ),
+      ),
     );
     expect(outcome.status).toBe('committed');
     expect(rt.book.size).toBe(children * 5);
@@ -98,7 +111,9 @@ describe('SkillIds - final ids from the store\'s id leases', () => {
   it('leases - a batch whose ADDs outrun the lease is refused whole (ids_unavailable) and goes through after an await', async () => {
     const rt = createRuntime();
     const outcome = await rt.run(async (s) => {
-      const batch = { operations: Array.from({ length: LEASE_SIZE.first + 1 }, (_, i) => ({ type: 'ADD', section: 'harness', issue: `bulk ${i}` })) };
+      const batch = {
+        operations: Array.from({ length: LEASE_SIZE.first + 1 }, (_, i) => ({ type: 'ADD', section: 'harness', issue: `bulk ${i}` })),
+      };
       const first = s.applyBatch(batch);
       const sizeAfterRefusal = s.book.size;
       await new Promise((resolve) => setImmediate(resolve));
@@ -124,7 +139,11 @@ describe('SkillIds - final ids from the store\'s id leases', () => {
     }));
     expect(refused).toMatchObject({
       status: 'committed',
-      output: { tool: { error: expect.stringContaining('disk full') }, batch: { ok: false, error: { code: 'ids_unavailable' } }, explicit: { ok: true, skill_id: 'chosen-1' } },
+      output: {
+        tool: { error: expect.stringContaining('disk full') },
+        batch: { ok: false, error: { code: 'ids_unavailable' } },
+        explicit: { ok: true, skill_id: 'chosen-1' },
+      },
     });
     expect([...rt.book.skills()].map((k) => k.id)).toEqual(['chosen-1']);
     grant = true;
@@ -146,9 +165,10 @@ describe('SkillIds - final ids from the store\'s id leases', () => {
     const store = new SpyStore();
     let grant = (): void => undefined;
     // the first lease is empty: the add waits for the second, which comes when the test says
-    store.lease = (count) => store.leases.length === 1
-      ? Promise.resolve({ ok: true, lease: { from: 1, to: 1 } })
-      : new Promise((resolve) => (grant = () => resolve({ ok: true, lease: { from: 1, to: 1 + count } })));
+    store.lease = (count) =>
+      store.leases.length === 1
+        ? Promise.resolve({ ok: true, lease: { from: 1, to: 1 } })
+        : new Promise((resolve) => (grant = () => resolve({ ok: true, lease: { from: 1, to: 1 + count } })));
     const rt = createRuntime({ store });
     let waiting: Promise<SkillIdResult> | null = null;
     const outcome = await rt.run(async (s) => {
@@ -162,7 +182,7 @@ describe('SkillIds - final ids from the store\'s id leases', () => {
     await rt.close();
   });
 
-  it('ids - allocate hands out a lease\'s ids in order, answers null when none is left and asks for a larger lease', async () => {
+  it("ids - allocate hands out a lease's ids in order, answers null when none is left and asks for a larger lease", async () => {
     const asked: number[] = [];
     const ids = new SkillIds({ leaseIds: async (count) => (asked.push(count), { ok: true, lease: { from: 10, to: 12 } }) });
     expect(await ids.start()).toBeNull();

@@ -6,7 +6,13 @@ import type { SessionState } from '../src/sessionMachine.ts';
 import { formatSessionId } from '../src/SessionId.ts';
 
 function parent(state: SessionState, childCount = 0, depth = 0): AdmittingParent {
-  return { id: formatSessionId('t', 1), depth, state, childCount, endedReason: () => (state === 'running' ? null : 'session t.1 has ended; the call was not applied') };
+  return {
+    id: formatSessionId('t', 1),
+    depth,
+    state,
+    childCount,
+    endedReason: () => (state === 'running' ? null : 'session t.1 has ended; the call was not applied'),
+  };
 }
 
 const admit = (p: AdmittingParent | null, extra: Partial<Parameters<typeof admitSession>[0]> = {}) =>
@@ -19,7 +25,11 @@ describe('admitSession - a refusal value, never a throw', () => {
   });
 
   it('admitSession - bad options are refused as limit_exceeded, naming the option', () => {
-    expect(admit(null, { options: { timeoutMs: -5 } })).toMatchObject({ kind: 'limit_exceeded', category: 'error', message: expect.stringContaining('timeoutMs') });
+    expect(admit(null, { options: { timeoutMs: -5 } })).toMatchObject({
+      kind: 'limit_exceeded',
+      category: 'error',
+      message: expect.stringContaining('timeoutMs'),
+    });
   });
 
   it('admitSession - a parent whose body returned may only start a retry; a settled one nothing', () => {
@@ -36,7 +46,10 @@ describe('admitSession - a refusal value, never a throw', () => {
 
   it('openAccount - a carve that does not fit is a budget_exhausted refusal', () => {
     const root = BudgetAccount.root({ tokens: 5 });
-    expect(openAccount(null, { budget: { tokens: 10 } }, root)).toMatchObject({ kind: 'budget_exhausted', message: expect.stringContaining('asked for 10 tokens') });
+    expect(openAccount(null, { budget: { tokens: 10 } }, root)).toMatchObject({
+      kind: 'budget_exhausted',
+      message: expect.stringContaining('asked for 10 tokens'),
+    });
     expect(openAccount(null, { budget: { tokens: 3 } }, root)).toBeInstanceOf(BudgetAccount);
   });
 });

@@ -28,7 +28,7 @@ async function reopen(path: string): Promise<FileStore> {
 /** Every persisted commit, page by page. */
 async function wholeHistory(rt: Runtime, limit = 2): Promise<PersistedCommit[]> {
   const out: PersistedCommit[] = [];
-  for (let after: number | undefined; ;) {
+  for (let after: number | undefined; ; ) {
     const page = await rt.history({ ...(after === undefined ? {} : { after }), limit });
     if (!page.ok) throw new Error(page.error.message);
     out.push(...page.commits);
@@ -40,21 +40,35 @@ async function wholeHistory(rt: Runtime, limit = 2): Promise<PersistedCommit[]> 
 const add = (s: Session, issue: string) => s.tools.add_skill({ section: 'harness', issue, insight: 'x' });
 
 describe('the durable audit - one block per session, read back from the store', () => {
-  it('history - a root commit persists each session\'s block (id, path, name, ops, revision); a reopened runtime reads the same history', async () => {
+  it("history - a root commit persists each session's block (id, path, name, ops, revision); a reopened runtime reads the same history", async () => {
     const { path, store } = await fileStore();
     const rt = createRuntime({ store });
-    const outcome = await rt.run(async (root) => {
-      await add(root, 'root');
-      await root.spawn(async (planner) => {
-        await add(planner, 'planner');
-        await planner.spawn(async (editor) => add(editor, 'editor'), { name: 'editor' });
-      }, { name: 'planner' });
-    }, { name: 'root' });
+    const outcome = await rt.run(
+      async (root) => {
+        await add(root, 'root');
+        await root.spawn(
+          async (planner) => {
+            await add(planner, 'planner');
+            await planner.spawn(async (editor) => add(editor, 'editor'), { name: 'editor' });
+          },
+          { name: 'planner' },
+        );
+      },
+      { name: 'root' },
+    );
     expect(outcome.status).toBe('committed');
     const [root, planner, editor] = [1, 2, 3].map((n) => `${rt.runtimeId}.${n}`);
     const history = await wholeHistory(rt);
     const commit = history.find((c) => c.kind === 'commit');
-    expect(commit?.entries.map((b) => ({ sessionId: b.sessionId, path: b.path, name: b.name, ops: b.ops.map((op) => op.issue), revision: b.revision }))).toEqual([
+    expect(
+      commit?.entries.map((b) => ({
+        sessionId: b.sessionId,
+        path: b.path,
+        name: b.name,
+        ops: b.ops.map((op) => op.issue),
+        revision: b.revision,
+      })),
+    ).toEqual([
       { sessionId: root, path: [root], name: 'root', ops: ['root'], revision: 1 },
       { sessionId: planner, path: [root, planner], name: 'planner', ops: ['planner'], revision: 1 },
       { sessionId: editor, path: [root, planner, editor], name: 'editor', ops: ['editor'], revision: 1 },
@@ -124,7 +138,12 @@ describe('the durable audit - one block per session, read back from the store', 
     const removes = (ops: readonly { type: string }[]) => ops.filter((op) => op.type === 'REMOVE').length;
     expect(rt.audit.map((e) => removes(e.ops)).reduce((a, b) => a + b)).toBe(2);
     const history = await wholeHistory(rt, 100);
-    expect(history.flatMap((c) => c.entries).map((b) => removes(b.ops)).reduce((a, b) => a + b)).toBe(2);
+    expect(
+      history
+        .flatMap((c) => c.entries)
+        .map((b) => removes(b.ops))
+        .reduce((a, b) => a + b),
+    ).toBe(2);
     expect(rt.revision).toBe(3);
     await rt.close();
   });

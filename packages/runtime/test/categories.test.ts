@@ -33,9 +33,11 @@ const write = async (s: { tools: { add_skill(a: unknown): Promise<unknown> } }) 
 
 describe('failures tell errors, defects and interruptions apart', () => {
   it('categories - a body that throws is an error of the session, not a defect', async () => {
-    const f = failure(await createRuntime().run(async () => {
-      throw new Error('boom');
-    }));
+    const f = failure(
+      await createRuntime().run(async () => {
+        throw new Error('boom');
+      }),
+    );
     expect(f).toMatchObject({ kind: 'crashed', category: 'error' });
     expect([isError(f), isDefect(f), isInterruption(f)]).toEqual([true, false, false]);
   });
@@ -55,13 +57,19 @@ describe('failures tell errors, defects and interruptions apart', () => {
 
   it('categories - a charge over budget, a conflict and a broken limit are errors', async () => {
     const rt = createRuntime({ limits: { maxDepth: 0 } });
-    const charged = failure(await rt.run(async (s) => {
-      s.charge({ tokens: 10 });
-    }, { budget: { tokens: 5 } }));
+    const charged = failure(
+      await rt.run(
+        async (s) => {
+          s.charge({ tokens: 10 });
+        },
+        { budget: { tokens: 5 } },
+      ),
+    );
     const refused = await rt.run(async (s) => s.spawn(async () => 'deep'));
     expect(charged).toMatchObject({ kind: 'budget_exhausted', category: 'error' });
     expect(refused.status === 'committed' && refused.output.status === 'failed' && refused.output.failure).toMatchObject({
-      kind: 'limit_exceeded', category: 'error',
+      kind: 'limit_exceeded',
+      category: 'error',
     });
   });
 

@@ -17,7 +17,9 @@ afterEach(async () => {
 async function documentWith(skills: number): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'cohort-rt-open-'));
   dirs.push(dir);
-  const book = Skillbook.empty().applyBatch({ operations: Array.from({ length: skills }, (_, i) => ({ type: 'ADD', section: 'context', issue: `known ${i}`, insight: 'x' })) });
+  const book = Skillbook.empty().applyBatch({
+    operations: Array.from({ length: skills }, (_, i) => ({ type: 'ADD', section: 'context', issue: `known ${i}`, insight: 'x' })),
+  });
   if (!book.ok) throw new Error(book.error.message);
   const path = join(dir, 'skillbook.json');
   await writeFile(path, book.book.toJSON());
@@ -30,7 +32,7 @@ async function open(path: string): Promise<FileStore> {
   return opened.store;
 }
 
-describe('createRuntime - a store\'s book from the start', () => {
+describe("createRuntime - a store's book from the start", () => {
   it('no empty window - on a file store holding 9 skills, rt.book and rt.revision are right at once, before ready', async () => {
     const store = await open(await documentWith(9));
     const rt = createRuntime({ store });
@@ -61,7 +63,9 @@ describe('createRuntime - a store\'s book from the start', () => {
     const path = await documentWith(1);
     await (await open(path)).close();
     // ACE adds a skill to the document while no Cohort process runs
-    const ace = Skillbook.fromJSON(await readFile(path, 'utf8')).applyBatch({ operations: [{ type: 'ADD', section: 'context', issue: 'by ACE', insight: 'x' }] });
+    const ace = Skillbook.fromJSON(await readFile(path, 'utf8')).applyBatch({
+      operations: [{ type: 'ADD', section: 'context', issue: 'by ACE', insight: 'x' }],
+    });
     if (!ace.ok) throw new Error(ace.error.message);
     await writeFile(path, ace.book.toJSON());
     const store = await open(path);

@@ -10,7 +10,10 @@ function harness() {
   const watcher = createActor(deadlineWatcher, { parent: root, input: { clock } }).start();
   const received: string[] = [];
   const session = (name: string): AnyActorRef =>
-    createActor(fromCallback(({ receive }) => receive((e) => received.push(`${name} ${e.type} at ${clock.now()}`))), { parent: root }).start();
+    createActor(
+      fromCallback(({ receive }) => receive((e) => received.push(`${name} ${e.type} at ${clock.now()}`))),
+      { parent: root },
+    ).start();
   return { clock, watcher, received, session };
 }
 
@@ -43,7 +46,10 @@ describe('deadlineWatcher', () => {
     const frozen = { now: () => now, setTimeout: () => 0, clearTimeout: () => undefined };
     const root = createActor(setup({}).createMachine({})).start();
     const watcher = createActor(deadlineWatcher, { parent: root, input: { clock: frozen } }).start();
-    const a = createActor(fromCallback(({ receive }) => receive((e) => received.push(`${e.type} at ${now}`))), { parent: root }).start();
+    const a = createActor(
+      fromCallback(({ receive }) => receive((e) => received.push(`${e.type} at ${now}`))),
+      { parent: root },
+    ).start();
     watcher.send({ type: 'ARM', session: a, timeoutMs: 50, wallClockMs: 20 });
     now = 19;
     watcher.send({ type: 'CHECK', session: a });

@@ -19,7 +19,10 @@ describe('dropChildDoneEvents', () => {
   it('dropChildDoneEvents - the done event of an actor that only joined the system never reaches the machine', async () => {
     const parent = createActor(counter).start();
     dropChildDoneEvents(parent);
-    createActor(fromPromise(async () => 'session'), { id: 'rt.1', parent }).start();
+    createActor(
+      fromPromise(async () => 'session'),
+      { id: 'rt.1', parent },
+    ).start();
     await tick();
     expect(parent.getSnapshot().context.done).toEqual([]);
   });
@@ -37,7 +40,10 @@ describe('dropChildDoneEvents', () => {
     const rt = createRuntime({ runtimeId: 'rt', inspect: (e) => seen.push(e) });
     for (let i = 0; i < 5; i++) await rt.run(async (s) => s.tools.add_skill({ section: 'harness', issue: `root ${i}`, insight: 'x' }));
     await rt.close();
-    const merges = seen.filter((e) => e.type === '@xstate.actor').map((e) => (e.actorRef as AnyActorRef).id).filter((id) => id.startsWith('merge:'));
+    const merges = seen
+      .filter((e) => e.type === '@xstate.actor')
+      .map((e) => (e.actorRef as AnyActorRef).id)
+      .filter((id) => id.startsWith('merge:'));
     expect(merges).toEqual(['merge:0', 'merge:0', 'merge:0', 'merge:0', 'merge:0']);
     expect(rt.book.size).toBe(5);
   });

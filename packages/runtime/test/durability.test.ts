@@ -26,9 +26,11 @@ describe('durable merges at the root', () => {
     const store = new GatedStore();
     const rt = createRuntime({ store });
     let settled = false;
-    const run = rt.run(async (s) => {
-      await s.tools.add_skill({ section: 'harness', issue: 'x', insight: 'y' });
-    }).then((o) => ((settled = true), o));
+    const run = rt
+      .run(async (s) => {
+        await s.tools.add_skill({ section: 'harness', issue: 'x', insight: 'y' });
+      })
+      .then((o) => ((settled = true), o));
     while (store.waiting.length === 0) await tick();
     await tick();
     expect(settled).toBe(false);
@@ -77,7 +79,10 @@ describe('durable merges at the root', () => {
       await s.tools.update_skill({ skill_id: 'harness-00001', insight: 'second' });
     });
     const refused = await second;
-    expect(refused).toMatchObject({ status: 'failed', failure: { kind: 'conflict', conflicts: [{ skillId: 'harness-00001', reason: 'content_changed' }] } });
+    expect(refused).toMatchObject({
+      status: 'failed',
+      failure: { kind: 'conflict', conflicts: [{ skillId: 'harness-00001', reason: 'content_changed' }] },
+    });
     // refused by the runtime itself: the store never saw it
     expect(store.waiting).toHaveLength(1);
     store.waiting[0]?.release();
@@ -143,11 +148,16 @@ describe('ids at the root, with another writer on the same store', () => {
     if (outcome.status !== 'committed') return;
     expect(outcome.added).toHaveLength(1);
     expect(outcome.added[0]).not.toBe(taken);
-    expect(skills).toEqual([[taken, 'from a'], [outcome.added[0], 'from b']]);
+    expect(skills).toEqual([
+      [taken, 'from a'],
+      [outcome.added[0], 'from b'],
+    ]);
   });
 
   it('refuses, never renumbers, an id the session chose itself', async () => {
-    const { outcome, taken, skills } = await raceWith((s, id) => s.tools.add_skill({ section: 'harness', issue: 'chosen', insight: 'x', skill_id: id }));
+    const { outcome, taken, skills } = await raceWith((s, id) =>
+      s.tools.add_skill({ section: 'harness', issue: 'chosen', insight: 'x', skill_id: id }),
+    );
     expect(outcome.status).toBe('failed');
     expect(skills).toEqual([[taken, 'from a']]);
   });

@@ -12,9 +12,12 @@ describe('events$ and the inspector', () => {
     const events: RuntimeEvent[] = [];
     rt.events$.subscribe((e) => events.push(e));
     await rt.run(async (s) => {
-      await s.spawn(async (c: Session) => {
-        await c.tools.add_skill({ section: 'harness', issue: 'x', insight: 'y' });
-      }, { name: 'writer' });
+      await s.spawn(
+        async (c: Session) => {
+          await c.tools.add_skill({ section: 'harness', issue: 'x', insight: 'y' });
+        },
+        { name: 'writer' },
+      );
       await s.spawn(async () => {
         throw new Error('boom');
       });
@@ -35,7 +38,7 @@ describe('events$ and the inspector', () => {
     expect(events.find((e) => e.type === 'session.merged' && e.sessionId === 'rt.1')).toMatchObject({ into: 'root', revision: 1, ops: 1 });
   });
 
-  it("session.merged and session.failed - carry what the session and its descendants were charged, whatever the outcome", async () => {
+  it('session.merged and session.failed - carry what the session and its descendants were charged, whatever the outcome', async () => {
     const rt = createRuntime({ runtimeId: 'rt' });
     const settled = new Map<string, unknown>();
     rt.events$.subscribe((e) => {
@@ -43,9 +46,12 @@ describe('events$ and the inspector', () => {
     });
     await rt.run(async (s) => {
       s.charge({ tokens: 10, requests: 1 });
-      await s.spawn(async (c: Session) => {
-        c.charge({ tokens: 100, requests: 1 });
-      }, { budget: { tokens: 500 } });
+      await s.spawn(
+        async (c: Session) => {
+          c.charge({ tokens: 100, requests: 1 });
+        },
+        { budget: { tokens: 500 } },
+      );
       await s.spawn(async (c: Session) => {
         c.charge({ tokens: 7, requests: 2 });
         throw new Error('boom');
@@ -75,7 +81,8 @@ describe('events$ and the inspector', () => {
     const rt = createRuntime({ runtimeId: 'rt', inspect: (e) => seen.push(e) });
     await rt.run(async (s) => Promise.all([1, 2, 3].map(() => s.spawn(async () => 'child'))));
     await rt.close();
-    const stepsOf = (id: string) => seen.flatMap((e) => (e.type === '@xstate.snapshot' && (e.actorRef as AnyActorRef).id === id ? [e.event.type] : []));
+    const stepsOf = (id: string) =>
+      seen.flatMap((e) => (e.type === '@xstate.snapshot' && (e.actorRef as AnyActorRef).id === id ? [e.event.type] : []));
     // each child's stop would otherwise be a step of its parent's machine, and a key in its state nodes' memo for good
     expect(stepsOf('rt.1').filter((type) => type.startsWith('xstate.done.actor.'))).toEqual([]);
     expect(stepsOf('rt.1')).toEqual(expect.arrayContaining(['BODY_DONE', 'MERGED']));
@@ -93,15 +100,21 @@ describe('events$ and the inspector', () => {
     const clock = new SimulatedClock();
     const seen: InspectionEvent[] = [];
     const rt = createRuntime({ runtimeId: 'rt', clock, inspect: (e) => seen.push(e) });
-    await clock.settle(rt.run(async (s) => {
-      await s.spawn(async () => 'fine', { name: 'quick' });
-      await s.spawn(async (c) => c.sleep(1_000), { name: 'slow', timeoutMs: 10 });
-    }));
-    const steps = (id: string) => seen.flatMap((e) => {
-      if (e.type !== '@xstate.snapshot' || idOf(e) !== id) return [];
-      const snapshot = e.snapshot as unknown as { value: unknown; context: { name?: string; failure: { kind: string; category: string } | null } };
-      return [{ value: snapshot.value, name: snapshot.context.name, failure: snapshot.context.failure }];
-    });
+    await clock.settle(
+      rt.run(async (s) => {
+        await s.spawn(async () => 'fine', { name: 'quick' });
+        await s.spawn(async (c) => c.sleep(1_000), { name: 'slow', timeoutMs: 10 });
+      }),
+    );
+    const steps = (id: string) =>
+      seen.flatMap((e) => {
+        if (e.type !== '@xstate.snapshot' || idOf(e) !== id) return [];
+        const snapshot = e.snapshot as unknown as {
+          value: unknown;
+          context: { name?: string; failure: { kind: string; category: string } | null };
+        };
+        return [{ value: snapshot.value, name: snapshot.context.name, failure: snapshot.context.failure }];
+      });
     // the states of a session not settled yet are under one parent, `live`
     expect(steps('quick (rt.2)').map((x) => x.value)).toEqual([{ live: 'running' }, { live: 'committing' }, 'committed']);
     const slow = steps('slow (rt.3)');
@@ -116,13 +129,18 @@ describe('events$ and the inspector', () => {
     const seen: InspectionEvent[] = [];
     const rt = createRuntime({ runtimeId: 'rt', inspect: (e) => seen.push(e) });
     const outcome = await rt.run(async (s) =>
-      s.spawn(async (c) => {
-        if (c.attempt === 1) throw new Error('flaky');
-        return 'second time lucky';
-      }, { retry: { attempts: 1 } }),
+      s.spawn(
+        async (c) => {
+          if (c.attempt === 1) throw new Error('flaky');
+          return 'second time lucky';
+        },
+        { retry: { attempts: 1 } },
+      ),
     );
     expect(outcome).toMatchObject({ status: 'committed', output: { status: 'committed', sessionId: 'rt.3', attempt: 2 } });
-    const values = seen.flatMap((e) => (e.type === '@xstate.snapshot' && idOf(e) === 'rt.2' ? [(e.snapshot as unknown as { value: unknown }).value] : []));
+    const values = seen.flatMap((e) =>
+      e.type === '@xstate.snapshot' && idOf(e) === 'rt.2' ? [(e.snapshot as unknown as { value: unknown }).value] : [],
+    );
     expect(values).toEqual([{ live: 'running' }, 'retrying', 'retried']);
     await rt.close();
   });

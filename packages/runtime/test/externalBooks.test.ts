@@ -18,7 +18,7 @@ class SharedStore extends MemoryStore implements Store {
 }
 
 describe('a runtime on a store with other writers', () => {
-  it('external books - the root takes in another writer\'s book from store.external$: a later session sees its skill, and merges on top of it', async () => {
+  it("external books - the root takes in another writer's book from store.external$: a later session sees its skill, and merges on top of it", async () => {
     const store = new SharedStore();
     const rt = createRuntime({ store });
     await rt.ready;
@@ -47,7 +47,9 @@ describe('a runtime on a store with other writers', () => {
     const stale = store.current();
     // the other writer's id is its own (as one drawn from a lease would be)
     const op = { ...addOp('theirs', 'harness'), skill_id: 'harness-00100' };
-    const theirs = await store.other(makeCommit(store.current().book, [op], { sessionId: 'elsewhere', basis: 'store', explicitIds: ['harness-00100'] }).commit);
+    const theirs = await store.other(
+      makeCommit(store.current().book, [op], { sessionId: 'elsewhere', basis: 'store', explicitIds: ['harness-00100'] }).commit,
+    );
     const mine = await running;
     expect(mine.status === 'failed' ? mine.failure.message : mine.status).toBe('committed');
     store.others.next(stale);

@@ -33,7 +33,8 @@ describe('failures are values', () => {
     const f = failure(outcome);
     expect(f.kind).toBe('crashed');
     expect(f.error).toMatchObject({
-      name: 'Error', message: 'tool failed',
+      name: 'Error',
+      message: 'tool failed',
       cause: { name: 'TypeError', message: 'wrapped', cause: { message: 'disk full', code: 'ENOSPC' } },
     });
     expect(f.error?.stack).toContain('tool failed');
@@ -95,7 +96,10 @@ describe('failures are values', () => {
     const run = rt.run(
       async (s) => {
         void s.sleep(1_000); // never awaited: must not become an unhandled rejection
-        sleepResult = await s.sleep(1_000).then(() => 'woke', (e: Error) => e.message);
+        sleepResult = await s.sleep(1_000).then(
+          () => 'woke',
+          (e: Error) => e.message,
+        );
       },
       { timeoutMs: 5 },
     );
@@ -114,7 +118,14 @@ describe('failures are values', () => {
   });
 
   it('describes hostile thrown values without throwing', () => {
-    const hostile = new Proxy({}, { get: () => { throw new Error('trap'); } });
+    const hostile = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('trap');
+        },
+      },
+    );
     expect(toErrorInfo(hostile).name).toBeTypeOf('string');
     const cyclic = new Error('a');
     (cyclic as { cause?: unknown }).cause = cyclic;

@@ -41,14 +41,21 @@ describe('refused tool calls', () => {
   it("refused calls - onRefusedCall: 'fail' fails the session at its first refused call; the model still gets its { error }", async () => {
     const rt = createRuntime();
     const answers: ToolResult[] = [];
-    const outcome = await rt.run(async (s) => {
-      answers.push(await s.tools.add_skill({ section: 'harness', issue: 'lost with the session', insight: 'x' }));
-      answers.push(await s.tools.add_skill({ section: 'harness', issue: '', insight: 'x' }));
-      answers.push(await s.tools.add_skill({ section: 'harness', issue: 'after', insight: 'x' }));
-    }, { onRefusedCall: 'fail' });
+    const outcome = await rt.run(
+      async (s) => {
+        answers.push(await s.tools.add_skill({ section: 'harness', issue: 'lost with the session', insight: 'x' }));
+        answers.push(await s.tools.add_skill({ section: 'harness', issue: '', insight: 'x' }));
+        answers.push(await s.tools.add_skill({ section: 'harness', issue: 'after', insight: 'x' }));
+      },
+      { onRefusedCall: 'fail' },
+    );
     expect(outcome).toMatchObject({
       status: 'failed',
-      failure: { kind: 'tool_refused', message: expect.stringMatching(/^add_skill refused: invalid arguments: .*issue/s), discarded: { ops: 1 } },
+      failure: {
+        kind: 'tool_refused',
+        message: expect.stringMatching(/^add_skill refused: invalid arguments: .*issue/s),
+        discarded: { ops: 1 },
+      },
     });
     expect(outcome.status === 'failed' && isError(outcome.failure)).toBe(true);
     expect(answers[1]).toMatchObject({ error: expect.stringContaining('invalid arguments') });

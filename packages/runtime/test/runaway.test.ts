@@ -59,12 +59,14 @@ describe('a runaway tree', () => {
     const rt = createRuntime();
     const refused: string[] = [];
     rt.events$.subscribe((e) => e.type === 'session.failed' && e.failure.kind === 'limit_exceeded' && refused.push(e.failure.message));
-    const fanOut = (width: number) => async (s: Session): Promise<void> => {
-      await null;
-      const kids = Array.from({ length: width }, () => s.spawn(s.depth < 1 ? fanOut(width) : waits));
-      await waits(s);
-      await Promise.all(kids);
-    };
+    const fanOut =
+      (width: number) =>
+      async (s: Session): Promise<void> => {
+        await null;
+        const kids = Array.from({ length: width }, () => s.spawn(s.depth < 1 ? fanOut(width) : waits));
+        await waits(s);
+        await Promise.all(kids);
+      };
     const run = rt.run(fanOut(150)); // 1 + 150 + 22,500 sessions asked for
     expect(await grown(rt)).toBe(20_000);
     expect(refused.length).toBe(1 + 150 + 150 * 150 - 20_000);

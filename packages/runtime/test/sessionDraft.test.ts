@@ -3,7 +3,7 @@ import type { AuditEntry } from '../src/index.ts';
 import { adoptCommit, createRuntime, draftView } from '../src/index.ts';
 
 describe('draftView', () => {
-  it('gives the ops of a session\'s draft since its start, without splitting its audit block', async () => {
+  it("gives the ops of a session's draft since its start, without splitting its audit block", async () => {
     const rt = createRuntime();
     const outcome = await rt.run(async (s) => {
       await s.tools.add_skill({ section: 'harness', issue: 'a', insight: 'one' });
@@ -23,7 +23,7 @@ describe('draftView', () => {
 });
 
 describe('adoptCommit', () => {
-  it('merges a copy\'s work done elsewhere into the session\'s draft, its blocks attributed as they were', async () => {
+  it("merges a copy's work done elsewhere into the session's draft, its blocks attributed as they were", async () => {
     const rt = createRuntime();
     const elsewhere = createRuntime();
     let entries: readonly AuditEntry[] = [];
@@ -31,7 +31,9 @@ describe('adoptCommit', () => {
       const view = draftView(s);
       if (!view) throw new Error('no view');
       // the copy: another runtime on the same book, whose commit is brought home
-      const copy = await elsewhere.run(async (c) => c.tools.add_skill({ section: 'harness', issue: 'learned elsewhere', insight: 'far away' }));
+      const copy = await elsewhere.run(async (c) =>
+        c.tools.add_skill({ section: 'harness', issue: 'learned elsewhere', insight: 'far away' }),
+      );
       if (copy.status !== 'committed') throw new Error('the copy failed');
       entries = elsewhere.audit;
       return adoptCommit(s, { baseRevision: view.revision, entries: elsewhere.audit, descendants: 0 });
@@ -43,7 +45,7 @@ describe('adoptCommit', () => {
     await elsewhere.close();
   });
 
-  it('refuses the whole commit when the draft changed what it touches since the copy\'s view', async () => {
+  it("refuses the whole commit when the draft changed what it touches since the copy's view", async () => {
     const rt = createRuntime();
     const outcome = await rt.run(async (s) => {
       const added = await s.tools.add_skill({ section: 'harness', issue: 'shared', insight: 'v1' });

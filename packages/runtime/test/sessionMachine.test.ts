@@ -36,7 +36,14 @@ describe('sessionMachine - the lifecycle', () => {
     const [snapshot] = start({ path: [s1, s2], sessionId: s2, name: 'writer' });
     expect(snapshot.value).toEqual({ live: 'running' });
     expect(sessionStateOf(snapshot)).toBe('running');
-    expect(snapshot.context).toMatchObject({ sessionId: s2, path: [s1, s2], depth: 1, name: 'writer', rules: { attempt: 1 }, failure: null });
+    expect(snapshot.context).toMatchObject({
+      sessionId: s2,
+      path: [s1, s2],
+      depth: 1,
+      name: 'writer',
+      rules: { attempt: 1 },
+      failure: null,
+    });
     expect(snapshot.output).toBeUndefined();
   });
 
@@ -57,7 +64,7 @@ describe('sessionMachine - the lifecycle', () => {
     expect(emitted(actions)).toEqual(['commit']);
   });
 
-  it('sessionMachine - MERGED carries the verdict into the final committed state, as the machine\'s output', () => {
+  it("sessionMachine - MERGED carries the verdict into the final committed state, as the machine's output", () => {
     const [running] = start();
     const [committed, actions] = feed(running, { type: 'BODY_DONE', output: 'x', liveChildren: 0 }, merged);
     expect(committed.value).toBe('committed');
@@ -70,7 +77,12 @@ describe('sessionMachine - the lifecycle', () => {
     const [running] = start();
     const [failed, actions] = feed(running, { type: 'BODY_FAILED', error: new Error('outer', { cause: new Error('inner') }) });
     expect(failed.value).toBe('failed');
-    expect(failed.context.failure).toMatchObject({ kind: 'crashed', category: 'error', message: 'outer', error: { cause: { message: 'inner' } } });
+    expect(failed.context.failure).toMatchObject({
+      kind: 'crashed',
+      category: 'error',
+      message: 'outer',
+      error: { cause: { message: 'inner' } },
+    });
     expect(emitted(actions)).toEqual(['settled']);
   });
 
@@ -85,8 +97,15 @@ describe('sessionMachine - the lifecycle', () => {
 
   it('sessionMachine - an abort and a cancellation are interruptions', () => {
     const [running] = start();
-    expect(feed(running, { type: 'ABORT', reason: 'not needed' })[0].context.failure).toMatchObject({ kind: 'aborted', category: 'interruption', message: 'not needed' });
-    expect(feed(running, { type: 'CANCEL', reason: 'runtime closed' })[0].context.failure).toMatchObject({ kind: 'cancelled', category: 'interruption' });
+    expect(feed(running, { type: 'ABORT', reason: 'not needed' })[0].context.failure).toMatchObject({
+      kind: 'aborted',
+      category: 'interruption',
+      message: 'not needed',
+    });
+    expect(feed(running, { type: 'CANCEL', reason: 'runtime closed' })[0].context.failure).toMatchObject({
+      kind: 'cancelled',
+      category: 'interruption',
+    });
   });
 
   it('sessionMachine - a charge over budget fails as budget_exhausted, an error', () => {
@@ -95,7 +114,7 @@ describe('sessionMachine - the lifecycle', () => {
     expect(failed.context.failure).toMatchObject({ kind: 'budget_exhausted', category: 'error' });
   });
 
-  it('sessionMachine - once the commit is in the parent\'s hands, only a verdict, a cancellation or a defect ends it', () => {
+  it("sessionMachine - once the commit is in the parent's hands, only a verdict, a cancellation or a defect ends it", () => {
     const [running] = start({ timeoutMs: 10 });
     const [committing] = feed(running, { type: 'BODY_DONE', output: 1, liveChildren: 0 });
     for (const event of [{ type: 'TIMEOUT' }, { type: 'ABORT', reason: 'late' }, { type: 'CHILDREN_SETTLED' }] as const) {
@@ -118,7 +137,7 @@ describe('sessionMachine - deadlines on the runtime clock', () => {
     return { told, session };
   }
 
-  it('sessionMachine - a timeout or a wall-clock budget is armed with the runtime\'s deadline watcher at the start', () => {
+  it("sessionMachine - a timeout or a wall-clock budget is armed with the runtime's deadline watcher at the start", () => {
     expect(withWatcher({ timeoutMs: 50, wallClockMs: 80 }).told).toEqual(['ARM 50 80']);
     expect(withWatcher({ wallClockMs: 80 }).told).toEqual(['ARM undefined 80']);
   });
@@ -144,14 +163,20 @@ describe('sessionMachine - deadlines on the runtime clock', () => {
     const [running] = start({ timeoutMs: 50 });
     const [draining] = feed(running, { type: 'BODY_DONE', output: 1, liveChildren: 1 });
     for (const from of [running, draining]) {
-      expect(feed(from, { type: 'TIMEOUT' })[0].context.failure).toEqual({ kind: 'timeout', category: 'interruption', message: 'timed out after 50 ms' });
+      expect(feed(from, { type: 'TIMEOUT' })[0].context.failure).toEqual({
+        kind: 'timeout',
+        category: 'interruption',
+        message: 'timed out after 50 ms',
+      });
     }
   });
 
   it('sessionMachine - WALL_CLOCK exhausts the budget, as an interruption', () => {
     const [running] = start({ wallClockMs: 500 });
     expect(feed(running, { type: 'WALL_CLOCK' })[0].context.failure).toEqual({
-      kind: 'budget_exhausted', category: 'interruption', message: 'wall-clock budget of 500 ms exhausted',
+      kind: 'budget_exhausted',
+      category: 'interruption',
+      message: 'wall-clock budget of 500 ms exhausted',
     });
   });
 });

@@ -37,20 +37,64 @@ const to = (state: SessionState): Effect => ({ to: state });
 /** The whole transition table of the live states, and of `retrying`: every state against every event, in EVENTS' order. */
 const TABLE: Record<'running' | 'draining' | 'committing' | 'retrying', readonly Effect[]> = {
   running: [
-    to('committing'), to('draining'), failsAs('crashed'), 'ignored', failsAs('timeout'), failsAs('budget_exhausted'),
-    failsAs('aborted'), failsAs('budget_exhausted'), failsAs('cancelled'), failsAs('crashed'), 'ignored', 'ignored', 'ignored',
+    to('committing'),
+    to('draining'),
+    failsAs('crashed'),
+    'ignored',
+    failsAs('timeout'),
+    failsAs('budget_exhausted'),
+    failsAs('aborted'),
+    failsAs('budget_exhausted'),
+    failsAs('cancelled'),
+    failsAs('crashed'),
+    'ignored',
+    'ignored',
+    'ignored',
   ],
   draining: [
-    'ignored', 'ignored', 'ignored', to('committing'), failsAs('timeout'), failsAs('budget_exhausted'),
-    failsAs('aborted'), 'ignored', failsAs('cancelled'), failsAs('crashed'), 'ignored', 'ignored', 'ignored',
+    'ignored',
+    'ignored',
+    'ignored',
+    to('committing'),
+    failsAs('timeout'),
+    failsAs('budget_exhausted'),
+    failsAs('aborted'),
+    'ignored',
+    failsAs('cancelled'),
+    failsAs('crashed'),
+    'ignored',
+    'ignored',
+    'ignored',
   ],
   committing: [
-    'ignored', 'ignored', 'ignored', 'ignored', 'ignored', 'ignored',
-    'ignored', 'ignored', failsAs('cancelled'), failsAs('crashed'), to('committed'), failsAs('conflict'), 'ignored',
+    'ignored',
+    'ignored',
+    'ignored',
+    'ignored',
+    'ignored',
+    'ignored',
+    'ignored',
+    'ignored',
+    failsAs('cancelled'),
+    failsAs('crashed'),
+    to('committed'),
+    failsAs('conflict'),
+    'ignored',
   ],
   retrying: [
-    'ignored', 'ignored', 'ignored', 'ignored', 'ignored', 'ignored',
-    'ignored', 'ignored', 'ignored', failsAs('crashed'), 'ignored', 'ignored', to('retried'),
+    'ignored',
+    'ignored',
+    'ignored',
+    'ignored',
+    'ignored',
+    'ignored',
+    'ignored',
+    'ignored',
+    'ignored',
+    failsAs('crashed'),
+    'ignored',
+    'ignored',
+    to('retried'),
   ],
 };
 
@@ -97,7 +141,13 @@ describe('sessionMachine - every live state against every event', () => {
   }
 
   it('sessionMachine - a settled session takes no more events', () => {
-    const committed = transition(sessionMachine, sessionIn('committing'), { type: 'MERGED', revision: 1, ops: 0, added: [], dropped: [] })[0] as Snapshot;
+    const committed = transition(sessionMachine, sessionIn('committing'), {
+      type: 'MERGED',
+      revision: 1,
+      ops: 0,
+      added: [],
+      dropped: [],
+    })[0] as Snapshot;
     expect(committed.status).toBe('done');
     for (const [, event] of EVENTS) expect(sessionStateOf(transition(sessionMachine, committed, event)[0] as Snapshot)).toBe('committed');
   });

@@ -39,14 +39,17 @@ function commitOf(n: number): SupervisorEvent {
 
 const merged = (revision: number): SessionAnswer => ({ type: 'MERGED', revision, ops: 0, added: [], dropped: [] });
 const ended = (slot: number, answer: SessionAnswer = merged(slot + 1)): SupervisorEvent => ({
-  type: `xstate.done.actor.${mergeActorId(slot)}`, actorId: mergeActorId(slot), output: answer,
+  type: `xstate.done.actor.${mergeActorId(slot)}`,
+  actorId: mergeActorId(slot),
+  output: answer,
 });
 
 const inFlight = (s: Snapshot) => s.context.inFlight.map((m) => `${m.sessionId}@${m.slot}`);
 const waiting = (s: Snapshot) => s.context.waiting.map((w) => w.sessionId);
 
 /** A supervisor of queue length 2 after `events`. */
-const supervisor = (...events: SupervisorEvent[]) => feed(initialTransition(supervisorMachine, { maxQueue: 2 })[0] as Snapshot, ...events)[0];
+const supervisor = (...events: SupervisorEvent[]) =>
+  feed(initialTransition(supervisorMachine, { maxQueue: 2 })[0] as Snapshot, ...events)[0];
 
 describe('supervisorMachine - every state against every event', () => {
   it('supervisorMachine - a supervisor starts open, with nothing in flight or waiting', () => {
@@ -86,7 +89,9 @@ describe('supervisorMachine - every state against every event', () => {
     const rejected: SessionAnswer = { type: 'REJECTED', failure: { kind: 'conflict', category: 'error', message: 'conflicts' } };
     const [after, actions] = feed(supervisor(commitOf(1)), ended(0, rejected));
     expect(did(actions)).toEqual(['answer t.1', 'stop merge:0']);
-    expect((actions.find((a) => a.type === 'xstate.emit')?.params as { event: SupervisorEmitted }).event).toMatchObject({ answer: rejected });
+    expect((actions.find((a) => a.type === 'xstate.emit')?.params as { event: SupervisorEmitted }).event).toMatchObject({
+      answer: rejected,
+    });
     expect(after.context.inFlight).toEqual([]);
     expect(after.children).toEqual({});
   });
@@ -173,7 +178,7 @@ describe('supervisorMachine - merge actors', () => {
     expect(actor.getSnapshot().context.inFlight).toEqual([]);
   });
 
-  it('supervisorMachine - without a merge of the runtime\'s, every commit is refused as a defect', async () => {
+  it("supervisorMachine - without a merge of the runtime's, every commit is refused as a defect", async () => {
     const actor = createActor(supervisorMachine, { input: { maxQueue: 1 } });
     const answers: SessionAnswer[] = [];
     actor.on('answer', (e) => answers.push(e.answer));

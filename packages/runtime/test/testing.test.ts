@@ -22,16 +22,16 @@ async function failingChild(rt: Runtime): Promise<{ duringChild: number; afterCh
   return seen;
 }
 
-describe('@cohort/runtime/testing - broken variants for the simulation\'s checker', () => {
+describe("@cohort/runtime/testing - broken variants for the simulation's checker", () => {
   it('testing - the faithful runtime isolates a failing child', async () => {
     expect(await failingChild(createRuntime())).toEqual({ duringChild: 0, afterChild: 0, final: 0 });
   });
 
-  it('testing - shared-draft lets a parent see its child\'s writes before any commit', async () => {
+  it("testing - shared-draft lets a parent see its child's writes before any commit", async () => {
     expect((await failingChild(createMutantRuntime('shared-draft'))).duringChild).toBe(1);
   });
 
-  it('testing - keep-failed-writes merges a failed child\'s writes into its parent', async () => {
+  it("testing - keep-failed-writes merges a failed child's writes into its parent", async () => {
     expect(await failingChild(createMutantRuntime('keep-failed-writes'))).toEqual({ duringChild: 0, afterChild: 1, final: 1 });
   });
 
@@ -55,10 +55,12 @@ describe('@cohort/runtime/testing - broken variants for the simulation\'s checke
   it('testing - unleased-ids lets two runtimes of one store hand out the same ids: the store renumbers the second', async () => {
     const store = new MemoryStore();
     const [a, b] = [createMutantRuntime('unleased-ids', { store }), createMutantRuntime('unleased-ids', { store })];
-    const told = await Promise.all([a, b].map(async (rt, i) => {
-      const outcome = await rt.run(async (s) => note(s, `by ${i}`));
-      return outcome.status === 'committed' && 'ok' in outcome.output ? outcome.output.skill_id : null;
-    }));
+    const told = await Promise.all(
+      [a, b].map(async (rt, i) => {
+        const outcome = await rt.run(async (s) => note(s, `by ${i}`));
+        return outcome.status === 'committed' && 'ok' in outcome.output ? outcome.output.skill_id : null;
+      }),
+    );
     expect(told[0]).toBe(told[1]);
     expect((await store.load()).book.size).toBe(2);
     await Promise.all([a.close(), b.close()]);

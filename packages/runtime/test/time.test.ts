@@ -19,7 +19,11 @@ describe('time comes from the injected clock', () => {
     expect(skill?.created_at).toBe(formatAceTimestamp(start + 1_000));
     expect(rt.audit[0]?.ops[0]?.at).toBe(formatAceTimestamp(start + 1_000));
     if (outcome.status !== 'committed' || outcome.output.status !== 'failed') throw new Error('expected a failed child');
-    expect(outcome.output.failure).toMatchObject({ kind: 'budget_exhausted', at: start + 1_500, message: expect.stringContaining('500 ms') });
+    expect(outcome.output.failure).toMatchObject({
+      kind: 'budget_exhausted',
+      at: start + 1_500,
+      message: expect.stringContaining('500 ms'),
+    });
   });
 
   it('a body that never lets a timer fire is stopped at its next tool call, batch or charge past its deadline, on the clock', async () => {
@@ -27,23 +31,32 @@ describe('time comes from the injected clock', () => {
     const clock: Clock = { now: () => now, setTimeout: () => 0, clearTimeout: () => undefined };
     const rt = createRuntime({ clock });
     let calls = 0;
-    const outcome = await rt.run(async (s) => {
-      for (; calls < 50; calls += 1) {
-        now += 1_000;
-        if ('error' in (await s.tools.read_skill({ skill_id: 'context-00001' })) && s.signal.aborted) break;
-      }
-    }, { timeoutMs: 3_000 });
+    const outcome = await rt.run(
+      async (s) => {
+        for (; calls < 50; calls += 1) {
+          now += 1_000;
+          if ('error' in (await s.tools.read_skill({ skill_id: 'context-00001' })) && s.signal.aborted) break;
+        }
+      },
+      { timeoutMs: 3_000 },
+    );
     expect(outcome.status === 'failed' && outcome.failure.kind).toBe('timeout');
     expect(calls).toBe(2); // the third call, at 3,000 ms, finds the deadline passed
-    const charged = await rt.run(async (s) => {
-      now += 10_000;
-      return s.charge({ tokens: 1 });
-    }, { budget: { ms: 5_000 } });
+    const charged = await rt.run(
+      async (s) => {
+        now += 10_000;
+        return s.charge({ tokens: 1 });
+      },
+      { budget: { ms: 5_000 } },
+    );
     expect(charged.status === 'failed' && charged.failure.kind).toBe('budget_exhausted');
-    const batch = await rt.run(async (s) => {
-      now += 10_000;
-      return s.applyBatch({ operations: [{ type: 'ADD', section: 'context', issue: 'late', insight: 'x' }] });
-    }, { timeoutMs: 5_000 });
+    const batch = await rt.run(
+      async (s) => {
+        now += 10_000;
+        return s.applyBatch({ operations: [{ type: 'ADD', section: 'context', issue: 'late', insight: 'x' }] });
+      },
+      { timeoutMs: 5_000 },
+    );
     expect(batch.status === 'failed' && batch.failure.kind).toBe('timeout');
     expect(rt.book.size).toBe(0);
     await rt.close();

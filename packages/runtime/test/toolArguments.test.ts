@@ -7,13 +7,79 @@ function hostile(): { what: string; args: unknown }[] {
   const cycle: Record<string, unknown> = { section: 'context', issue: 'x' };
   cycle['insight_source'] = cycle;
   return [
-    { what: 'a throwing getter', args: { section: 'context', get issue(): string { throw new Error('getter says no'); } } },
-    { what: 'a Proxy whose get throws', args: new Proxy({ section: 'context', issue: 'x' }, { get() { throw new Error('get trap'); } }) },
-    { what: 'a Proxy whose ownKeys throws', args: new Proxy({}, { ownKeys() { throw new Error('ownKeys trap'); } }) },
-    { what: 'a revoked Proxy', args: (() => { const p = Proxy.revocable({}, {}); p.revoke(); return p.proxy; })() },
-    { what: 'a getter deep inside', args: { section: 'context', issue: 'x', keywords: [{ toString() { return 'k'; } }, Object.defineProperty({}, 'a', { enumerable: true, get() { throw new Error('deep'); } })] } },
+    {
+      what: 'a throwing getter',
+      args: {
+        section: 'context',
+        get issue(): string {
+          throw new Error('getter says no');
+        },
+      },
+    },
+    {
+      what: 'a Proxy whose get throws',
+      args: new Proxy(
+        { section: 'context', issue: 'x' },
+        {
+          get() {
+            throw new Error('get trap');
+          },
+        },
+      ),
+    },
+    {
+      what: 'a Proxy whose ownKeys throws',
+      args: new Proxy(
+        {},
+        {
+          ownKeys() {
+            throw new Error('ownKeys trap');
+          },
+        },
+      ),
+    },
+    {
+      what: 'a revoked Proxy',
+      args: (() => {
+        const p = Proxy.revocable({}, {});
+        p.revoke();
+        return p.proxy;
+      })(),
+    },
+    {
+      what: 'a getter deep inside',
+      args: {
+        section: 'context',
+        issue: 'x',
+        keywords: [
+          {
+            toString() {
+              return 'k';
+            },
+          },
+          Object.defineProperty({}, 'a', {
+            enumerable: true,
+            get() {
+              throw new Error('deep');
+            },
+          }),
+        ],
+      },
+    },
     { what: 'a cycle', args: cycle },
-    { what: 'an array Proxy whose length throws', args: { section: 'context', issue: 'x', keywords: new Proxy([], { get(t, k) { if (k === 'length') throw new Error('length'); return Reflect.get(t, k); } }) } },
+    {
+      what: 'an array Proxy whose length throws',
+      args: {
+        section: 'context',
+        issue: 'x',
+        keywords: new Proxy([], {
+          get(t, k) {
+            if (k === 'length') throw new Error('length');
+            return Reflect.get(t, k);
+          },
+        }),
+      },
+    },
   ];
 }
 
@@ -24,13 +90,16 @@ describe('tool arguments are read once, inside a guard', () => {
     const outcome = await rt.run(async (s) => {
       for (const tool of ['add_skill', 'update_skill', 'remove_skill', 'tag_skill', 'read_skill'] as const) {
         for (const { what, args } of hostile()) {
-          const result = await Promise.resolve().then(() => callSkillTool(s.tools, tool, args)).catch((e: unknown) => ({ rejected: String(e) }));
+          const result = await Promise.resolve()
+            .then(() => callSkillTool(s.tools, tool, args))
+            .catch((e: unknown) => ({ rejected: String(e) }));
           seen.push({ what, tool, result });
         }
       }
     });
     expect(outcome.status).toBe('committed');
-    for (const { what, tool, result } of seen) expect(result, `${tool}: ${what}`).toEqual({ error: expect.stringMatching(/^invalid arguments: /) });
+    for (const { what, tool, result } of seen)
+      expect(result, `${tool}: ${what}`).toEqual({ error: expect.stringMatching(/^invalid arguments: /) });
     expect(rt.book.size).toBe(0);
     await rt.close();
   });
@@ -46,7 +115,10 @@ describe('tool arguments are read once, inside a guard', () => {
     expect(outcome.status === 'committed' && outcome.output).toEqual([
       { error: 'invalid arguments: issue: a lone surrogate (\\ud800) at character 5 is not Unicode text: send well-formed text' },
       { error: 'invalid arguments: keywords[1]: a lone surrogate (\\udfff) at character 4 is not Unicode text: send well-formed text' },
-      { error: 'invalid arguments: insight_source.k\\ud83d: a lone surrogate (\\ud83d) at character 1 is not Unicode text: send well-formed text' },
+      {
+        error:
+          'invalid arguments: insight_source.k\\ud83d: a lone surrogate (\\ud83d) at character 1 is not Unicode text: send well-formed text',
+      },
       { ok: true, skill_id: 'harness-00001' },
     ]);
     expect(rt.book.size).toBe(1);
@@ -56,7 +128,13 @@ describe('tool arguments are read once, inside a guard', () => {
   it('tool arguments - a getter runs once: what is checked is what is written', async () => {
     const rt = createRuntime();
     let reads = 0;
-    const args = { section: 'harness', get issue(): string { reads += 1; return reads === 1 ? 'checked' : 'x'.repeat(100_000); } };
+    const args = {
+      section: 'harness',
+      get issue(): string {
+        reads += 1;
+        return reads === 1 ? 'checked' : 'x'.repeat(100_000);
+      },
+    };
     const outcome = await rt.run(async (s) => s.tools.add_skill(args));
     expect(outcome.status === 'committed' && outcome.output).toEqual({ ok: true, skill_id: 'harness-00001' });
     expect(reads).toBe(1);
@@ -70,7 +148,10 @@ describe('tool arguments are read once, inside a guard', () => {
       await callSkillTool(s.tools, 'add_skill', JSON.parse('{"section":"context","issue":"x","__proto__":{"polluted":true}}')),
       await callSkillTool(s.tools, 'no_such_tool' as SkillToolName, {}),
     ]);
-    expect(outcome.status === 'committed' && outcome.output).toEqual([{ error: expect.stringContaining('__proto__') }, { error: 'unknown tool: no_such_tool' }]);
+    expect(outcome.status === 'committed' && outcome.output).toEqual([
+      { error: expect.stringContaining('__proto__') },
+      { error: 'unknown tool: no_such_tool' },
+    ]);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     await rt.close();
   });

@@ -18,7 +18,10 @@ describe('tools', () => {
       results.push(await s.tools.read_skill({ skill_id: 'harness-00002' }));
       results.push(await s.tools.update_skill({ skill_id: 'nope', insight: 'x' }));
     });
-    expect(results.slice(0, 2)).toEqual([{ ok: true, skill_id: 'harness-00002' }, { ok: true, skill_id: 'context-00001' }]);
+    expect(results.slice(0, 2)).toEqual([
+      { ok: true, skill_id: 'harness-00002' },
+      { ok: true, skill_id: 'context-00001' },
+    ]);
     expect(results[2]).toEqual({ ok: true, skill_id: 'context-00001', helpful_count: 1, harmful_count: 0, neutral_count: 0 });
     expect(results[3]).toEqual({ ok: true, skill_id: 'context-00001', helpful_count: 1, harmful_count: 1, neutral_count: 0 });
     expect(results[4]).toEqual({ ok: true, skill_id: 'context-00001' });
@@ -55,14 +58,48 @@ describe('tools', () => {
     const rt = createRuntime({ book: seededBook() });
     const results: unknown[] = [];
     await rt.run(async (s) => {
-      const source = { source_system: 'agent', trace_id: 't1', trace_uid: null, display_name: null, relation: null, sample_question: 'q?', epoch: null, operation_type: null, error_identification: null, learning_text: null };
-      results.push(await callSkillTool(s.tools, 'add_skill', { section: 'harness', issue: 'n', insight: 'x', keywords: null, skill_id: null, insight_source: [source] }));
-      results.push(await callSkillTool(s.tools, 'update_skill', { skill_id: 'context-00001', issue: null, insight: 'changed', keywords: null, insight_source: null }));
+      const source = {
+        source_system: 'agent',
+        trace_id: 't1',
+        trace_uid: null,
+        display_name: null,
+        relation: null,
+        sample_question: 'q?',
+        epoch: null,
+        operation_type: null,
+        error_identification: null,
+        learning_text: null,
+      };
+      results.push(
+        await callSkillTool(s.tools, 'add_skill', {
+          section: 'harness',
+          issue: 'n',
+          insight: 'x',
+          keywords: null,
+          skill_id: null,
+          insight_source: [source],
+        }),
+      );
+      results.push(
+        await callSkillTool(s.tools, 'update_skill', {
+          skill_id: 'context-00001',
+          issue: null,
+          insight: 'changed',
+          keywords: null,
+          insight_source: null,
+        }),
+      );
       results.push(await callSkillTool(s.tools, 'remove_skill', { skill_id: 'harness-00002', reason: null }));
     });
-    expect(results).toEqual([{ ok: true, skill_id: 'harness-00002' }, { ok: true, skill_id: 'context-00001' }, { ok: true, skill_id: 'harness-00002' }]);
+    expect(results).toEqual([
+      { ok: true, skill_id: 'harness-00002' },
+      { ok: true, skill_id: 'context-00001' },
+      { ok: true, skill_id: 'harness-00002' },
+    ]);
     expect(rt.book.get('context-00001')).toMatchObject({ issue: 'seed issue', insight: 'changed', keywords: ['seed'] });
-    expect(rt.book.get('harness-00002')?.occurrences).toEqual([{ trace_uid: 'agent:t1', source_system: 'agent', trace_id: 't1', display_name: 't1', sample_question: 'q?' }]);
+    expect(rt.book.get('harness-00002')?.occurrences).toEqual([
+      { trace_uid: 'agent:t1', source_system: 'agent', trace_id: 't1', display_name: 't1', sample_question: 'q?' },
+    ]);
   });
 
   it('are typed from their zod schemas, and still check arguments at run time', async () => {
@@ -100,7 +137,9 @@ describe('tools', () => {
   });
 
   it('describe every insight source field ACE reads, and only the two it needs are not nullable', () => {
-    const add = toolJsonSchemas()[0]?.parameters as { properties: { insight_source: { anyOf: { type: string; properties?: Record<string, { description?: string }> }[] } } };
+    const add = toolJsonSchemas()[0]?.parameters as {
+      properties: { insight_source: { anyOf: { type: string; properties?: Record<string, { description?: string }> }[] } };
+    };
     const one = add.properties.insight_source.anyOf.find((b) => b.type === 'object');
     const fields = Object.keys(InsightSourceSchema.shape);
     expect(Object.keys(one?.properties ?? {}).sort()).toEqual([...fields].sort());
@@ -111,12 +150,24 @@ describe('tools', () => {
   });
 
   it('the rule checker refuses what providers refuse', () => {
-    expect(strictSchemaViolations({ $schema: 'x', anyOf: [{ type: 'object' }] })).toEqual(expect.arrayContaining([
-      '$: the root is not `type: "object"`', '$: a top-level anyOf', '$: has `$schema`',
-    ]));
-    expect(strictSchemaViolations({ type: 'object', properties: { a: { type: 'string', minLength: 1 }, b: { type: 'object', properties: {}, additionalProperties: {} } }, required: ['a'], additionalProperties: false }))
-      .toEqual(['$.b: not in required', '$.a: has `minLength`', '$.b: additionalProperties is not false']);
-    expect(strictSchemaViolations({ type: 'object', properties: { a: { type: ['string', 'null'] } }, required: ['a'], additionalProperties: false }))
-      .toEqual(['$.a: a type list (Anthropic documents anyOf for unions)']);
+    expect(strictSchemaViolations({ $schema: 'x', anyOf: [{ type: 'object' }] })).toEqual(
+      expect.arrayContaining(['$: the root is not `type: "object"`', '$: a top-level anyOf', '$: has `$schema`']),
+    );
+    expect(
+      strictSchemaViolations({
+        type: 'object',
+        properties: { a: { type: 'string', minLength: 1 }, b: { type: 'object', properties: {}, additionalProperties: {} } },
+        required: ['a'],
+        additionalProperties: false,
+      }),
+    ).toEqual(['$.b: not in required', '$.a: has `minLength`', '$.b: additionalProperties is not false']);
+    expect(
+      strictSchemaViolations({
+        type: 'object',
+        properties: { a: { type: ['string', 'null'] } },
+        required: ['a'],
+        additionalProperties: false,
+      }),
+    ).toEqual(['$.a: a type list (Anthropic documents anyOf for unions)']);
   });
 });

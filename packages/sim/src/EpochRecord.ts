@@ -5,9 +5,7 @@ import type { AppendRecord } from './stores/RecordingStore.ts';
 import type { TimelineEvent } from './SimReport.ts';
 
 /** What a draft saw, in order: a batch of its own applied ops, or a child's merged commit. */
-export type LogItem =
-  | { readonly own: readonly AppliedOp[] }
-  | { readonly child: string; readonly dropped: readonly Conflict[] };
+export type LogItem = { readonly own: readonly AppliedOp[] } | { readonly child: string; readonly dropped: readonly Conflict[] };
 
 /** Everything observed about one session, from events and from its own body. */
 export interface SessionRecord {

@@ -6,7 +6,15 @@ import { z } from 'zod';
  * that acknowledges a merge before it is durable, and `stale-base`, a file store that merges
  * another program's document against the version it last wrote (`@cohort/store/mutants`).
  */
-export const SimMutationSchema = z.enum(['shared-draft', 'interleaved-merge', 'keep-failed-writes', 'unleased-ids', 'flat-audit', 'ack-before-sync', 'stale-base']);
+export const SimMutationSchema = z.enum([
+  'shared-draft',
+  'interleaved-merge',
+  'keep-failed-writes',
+  'unleased-ids',
+  'flat-audit',
+  'ack-before-sync',
+  'stale-base',
+]);
 /** See {@link SimMutationSchema}. */
 export type SimMutation = z.infer<typeof SimMutationSchema>;
 
@@ -16,7 +24,11 @@ export type SimMutation = z.infer<typeof SimMutationSchema>;
  */
 export const SimOptionsSchema = z.strictObject({
   /** Names the run: every choice of the scenario derives from it. */
-  seed: z.number().int().nonnegative().max(2 ** 32 - 1),
+  seed: z
+    .number()
+    .int()
+    .nonnegative()
+    .max(2 ** 32 - 1),
   /** Where the root book lives: a memory store, a file store on a simulated disk, or either (chosen by the seed). */
   store: z.enum(['auto', 'memory', 'file']).default('auto'),
   /** Inject faults (crashes, aborts, timeouts, store faults, process crashes); off gives clean runs. */

@@ -31,47 +31,72 @@ export function rawOp(plan: OpPlan, env: TargetEnv): unknown {
   const id = plan.target ? resolveTarget(plan.target, env) : undefined;
   const section = (id && env.book.get(id)?.section) ?? plan.section;
   const op: Record<string, unknown> =
-    plan.type === 'ADD' ? { type: 'ADD', section, issue: plan.text, insight: `insight: ${plan.text}`, keywords: [plan.text.split(' ')[0] ?? 'k'], ...(id ? { skill_id: id } : {}) }
-    : plan.type === 'UPDATE' ? { type: 'UPDATE', section, skill_id: id, insight: `updated: ${plan.text}` }
-    : plan.type === 'TAG' ? { type: 'TAG', section, skill_id: id, metadata: { delta: delta(plan.text) } }
-    : { type: 'REMOVE', section, skill_id: id, reason: plan.text };
+    plan.type === 'ADD'
+      ? {
+          type: 'ADD',
+          section,
+          issue: plan.text,
+          insight: `insight: ${plan.text}`,
+          keywords: [plan.text.split(' ')[0] ?? 'k'],
+          ...(id ? { skill_id: id } : {}),
+        }
+      : plan.type === 'UPDATE'
+        ? { type: 'UPDATE', section, skill_id: id, insight: `updated: ${plan.text}` }
+        : plan.type === 'TAG'
+          ? { type: 'TAG', section, skill_id: id, metadata: { delta: delta(plan.text) } }
+          : { type: 'REMOVE', section, skill_id: id, reason: plan.text };
   return malform(op, plan);
 }
 
 function malform(op: Record<string, unknown>, plan: OpPlan): Record<string, unknown> {
   switch (plan.invalid) {
-    case 'unknown-type': return { ...op, type: 'FROB' };
+    case 'unknown-type':
+      return { ...op, type: 'FROB' };
     case 'missing-issue': {
       // an ADD without its issue; any other op without its target
       const { [plan.type === 'ADD' ? 'issue' : 'skill_id']: _gone, ...rest } = op;
       return rest;
     }
-    case 'empty-id': return { ...op, skill_id: '' };
+    case 'empty-id':
+      return { ...op, skill_id: '' };
     case 'bad-tag':
-    case 'bad-delta': return { ...op, metadata: { delta: 'lots' } };
-    case 'extra-key': return { ...op, keywords: 'not a list' };
-    default: return op;
+    case 'bad-delta':
+      return { ...op, metadata: { delta: 'lots' } };
+    case 'extra-key':
+      return { ...op, keywords: 'not a list' };
+    default:
+      return op;
   }
 }
 
 /** The tool call of a scripted op: which tool, and its arguments (malformed when the plan says so). */
 export function toolCall(plan: OpPlan, env: TargetEnv): { tool: WriteTool; args: unknown } {
-  const tool: WriteTool = plan.type === 'ADD' ? 'add_skill' : plan.type === 'UPDATE' ? 'update_skill' : plan.type === 'TAG' ? 'tag_skill' : 'remove_skill';
+  const tool: WriteTool =
+    plan.type === 'ADD' ? 'add_skill' : plan.type === 'UPDATE' ? 'update_skill' : plan.type === 'TAG' ? 'tag_skill' : 'remove_skill';
   if (plan.invalid === 'not-an-object') return { tool, args: `garbage ${plan.text}` };
   const id = plan.target ? resolveTarget(plan.target, env) : undefined;
   const args: Record<string, unknown> =
-    tool === 'add_skill' ? { section: plan.section, issue: plan.text, insight: `insight: ${plan.text}`, ...(id ? { skill_id: id } : {}) }
-    : tool === 'update_skill' ? { skill_id: id, insight: `updated: ${plan.text}` }
-    : tool === 'tag_skill' ? { skill_id: id, tag: (['helpful', 'harmful', 'neutral'] as const)[delta(plan.text) + 1] }
-    : { skill_id: id, reason: plan.text };
+    tool === 'add_skill'
+      ? { section: plan.section, issue: plan.text, insight: `insight: ${plan.text}`, ...(id ? { skill_id: id } : {}) }
+      : tool === 'update_skill'
+        ? { skill_id: id, insight: `updated: ${plan.text}` }
+        : tool === 'tag_skill'
+          ? { skill_id: id, tag: (['helpful', 'harmful', 'neutral'] as const)[delta(plan.text) + 1] }
+          : { skill_id: id, reason: plan.text };
   switch (plan.invalid) {
-    case 'unknown-type': return { tool, args: { ...args, type: 'FROB' } };
-    case 'missing-issue': return { tool, args: tool === 'add_skill' ? { section: plan.section } : { insight: 'no id' } };
-    case 'empty-id': return { tool, args: { ...args, skill_id: '' } };
-    case 'bad-tag': return { tool, args: { ...args, tag: 'awesome' } };
+    case 'unknown-type':
+      return { tool, args: { ...args, type: 'FROB' } };
+    case 'missing-issue':
+      return { tool, args: tool === 'add_skill' ? { section: plan.section } : { insight: 'no id' } };
+    case 'empty-id':
+      return { tool, args: { ...args, skill_id: '' } };
+    case 'bad-tag':
+      return { tool, args: { ...args, tag: 'awesome' } };
     case 'bad-delta':
-    case 'extra-key': return { tool, args: { ...args, keywords: 'not a list' } };
-    default: return { tool, args };
+    case 'extra-key':
+      return { tool, args: { ...args, keywords: 'not a list' } };
+    default:
+      return { tool, args };
   }
 }
 
@@ -85,10 +110,18 @@ export function witnessToolOp(tool: WriteTool, args: unknown, before: Skillbook,
   const a = args as Record<string, unknown>;
   const section = before.get(String(a['skill_id']))?.section;
   const op =
-    tool === 'add_skill' ? { type: 'ADD', ...a }
-    : tool === 'update_skill' ? { type: 'UPDATE', section, ...a }
-    : tool === 'remove_skill' ? { type: 'REMOVE', section, ...a }
-    : { type: 'TAG', section, skill_id: a['skill_id'], metadata: { delta: a['tag'] === 'helpful' ? 1 : a['tag'] === 'harmful' ? -1 : 0 } };
+    tool === 'add_skill'
+      ? { type: 'ADD', ...a }
+      : tool === 'update_skill'
+        ? { type: 'UPDATE', section, ...a }
+        : tool === 'remove_skill'
+          ? { type: 'REMOVE', section, ...a }
+          : {
+              type: 'TAG',
+              section,
+              skill_id: a['skill_id'],
+              metadata: { delta: a['tag'] === 'helpful' ? 1 : a['tag'] === 'harmful' ? -1 : 0 },
+            };
   const result = before.applyBatch({ operations: [op] }, { clock: { now: () => at }, allocateId: () => resultId as never });
   return result.ok ? result.applied : [];
 }

@@ -32,7 +32,11 @@ export function formatTrace(report: SimReport): string {
     for (const d of inv.detail) lines.push(`         ${d}`);
   }
   const st = report.stats;
-  lines.push('', `${plural(st.sessions, 'session')}, ${plural(st.merges, 'merge')}, ${st.acknowledged}/${st.appends} appends acknowledged, ${st.virtualMs} virtual ms`, '');
+  lines.push(
+    '',
+    `${plural(st.sessions, 'session')}, ${plural(st.merges, 'merge')}, ${st.acknowledged}/${st.appends} appends acknowledged, ${st.virtualMs} virtual ms`,
+    '',
+  );
   return lines.join('\n');
 }
 
@@ -40,18 +44,34 @@ export function formatTrace(report: SimReport): string {
 export function describeEvent(event: TimelineEvent): [string, string] {
   switch (event.type) {
     case 'session.spawned':
-      return [event.path.join('/'), `spawned${event.name ? ` "${event.name}"` : ''}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}`];
+      return [
+        event.path.join('/'),
+        `spawned${event.name ? ` "${event.name}"` : ''}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}`,
+      ];
     case 'session.committed':
-      return [event.path.join('/'), `committed ${plural(event.ops, 'op')}${event.path.length === 1 ? ` (base revision ${event.baseRevision})` : ''}`];
+      return [
+        event.path.join('/'),
+        `committed ${plural(event.ops, 'op')}${event.path.length === 1 ? ` (base revision ${event.baseRevision})` : ''}`,
+      ];
     case 'session.merged': {
-      const dropped = event.dropped.length > 0 ? `; dropped ${event.dropped.map((c) => `${c.type} ${c.skillId} (${c.reason})`).join(', ')}` : '';
-      return [event.path.join('/'), `merged into ${event.into === 'root' ? `the book at revision ${event.revision}` : `${event.into}'s draft`}${dropped}`];
+      const dropped =
+        event.dropped.length > 0 ? `; dropped ${event.dropped.map((c) => `${c.type} ${c.skillId} (${c.reason})`).join(', ')}` : '';
+      return [
+        event.path.join('/'),
+        `merged into ${event.into === 'root' ? `the book at revision ${event.revision}` : `${event.into}'s draft`}${dropped}`,
+      ];
     }
     case 'session.rejected':
-      return [event.path.join('/'), `rejected by ${event.into}: ${event.conflicts.map((c) => `${c.type} ${c.skillId} ${c.reason}`).join(', ')}`];
+      return [
+        event.path.join('/'),
+        `rejected by ${event.into}: ${event.conflicts.map((c) => `${c.type} ${c.skillId} ${c.reason}`).join(', ')}`,
+      ];
     case 'session.failed': {
       const f = event.failure;
-      const lost = f.discarded.ops + f.discarded.descendants > 0 ? `; discarded ${plural(f.discarded.ops, 'op')}, ${plural(f.discarded.descendants, 'descendant')}` : '';
+      const lost =
+        f.discarded.ops + f.discarded.descendants > 0
+          ? `; discarded ${plural(f.discarded.ops, 'op')}, ${plural(f.discarded.descendants, 'descendant')}`
+          : '';
       return [event.path.join('/'), `failed (${f.kind}): ${f.message}${lost}`];
     }
     case 'session.cancelled':
@@ -69,11 +89,20 @@ export function describeEvent(event: TimelineEvent): [string, string] {
     case 'sim.fault':
       return ['sim', `fault: ${event.fault}`];
     case 'sim.reopen':
-      return ['sim', event.ok ? `reopened: ${plural(event.skills, 'skill')} at revision ${event.revision}` : `reopen FAILED: ${event.message ?? ''}`];
+      return [
+        'sim',
+        event.ok ? `reopened: ${plural(event.skills, 'skill')} at revision ${event.revision}` : `reopen FAILED: ${event.message ?? ''}`,
+      ];
     case 'sim.external':
-      return ['ace', `saved the document (${event.mode === 'reload' ? 'reloaded first' : 'from memory'}): ${event.ops.join(', ') || 'no change'}`];
+      return [
+        'ace',
+        `saved the document (${event.mode === 'reload' ? 'reloaded first' : 'from memory'}): ${event.ops.join(', ') || 'no change'}`,
+      ];
     case 'sim.writers':
-      return ['sim', `${event.runtimes} runtimes open the ${event.store} store at once: ${plural(event.skills, 'skill')} at revision ${event.revision}`];
+      return [
+        'sim',
+        `${event.runtimes} runtimes open the ${event.store} store at once: ${plural(event.skills, 'skill')} at revision ${event.revision}`,
+      ];
     case 'sim.unhandled':
       return ['sim', `UNHANDLED ${event.kind}: ${event.message}`];
     default:

@@ -12,7 +12,15 @@ export interface OpContext {
   readonly faults: boolean;
 }
 
-const MALFORMATIONS: readonly Malformation[] = ['unknown-type', 'missing-issue', 'empty-id', 'bad-tag', 'extra-key', 'not-an-object', 'bad-delta'];
+const MALFORMATIONS: readonly Malformation[] = [
+  'unknown-type',
+  'missing-issue',
+  'empty-id',
+  'bad-tag',
+  'extra-key',
+  'not-an-object',
+  'bad-delta',
+];
 const WORDS = ['retry', 'cache', 'paginate', 'timeout', 'schema', 'backoff', 'index', 'token', 'locale', 'quota'] as const;
 
 /**

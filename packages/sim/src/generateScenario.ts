@@ -46,7 +46,13 @@ export function generateScenario(options: ResolvedSimOptions): Scenario {
   }
   const external = store.kind === 'file' && faults ? generateExternal(root.fork('external'), epochs.length) : null;
   // drawn from a prng of its own, so that a seed's epochs are the same with or without it
-  const writers = generateWriters(root.fork('writers'), { seedSkills, maxDepth: limits.maxDepth, faults, budgeted: budgetTokens !== null, quota: 0 });
+  const writers = generateWriters(root.fork('writers'), {
+    seedSkills,
+    maxDepth: limits.maxDepth,
+    faults,
+    budgeted: budgetTokens !== null,
+    quota: 0,
+  });
   return { seedSkills, policy, limits, budgetTokens, store, epochs, external, writers };
 }
 

@@ -44,7 +44,10 @@ export function generateSession(
   for (let i = 0; i < length; i++) {
     const canSpawn = depth < ctx.maxDepth && ctx.quota > 0;
     const kind = prng.weighted({
-      tool: 30, batch: 14, think: 20, read: 4,
+      tool: 30,
+      batch: 14,
+      think: 20,
+      read: 4,
       spawn: canSpawn ? (depth === 0 ? 22 : 14) : 0,
       charge: ctx.budgeted ? 6 : 0,
     });
@@ -92,7 +95,12 @@ function budgetFor(prng: Prng, ctx: SessionContext): SessionPlan['budget'] {
 function injectFault(prng: Prng, ctx: SessionContext, steps: Step[], depth: number, name: string, writes: number): string {
   const at = prng.int(0, steps.length);
   const fault = prng.weighted({
-    crash: 34, abort: 16, callback: writes > 0 ? 18 : 0, overrun: 12, deepSpawn: depth === ctx.maxDepth ? 10 : 0, nonError: 10,
+    crash: 34,
+    abort: 16,
+    callback: writes > 0 ? 18 : 0,
+    overrun: 12,
+    deepSpawn: depth === ctx.maxDepth ? 10 : 0,
+    nonError: 10,
   });
   if (fault === 'callback') {
     const index = steps.findIndex((s) => s.kind === 'tool');
@@ -101,11 +109,19 @@ function injectFault(prng: Prng, ctx: SessionContext, steps: Step[], depth: numb
     return fault;
   }
   const step: Step =
-    fault === 'crash' ? { kind: 'crash', firstAttemptOnly: prng.chance(0.5), value: 'error' }
-    : fault === 'nonError' ? { kind: 'crash', firstAttemptOnly: false, value: 'non-error' }
-    : fault === 'abort' ? { kind: 'abort', reason: `scripted abort in ${name}` }
-    : fault === 'overrun' ? { kind: 'charge', tokens: 1_000_000 }
-    : { kind: 'spawn', child: { name: `${name}.deep`, timeoutMs: null, budget: null, retry: null, stubborn: false, steps: [] }, wait: true };
+    fault === 'crash'
+      ? { kind: 'crash', firstAttemptOnly: prng.chance(0.5), value: 'error' }
+      : fault === 'nonError'
+        ? { kind: 'crash', firstAttemptOnly: false, value: 'non-error' }
+        : fault === 'abort'
+          ? { kind: 'abort', reason: `scripted abort in ${name}` }
+          : fault === 'overrun'
+            ? { kind: 'charge', tokens: 1_000_000 }
+            : {
+                kind: 'spawn',
+                child: { name: `${name}.deep`, timeoutMs: null, budget: null, retry: null, stubborn: false, steps: [] },
+                wait: true,
+              };
   steps.splice(at, 0, step);
   return fault;
 }

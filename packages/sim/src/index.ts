@@ -9,7 +9,16 @@ export { simulate, SIM_EPOCH_START } from './simulate.ts';
 export { SimOptionsSchema, SimMutationSchema, resolveSimOptions } from './SimOptions.ts';
 export type { SimOptions, ResolvedSimOptions, SimMutation } from './SimOptions.ts';
 export { INVARIANTS, withoutStacks } from './SimReport.ts';
-export type { SimReport, SimStats, InvariantResult, InvariantId, InvariantName, TimelineEntry, TimelineEvent, HarnessEvent } from './SimReport.ts';
+export type {
+  SimReport,
+  SimStats,
+  InvariantResult,
+  InvariantId,
+  InvariantName,
+  TimelineEntry,
+  TimelineEvent,
+  HarnessEvent,
+} from './SimReport.ts';
 export type { Scenario, SessionPlan, Step, OpPlan, TargetPlan, StorePlan, EpochPlan, RootPlan, PolicyName } from './Scenario.ts';
 export { generateScenario } from './generateScenario.ts';
 export { createPrng } from './createPrng.ts';

@@ -59,7 +59,10 @@ export function buildReferenceTakingIn(record: EpochRecord, takenIn: readonly Ta
   for (const merge of record.rootMerges) {
     while (external[0] && external[0].revision < merge.revision) book = takeIn(book, (external.shift() as TakenIn).commit);
     const idMap = remaps.get(`${merge.sessionId}\u0000${merge.revision}`);
-    const remapped = withoutDropped(segmentsOf(record, merge.sessionId, new Set()), merge.dropped).map((seg) => ({ ...seg, ops: remapOps(seg.ops, idMap) }));
+    const remapped = withoutDropped(segmentsOf(record, merge.sessionId, new Set()), merge.dropped).map((seg) => ({
+      ...seg,
+      ops: remapOps(seg.ops, idMap),
+    }));
     const segments = withoutNoOps(book, remapped);
     blocks.push({ rootId: merge.sessionId, revision: merge.revision, segments });
     const ops = segments.flatMap((s) => s.ops);
@@ -142,7 +145,10 @@ export function upToLeases(expected: Skillbook, actual: Skillbook): Skillbook {
 }
 
 /** Replays ops on a book, naming the first failure. */
-export function replayAll(book: Skillbook, batches: readonly (readonly AppliedOp[])[]): { ok: true; book: Skillbook } | { ok: false; message: string } {
+export function replayAll(
+  book: Skillbook,
+  batches: readonly (readonly AppliedOp[])[],
+): { ok: true; book: Skillbook } | { ok: false; message: string } {
   let current = book;
   for (const ops of batches) {
     if (ops.length === 0) continue;

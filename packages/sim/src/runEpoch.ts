@@ -44,7 +44,13 @@ export async function runEpoch(plan: EpochPlan, ctx: EpochContext): Promise<void
   const env: ScriptEnv = { record, clock, seedIds: ctx.seedIds };
   const roots = Promise.all([...plan.roots.map((root) => startRoot(rt, root, env)), ctx.external?.during(record.epoch)]);
   await settle(clock, roots, record, 'the sessions did not all settle');
-  if (!record.crashed) await settle(clock, readAllHistory(ctx.store.recording).then((h) => void (record.history = h)), record, 'the history could not be read');
+  if (!record.crashed)
+    await settle(
+      clock,
+      readAllHistory(ctx.store.recording).then((h) => void (record.history = h)),
+      record,
+      'the history could not be read',
+    );
   const live = rt.liveSessions;
   if (plan.crash && ctx.sim && !record.crashed) {
     record.crashed = true;
@@ -62,7 +68,10 @@ export async function runEpoch(plan: EpochPlan, ctx: EpochContext): Promise<void
  * on `store`, with the whole audit kept (to hold against what the store persisted) and session
  * ids from the seed (`runtimeId`), so that a run replays byte for byte.
  */
-export function simRuntime(ctx: Pick<EpochContext, 'scenario' | 'options' | 'clock'>, how: { store: Store; runtimeId: string; limits?: ScenarioLimits }): Runtime {
+export function simRuntime(
+  ctx: Pick<EpochContext, 'scenario' | 'options' | 'clock'>,
+  how: { store: Store; runtimeId: string; limits?: ScenarioLimits },
+): Runtime {
   const { scenario, clock } = ctx;
   const mutation = RUNTIME_MUTATIONS.find((m) => m === ctx.options.mutation);
   const options: RuntimeOptions = {
@@ -109,13 +118,16 @@ export function startRoot(rt: Runtime, root: RootPlan, env: ScriptEnv): Promise<
 /** Crashes the machine before the n-th mutating file operation from now. */
 function armCrash(sim: SimFs, crash: NonNullable<EpochPlan['crash']>, record: EpochRecord): void {
   let count = 0;
-  sim.crashOn((op) => {
-    count += 1;
-    if (count < crash.afterOps) return false;
-    record.crashed = true;
-    record.note({ type: 'sim.crash', mode: crash.mode, before: `${op.kind} ${op.path}` });
-    return true;
-  }, { mode: crash.mode });
+  sim.crashOn(
+    (op) => {
+      count += 1;
+      if (count < crash.afterOps) return false;
+      record.crashed = true;
+      record.note({ type: 'sim.crash', mode: crash.mode, before: `${op.kind} ${op.path}` });
+      return true;
+    },
+    { mode: crash.mode },
+  );
 }
 
 /** The runtime policy of a scenario's policy name; `resolver` keeps, drops or rejects by kind. */

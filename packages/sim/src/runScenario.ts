@@ -78,7 +78,8 @@ export async function runScenario(scenario: Scenario, options: ResolvedSimOption
   const reopens: ReopenRecord[] = [];
   let previous: EpochRecord | null = null;
   let opens = true;
-  const writer = scenario.external && sim ? new SimAceWriter(scenario.external, sim, clock, SIM_DOCUMENT, (event) => timeline.push(event)) : null;
+  const writer =
+    scenario.external && sim ? new SimAceWriter(scenario.external, sim, clock, SIM_DOCUMENT, (event) => timeline.push(event)) : null;
   let history: readonly PersistedCommit[] | null = null;
   const notices = new Map<string, StoreNotice>();
   const keep = (list: readonly StoreNotice[]): void => {
@@ -92,10 +93,19 @@ export async function runScenario(scenario: Scenario, options: ResolvedSimOption
     writer?.beforeOpen(i + 1);
     const onFault = (fault: string): number => timeline.push({ type: 'sim.fault', fault });
     const opening = openEpochStore({
-      plan: scenario.store, sim, clock, initial, epoch: i + 1, withFault: i === 0 && plan !== undefined,
-      ackBeforeSync: options.mutation === 'ack-before-sync' && plan !== undefined, staleBase: options.mutation === 'stale-base', onFault,
+      plan: scenario.store,
+      sim,
+      clock,
+      initial,
+      epoch: i + 1,
+      withFault: i === 0 && plan !== undefined,
+      ackBeforeSync: options.mutation === 'ack-before-sync' && plan !== undefined,
+      staleBase: options.mutation === 'stale-base',
+      onFault,
     });
-    const opened = await clock.settle(opening).catch((thrown: unknown) => ({ ok: false as const, message: `opening hung: ${String(thrown)}` }));
+    const opened = await clock
+      .settle(opening)
+      .catch((thrown: unknown) => ({ ok: false as const, message: `opening hung: ${String(thrown)}` }));
     opens = opened.ok;
     // an epoch's runtime replays them on its events$; a last opening without one shows them here
     if (opened.ok && !plan) for (const notice of opened.store.openNotices) timeline.push(notice);
@@ -105,7 +115,10 @@ export async function runScenario(scenario: Scenario, options: ResolvedSimOption
       const reopened = opened.ok ? opened.store.book : null;
       reopens.push(reopenRecord(previous, reopened, opened.ok ? null : opened.message, sim, history));
       timeline.push({
-        type: 'sim.reopen', ok: opened.ok, revision: reopened?.revision ?? -1, skills: reopened?.size ?? 0,
+        type: 'sim.reopen',
+        ok: opened.ok,
+        revision: reopened?.revision ?? -1,
+        skills: reopened?.size ?? 0,
         ...(opened.ok ? {} : { message: opened.message }),
       });
     }
@@ -114,7 +127,13 @@ export async function runScenario(scenario: Scenario, options: ResolvedSimOption
       break;
     }
     const record = new EpochRecord(i + 1, opened.store.book, (event) => timeline.push(event));
-    record.note({ type: 'sim.epoch', epoch: i + 1, store: opened.store.recording.kind, revision: opened.store.book.revision, skills: opened.store.book.size });
+    record.note({
+      type: 'sim.epoch',
+      epoch: i + 1,
+      store: opened.store.recording.kind,
+      revision: opened.store.book.revision,
+      skills: opened.store.book.size,
+    });
     await runEpoch(plan, { scenario, options, clock, sim, store: opened.store, record, seedIds, external: writer });
     if (writer) keep(record.events.flatMap(({ event }) => (event.type.startsWith('store.') ? [event as StoreNotice] : [])));
     epochs.push(record);
@@ -126,21 +145,45 @@ export async function runScenario(scenario: Scenario, options: ResolvedSimOption
 
 /** Runs the scenario's many writers after its epochs; their records join `epochs`. */
 async function manyWriters(
-  scenario: Scenario, options: ResolvedSimOptions, timeline: Timeline, on: { sim: SimFs | null; initial: Skillbook; seedIds: readonly string[] }, epochs: EpochRecord[],
+  scenario: Scenario,
+  options: ResolvedSimOptions,
+  timeline: Timeline,
+  on: { sim: SimFs | null; initial: Skillbook; seedIds: readonly string[] },
+  epochs: EpochRecord[],
 ): Promise<WritersObservation | null> {
   if (!scenario.writers) return null;
   timeline.epoch = scenario.epochs.length + 1;
-  const ran = await runWriters(scenario.writers, { scenario, options, clock: timeline.clock, ...on, epoch: timeline.epoch, push: (e) => timeline.push(e) });
+  const ran = await runWriters(scenario.writers, {
+    scenario,
+    options,
+    clock: timeline.clock,
+    ...on,
+    epoch: timeline.epoch,
+    push: (e) => timeline.push(e),
+  });
   if (!ran) return null;
   const first = epochs.length;
   epochs.push(...ran.records);
   return { first, ...ran.observation };
 }
 
-function reopenRecord(previous: EpochRecord, reopened: Skillbook | null, message: string | null, sim: SimFs | null, history: readonly PersistedCommit[] | null): ReopenRecord {
+function reopenRecord(
+  previous: EpochRecord,
+  reopened: Skillbook | null,
+  message: string | null,
+  sim: SimFs | null,
+  history: readonly PersistedCommit[] | null,
+): ReopenRecord {
   return {
-    afterEpoch: previous.epoch, crashed: previous.crashed, initial: previous.initial, appends: previous.appends,
-    runtimeBook: previous.final?.book ?? null, reopened, message, copies: sim ? recoveryCopies(sim) : [], history,
+    afterEpoch: previous.epoch,
+    crashed: previous.crashed,
+    initial: previous.initial,
+    appends: previous.appends,
+    runtimeBook: previous.final?.book ?? null,
+    reopened,
+    message,
+    copies: sim ? recoveryCopies(sim) : [],
+    history,
   };
 }
 
@@ -168,7 +211,11 @@ export function recoveryCopies(sim: SimFs): CopyInfo[] {
 /** The initial book: `n` seed skills, stamped by the simulated clock. */
 function seedBook(n: number, clock: { now(): number }): Skillbook {
   const operations = Array.from({ length: n }, (_, i) => ({
-    type: 'ADD', section: i % 3 === 2 ? 'harness' : 'context', issue: `seed skill ${i + 1}`, insight: `seed insight ${i + 1}`, keywords: ['seed'],
+    type: 'ADD',
+    section: i % 3 === 2 ? 'harness' : 'context',
+    issue: `seed skill ${i + 1}`,
+    insight: `seed insight ${i + 1}`,
+    keywords: ['seed'],
   }));
   const result = Skillbook.empty().applyBatch({ operations }, { clock });
   if (!result.ok) throw new Error(`the seed book does not build: ${result.error.message}`);

@@ -51,14 +51,21 @@ const MIN_LIMITS = { maxChildren: 64, maxOpsPerCommit: 1_000 } as const;
  * @example
  * const { records, observation } = await runWriters(plan, ctx);
  */
-export async function runWriters(plan: WritersPlan, ctx: WritersContext): Promise<{ records: EpochRecord[]; observation: Omit<WritersObservation, 'first'> } | null> {
+export async function runWriters(
+  plan: WritersPlan,
+  ctx: WritersContext,
+): Promise<{ records: EpochRecord[]; observation: Omit<WritersObservation, 'first'> } | null> {
   const { clock } = ctx;
   const stores = await openStores(plan.runtimes.length, ctx);
   if (!stores) return null;
   const initial = stores.book;
   ctx.push({ type: 'sim.writers', runtimes: plan.runtimes.length, store: stores.kind, revision: initial.revision, skills: initial.size });
   const { maxChildren, maxOpsPerCommit } = ctx.scenario.limits;
-  const limits = { ...ctx.scenario.limits, maxChildren: Math.max(maxChildren, MIN_LIMITS.maxChildren), maxOpsPerCommit: Math.max(maxOpsPerCommit, MIN_LIMITS.maxOpsPerCommit) };
+  const limits = {
+    ...ctx.scenario.limits,
+    maxChildren: Math.max(maxChildren, MIN_LIMITS.maxChildren),
+    maxOpsPerCommit: Math.max(maxOpsPerCommit, MIN_LIMITS.maxOpsPerCommit),
+  };
   const writers = stores.each.map((store, i) => {
     const record = new EpochRecord(ctx.epoch, initial, ctx.push, i + 1);
     const recording = new RecordingStore(store, () => true);
@@ -70,7 +77,7 @@ export async function runWriters(plan: WritersPlan, ctx: WritersContext): Promis
   const first = writers[0]?.record ?? new EpochRecord(ctx.epoch, initial, ctx.push, 1);
   await settle(clock, Promise.all(all), first, 'the sessions of the writers did not all settle');
   const live = writers.map(({ rt }) => rt.liveSessions);
-  await settle(clock, Promise.all(writers.map(({ rt }) => rt.close())), first, 'the writers\' runtimes did not close');
+  await settle(clock, Promise.all(writers.map(({ rt }) => rt.close())), first, "the writers' runtimes did not close");
   writers.forEach(({ record, recording, rt }, i) => {
     record.final = { book: rt.book, audit: [...rt.audit], live: live[i] ?? 0 };
     record.appends = recording.appends;
@@ -99,8 +106,14 @@ async function openStores(n: number, ctx: WritersContext): Promise<WriterStores 
   const open = async (writerId: string): Promise<FileStore | null> => {
     const mount = sim.mount();
     const opened = await FileStore.open(SIM_DOCUMENT, {
-      fs: mount, process: mount.process, clock, writerId, lockWaitMs: 5_000,
-      checkpointEvery: plan.checkpointEvery, checkpointJournalRatio: 0, idleCheckpointMs: plan.idleCheckpointMs,
+      fs: mount,
+      process: mount.process,
+      clock,
+      writerId,
+      lockWaitMs: 5_000,
+      checkpointEvery: plan.checkpointEvery,
+      checkpointJournalRatio: 0,
+      idleCheckpointMs: plan.idleCheckpointMs,
     });
     if (!opened.ok) ctx.push({ type: 'sim.reopen', ok: false, revision: -1, skills: 0, message: describeOpenError(opened.error) });
     return opened.ok ? opened.store : null;

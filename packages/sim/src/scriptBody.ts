@@ -105,7 +105,13 @@ async function toolStep(run: Run, op: OpPlan, thenThrow: boolean): Promise<void>
   witness(applied);
   const check = (result: ToolResult): void => {
     // an ADD that waited for the runtime's next id lease wrote just before it resolved
-    if (applied.length === 0 && tool === 'add_skill' && 'skill_id' in result && s.book.has(result.skill_id) && !before.has(result.skill_id)) {
+    if (
+      applied.length === 0 &&
+      tool === 'add_skill' &&
+      'skill_id' in result &&
+      s.book.has(result.skill_id) &&
+      !before.has(result.skill_id)
+    ) {
       applied = witnessToolOp(tool, args, before, env.clock.now(), result.skill_id);
       witness(applied);
     }
@@ -113,7 +119,8 @@ async function toolStep(run: Run, op: OpPlan, thenThrow: boolean): Promise<void>
     const wrote = applied[0]?.skill_id ?? null;
     // removing a skill that is removed already changes nothing: nothing is written
     const unchanged = wrote === null && tool === 'remove_skill' && reported !== null && before.get(reported)?.active === false;
-    if (reported !== wrote && !unchanged) env.record.misreported.push(`${tool} by ${s.path.join('/')} reported ${reported ?? 'an error'}, but wrote ${wrote ?? 'nothing'}`);
+    if (reported !== wrote && !unchanged)
+      env.record.misreported.push(`${tool} by ${s.path.join('/')} reported ${reported ?? 'an error'}, but wrote ${wrote ?? 'nothing'}`);
   };
   if (!thenThrow) {
     check(await call);

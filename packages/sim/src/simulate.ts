@@ -90,7 +90,7 @@ function statsOf(observations: RunObservations, virtualMs: number): SimStats {
 function describe(value: unknown): string {
   if (value instanceof Error) return `${value.name}: ${value.message}`;
   try {
-    return typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+    return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   } catch {
     return String(value);
   }

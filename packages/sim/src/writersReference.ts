@@ -17,7 +17,13 @@ export function buildWritersReference(records: readonly EpochRecord[], initial: 
   let book = initial;
   const blocks: ExpectedBlock[][] = records.map(() => []);
   const errors: string[] = [];
-  const merges = records.flatMap((record, w) => record.rootMerges.map((merge) => ({ w, merge, segments: withoutDropped(segmentsOf(record, merge.sessionId, new Set()), merge.dropped) })));
+  const merges = records.flatMap((record, w) =>
+    record.rootMerges.map((merge) => ({
+      w,
+      merge,
+      segments: withoutDropped(segmentsOf(record, merge.sessionId, new Set()), merge.dropped),
+    })),
+  );
   const revisions = [...new Set(merges.map((m) => m.merge.revision))].sort((a, b) => a - b);
   for (const revision of revisions) {
     // of the merges at one revision, the one that changes the book goes first
@@ -30,7 +36,8 @@ export function buildWritersReference(records: readonly EpochRecord[], initial: 
       if (ops.length === 0) continue;
       const replayed = book.replay(ops);
       if (replayed.ok) book = replayed.book;
-      else errors.push(`the committed ops of root ${m.merge.sessionId} (writer ${m.w + 1}) do not replay serially: ${replayed.error.message}`);
+      else
+        errors.push(`the committed ops of root ${m.merge.sessionId} (writer ${m.w + 1}) do not replay serially: ${replayed.error.message}`);
     }
   }
   return records.map((_, w) => ({ book, blocks: blocks[w] ?? [], errors: w === 0 ? errors : [] }));

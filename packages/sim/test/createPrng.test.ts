@@ -3,7 +3,14 @@ import { createPrng } from '@cohort/sim';
 
 describe('createPrng', () => {
   it('createPrng - the same seed gives the same sequence, a different seed another', () => {
-    const draw = (seed: number) => Array.from({ length: 8 }, ((p) => () => p.next())(createPrng(seed)));
+    const draw = (seed: number) =>
+      Array.from(
+        { length: 8 },
+        (
+          (p) => () =>
+            p.next()
+        )(createPrng(seed)),
+      );
     expect(draw(42)).toEqual(draw(42));
     expect(draw(42)).not.toEqual(draw(43));
   });

@@ -13,7 +13,15 @@ import type { ReopenRecord } from '../src/runScenario.ts';
 import type { AppendRecord } from '../src/stores/RecordingStore.ts';
 
 const at = '2026-01-01T00:00:00+00:00';
-const add = (id: string): AppliedOp => ({ type: 'ADD', section: 'context', skill_id: id, issue: `issue ${id}`, keywords: [], insight: 'x', at });
+const add = (id: string): AppliedOp => ({
+  type: 'ADD',
+  section: 'context',
+  skill_id: id,
+  issue: `issue ${id}`,
+  keywords: [],
+  insight: 'x',
+  at,
+});
 
 function record(): EpochRecord {
   let index = 0;
@@ -21,11 +29,26 @@ function record(): EpochRecord {
 }
 
 function input(records: EpochRecord[], extra: Partial<CheckInput> = {}): CheckInput {
-  return { observations: { epochs: records, reopens: [], writers: null }, references: records.map(buildReference), unhandled: [], ...extra };
+  return {
+    observations: { epochs: records, reopens: [], writers: null },
+    references: records.map(buildReference),
+    unhandled: [],
+    ...extra,
+  };
 }
 
 function spawned(r: EpochRecord, id: string, parentId: string | null = null): void {
-  r.observe(SessionEventSchema.parse({ type: 'session.spawned', sessionId: id, path: parentId ? [parentId, id] : [id], at: 0, parentId, depth: parentId ? 1 : 0, attempt: 1 }));
+  r.observe(
+    SessionEventSchema.parse({
+      type: 'session.spawned',
+      sessionId: id,
+      path: parentId ? [parentId, id] : [id],
+      at: 0,
+      parentId,
+      depth: parentId ? 1 : 0,
+      attempt: 1,
+    }),
+  );
 }
 
 function appended(ops: AppliedOp[], result: AppendRecord['result'], aliveAtResult: boolean): AppendRecord {
@@ -58,7 +81,24 @@ describe('the invariants fail on broken observations', () => {
     spawned(r, 's1');
     spawned(r, 's2', 's1');
     r.observe(SessionEventSchema.parse({ type: 'session.committed', sessionId: 's1', path: ['s1'], at: 0, ops: 0, baseRevision: 0 }));
-    r.observe(SessionEventSchema.parse({ type: 'session.failed', sessionId: 's2', path: ['s1', 's2'], at: 0, failure: { kind: 'cancelled', category: 'interruption', sessionId: 's2', path: ['s1', 's2'], message: 'late', discarded: { ops: 0, descendants: 0 }, attempt: 1, at: 0 } }));
+    r.observe(
+      SessionEventSchema.parse({
+        type: 'session.failed',
+        sessionId: 's2',
+        path: ['s1', 's2'],
+        at: 0,
+        failure: {
+          kind: 'cancelled',
+          category: 'interruption',
+          sessionId: 's2',
+          path: ['s1', 's2'],
+          message: 'late',
+          discarded: { ops: 0, descendants: 0 },
+          attempt: 1,
+          at: 0,
+        },
+      }),
+    );
     expect(checkSettlement(input([r])).detail.join('\n')).toMatch(/committed before its child s2 settled/);
   });
 
@@ -71,7 +111,10 @@ describe('the invariants fail on broken observations', () => {
     r.misreported.push('add_skill by s2 reported context-00009, but wrote context-00001');
     const result = checkUniqueIds(input([r]));
     expect(result.ok).toBe(false);
-    expect(result.detail).toEqual(['add_skill by s2 reported context-00009, but wrote context-00001', 'context-00001 was allocated to s1 and again to s2']);
+    expect(result.detail).toEqual([
+      'add_skill by s2 reported context-00009, but wrote context-00001',
+      'context-00001 was allocated to s1 and again to s2',
+    ]);
   });
 
   it('invariants - an unhandled rejection or a rejected run breaks no-unhandled-errors', () => {

@@ -14,11 +14,20 @@ const cases: { mutation: SimMutation; what: string; caughtBy: InvariantName; bou
   { mutation: 'shared-draft', what: 'a shared, non-isolated draft', caughtBy: 'serialisable' },
   { mutation: 'interleaved-merge', what: 'a merge that interleaves with other work', caughtBy: 'audit-blocks' },
   { mutation: 'keep-failed-writes', what: 'a failure that keeps its partial writes', caughtBy: 'failed-work-discarded' },
-  { mutation: 'unleased-ids', what: 'ids from a counter of the runtime\'s own, not from leases (several runtimes on one store)', caughtBy: 'ids-as-told' },
+  {
+    mutation: 'unleased-ids',
+    what: "ids from a counter of the runtime's own, not from leases (several runtimes on one store)",
+    caughtBy: 'ids-as-told',
+  },
   { mutation: 'flat-audit', what: 'a root commit persisted as one block of the root session', caughtBy: 'persisted-audit' },
   { mutation: 'ack-before-sync', what: 'a store that acknowledges before syncing', caughtBy: 'crash-recovery' },
   // only runs where another program saves the document can catch it (about one in four)
-  { mutation: 'stale-base', what: "a file store that merges another program's document against the version it last wrote", caughtBy: 'external-merge', bound: 80 },
+  {
+    mutation: 'stale-base',
+    what: "a file store that merges another program's document against the version it last wrote",
+    caughtBy: 'external-merge',
+    bound: 80,
+  },
 ];
 
 describe('the checker can fail', () => {

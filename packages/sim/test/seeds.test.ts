@@ -22,7 +22,17 @@ describe('many seeds', () => {
     expect(summary.runs).toBe(SEEDS);
     // the seeds exercise every fault the issue names (invalid_commit only comes from a broken runtime)
     expect([...kinds].sort()).toEqual(['aborted', 'budget_exhausted', 'cancelled', 'conflict', 'crashed', 'limit_exceeded', 'timeout']);
-    for (const expected of ['sim.fault', 'sim.crash', 'crash:power', 'crash:process', 'sim.reopen', 'store.io_failed', 'store.lock_taken_over', 'sim.write', 'sim.writers']) {
+    for (const expected of [
+      'sim.fault',
+      'sim.crash',
+      'crash:power',
+      'crash:process',
+      'sim.reopen',
+      'store.io_failed',
+      'store.lock_taken_over',
+      'sim.write',
+      'sim.writers',
+    ]) {
       expect(harness, expected).toContain(expected);
     }
   }, 120_000);

@@ -17,7 +17,11 @@ function violations(report: SimReport): string[] {
 
 describe('simulate', () => {
   it('simulate - the same seed and options give a byte-identical report', async () => {
-    for (const options of [{ seed: 7 }, { seed: 7, store: 'memory' as const }, { seed: await firstCrashingSeed(), store: 'file' as const }]) {
+    for (const options of [
+      { seed: 7 },
+      { seed: 7, store: 'memory' as const },
+      { seed: await firstCrashingSeed(), store: 'file' as const },
+    ]) {
       const first = JSON.stringify(await simulate(options));
       const second = JSON.stringify(await simulate(options));
       expect(second).toBe(first);
@@ -31,8 +35,16 @@ describe('simulate', () => {
     expect(report.scenario.epochs.length).toBeGreaterThan(0);
     expect(report.timeline.some((e) => e.event.type === 'session.spawned')).toBe(true);
     expect(report.invariants.map((i) => i.name)).toEqual([
-      'serialisable', 'failed-work-discarded', 'audit-blocks', 'settles-once', 'unique-ids', 'no-unhandled-errors', 'crash-recovery', 'external-merge',
-      'ids-as-told', 'persisted-audit',
+      'serialisable',
+      'failed-work-discarded',
+      'audit-blocks',
+      'settles-once',
+      'unique-ids',
+      'no-unhandled-errors',
+      'crash-recovery',
+      'external-merge',
+      'ids-as-told',
+      'persisted-audit',
     ]);
     expect(violations(report)).toEqual([]);
   });

@@ -31,7 +31,7 @@ import type {
 /** The outcome of {@link Skillbook.applyBatch} / {@link Skillbook.replay}: all ops, or none. */
 export type BatchResult =
   | { readonly ok: true; readonly book: Skillbook; readonly applied: AppliedOp[]; readonly skipped: SkippedOp[] }
-  | { readonly ok: false; /** The unchanged input book. */ readonly book: Skillbook; readonly error: SkillbookErrorInfo };
+  | { readonly ok: false /** The unchanged input book. */; readonly book: Skillbook; readonly error: SkillbookErrorInfo };
 
 /** The outcome of {@link Skillbook.parse}. */
 export type ParseResult = { readonly ok: true; readonly book: Skillbook } | { readonly ok: false; readonly error: SkillbookErrorInfo };

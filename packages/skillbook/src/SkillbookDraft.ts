@@ -16,7 +16,7 @@ import { die } from './errors.ts';
 /** The outcome of {@link SkillbookDraft.applyBatch} / {@link SkillbookDraft.replay}: all ops, or none. */
 export type DraftBatchResult =
   | { readonly ok: true; readonly book: SkillbookDraft; readonly applied: AppliedOp[]; readonly skipped: SkippedOp[] }
-  | { readonly ok: false; /** The unchanged draft. */ readonly book: SkillbookDraft; readonly error: SkillbookErrorInfo };
+  | { readonly ok: false /** The unchanged draft. */; readonly book: SkillbookDraft; readonly error: SkillbookErrorInfo };
 
 /**
  * The outcome of {@link SkillbookDraft.applyOperation}: the op applied (`applied`) or skipped

@@ -129,10 +129,7 @@ export function sourceSignature(source: InsightSource): string {
  * ACE `_append_unique_sources`: `existing` followed by each incoming source whose canonical
  * JSON is not there yet. Returns `existing` itself when nothing is new.
  */
-export function appendUniqueSources(
-  existing: readonly InsightSource[],
-  incoming: readonly InsightSource[],
-): readonly InsightSource[] {
+export function appendUniqueSources(existing: readonly InsightSource[], incoming: readonly InsightSource[]): readonly InsightSource[] {
   if (incoming.length === 0) return existing;
   const seen = new Set(existing.map(sourceSignature));
   const out = [...existing];

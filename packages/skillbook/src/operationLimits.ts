@@ -23,11 +23,27 @@ export interface OperationLimits {
 }
 
 const PROSE = ['issue', 'insight', 'reason'] as const;
-const SOURCE_TEXT = ['trace_uid', 'source_system', 'trace_id', 'display_name', 'relation', 'sample_question', 'operation_type', 'error_identification', 'learning_text'] as const;
+const SOURCE_TEXT = [
+  'trace_uid',
+  'source_system',
+  'trace_id',
+  'display_name',
+  'relation',
+  'sample_question',
+  'operation_type',
+  'error_identification',
+  'learning_text',
+] as const;
 
 function tooLong(op: ParsedOperation, field: string, length: number, limit: number, name: keyof OperationLimits): SkillbookErrorInfo {
-  const what = name === 'maxKeywords' || name === 'maxSources' ? `${length} ${name === 'maxKeywords' ? 'keywords' : 'insight sources'}` : `${length} characters`;
-  return errorInfo('limit_exceeded', `operation ${op.opIndex}: ${field} has ${what}; the limit is ${limit} (${name})`, { opIndex: op.opIndex, path: `operations.${op.opIndex}.${field}` });
+  const what =
+    name === 'maxKeywords' || name === 'maxSources'
+      ? `${length} ${name === 'maxKeywords' ? 'keywords' : 'insight sources'}`
+      : `${length} characters`;
+  return errorInfo('limit_exceeded', `operation ${op.opIndex}: ${field} has ${what}; the limit is ${limit} (${name})`, {
+    opIndex: op.opIndex,
+    path: `operations.${op.opIndex}.${field}`,
+  });
 }
 
 function checkSources(op: ParsedOperation, sources: readonly InsightSource[], limits: OperationLimits): SkillbookErrorInfo | null {
@@ -36,7 +52,8 @@ function checkSources(op: ParsedOperation, sources: readonly InsightSource[], li
     const source = sources[i] as InsightSource;
     for (const key of SOURCE_TEXT) {
       const value = source[key];
-      if (value !== undefined && value.length > limits.maxTextLength) return tooLong(op, `insight_source.${i}.${key}`, value.length, limits.maxTextLength, 'maxTextLength');
+      if (value !== undefined && value.length > limits.maxTextLength)
+        return tooLong(op, `insight_source.${i}.${key}`, value.length, limits.maxTextLength, 'maxTextLength');
     }
   }
   return null;
@@ -52,11 +69,13 @@ function checkSources(op: ParsedOperation, sources: readonly InsightSource[], li
  * // 'operation 0: issue has 50000 characters; the limit is 20000 (maxTextLength)'
  */
 export function checkOperationLimits(op: ParsedOperation, limits: OperationLimits): SkillbookErrorInfo | null {
-  if (op.skillId !== null && op.skillId.length > limits.maxIdLength) return tooLong(op, 'skill_id', op.skillId.length, limits.maxIdLength, 'maxIdLength');
+  if (op.skillId !== null && op.skillId.length > limits.maxIdLength)
+    return tooLong(op, 'skill_id', op.skillId.length, limits.maxIdLength, 'maxIdLength');
   if (op.section.length > limits.maxIdLength) return tooLong(op, 'section', op.section.length, limits.maxIdLength, 'maxIdLength');
   for (const field of PROSE) {
     const value = op[field];
-    if (value !== null && value.length > limits.maxTextLength) return tooLong(op, field, value.length, limits.maxTextLength, 'maxTextLength');
+    if (value !== null && value.length > limits.maxTextLength)
+      return tooLong(op, field, value.length, limits.maxTextLength, 'maxTextLength');
   }
   if (op.keywords.length > limits.maxKeywords) return tooLong(op, 'keywords', op.keywords.length, limits.maxKeywords, 'maxKeywords');
   for (let i = 0; i < op.keywords.length; i += 1) {

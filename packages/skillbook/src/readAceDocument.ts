@@ -57,10 +57,16 @@ function refuse(path: string, message: string, code: 'invalid_document' | 'unsup
  * snapshot keeps it as the document writes it: its values are Python JSON values that only
  * the Python-exact reader reads faithfully).
  */
-export function readSimilarityText(text: string): { readonly ok: true; readonly value: Map<string, SimilarityDecision> } | { readonly ok: false; readonly error: SkillbookErrorInfo } {
+export function readSimilarityText(
+  text: string,
+): { readonly ok: true; readonly value: Map<string, SimilarityDecision> } | { readonly ok: false; readonly error: SkillbookErrorInfo } {
   const parsed = parsePyJson(text);
   if (!parsed.ok) return { ok: false, error: errorInfo('invalid_json', `the similarity decisions are not valid JSON: ${parsed.message}`) };
-  if (!(parsed.value instanceof Map)) return { ok: false, error: errorInfo('invalid_document', 'similarity_decisions: expected an object', { path: 'similarity_decisions' }) };
+  if (!(parsed.value instanceof Map))
+    return {
+      ok: false,
+      error: errorInfo('invalid_document', 'similarity_decisions: expected an object', { path: 'similarity_decisions' }),
+    };
   try {
     return { ok: true, value: readSimilarity(parsed.value) };
   } catch (e) {
@@ -105,7 +111,11 @@ function checkVersion(doc: PyDict): void {
   const version = raw === undefined ? '' : guard('schema_version', () => pyStr(raw));
   if (version === '2') return;
   const found = raw === undefined ? 'the document has no schema_version' : `schema version ${quoteRepr(version)} is not supported`;
-  refuse('schema_version', `${found}; Cohort reads the Skillbook format v2 (ACE: "Skillbook format v2 required — regenerate")`, 'unsupported_schema_version');
+  refuse(
+    'schema_version',
+    `${found}; Cohort reads the Skillbook format v2 (ACE: "Skillbook format v2 required — regenerate")`,
+    'unsupported_schema_version',
+  );
 }
 
 /** Runs an ACE coercion; a Python error becomes a refusal at `path`. */
@@ -164,8 +174,13 @@ function storedFields(raw: PyDict, path: string): StoredFields {
   if (plain) {
     const count = (k: (typeof COUNT_KEYS)[number]) => raw.get(k) as number | undefined;
     return {
-      id, created_at: created, updated_at: updated,
-      used_count: count('used_count'), helpful_count: count('helpful_count'), harmful_count: count('harmful_count'), neutral_count: count('neutral_count'),
+      id,
+      created_at: created,
+      updated_at: updated,
+      used_count: count('used_count'),
+      helpful_count: count('helpful_count'),
+      harmful_count: count('harmful_count'),
+      neutral_count: count('neutral_count'),
     };
   }
   const checked = StoredSkillSchema.safeParse(Object.fromEntries(raw));
@@ -199,15 +214,45 @@ function readSkill(key: string, raw: PyDict, path: string, now: () => string): S
   const updated_at = stored.updated_at ?? now();
   // two literals rather than a spread of `{ insight }`: every skill an object of one of two shapes
   if (insight === null) {
-    return { id, section, keywords, issue, occurrences, active, used_count, helpful_count, harmful_count, neutral_count, created_at, updated_at };
+    return {
+      id,
+      section,
+      keywords,
+      issue,
+      occurrences,
+      active,
+      used_count,
+      helpful_count,
+      harmful_count,
+      neutral_count,
+      created_at,
+      updated_at,
+    };
   }
-  return { id, section, keywords, issue, insight, occurrences, active, used_count, helpful_count, harmful_count, neutral_count, created_at, updated_at };
+  return {
+    id,
+    section,
+    keywords,
+    issue,
+    insight,
+    occurrences,
+    active,
+    used_count,
+    helpful_count,
+    harmful_count,
+    neutral_count,
+    created_at,
+    updated_at,
+  };
 }
 
 /** ACE `_deserialize_sources`: the objects of a list, canonicalised and de-duplicated. */
 function readSources(raw: PyValue | undefined): Skill['occurrences'] {
   if (!Array.isArray(raw)) return [];
-  return appendUniqueSources([], raw.filter((item) => isDict(item)).map((item) => insightSourceFromDict(item as PyDict)));
+  return appendUniqueSources(
+    [],
+    raw.filter((item) => isDict(item)).map((item) => insightSourceFromDict(item as PyDict)),
+  );
 }
 
 function readSections(raw: PyDict): Map<string, string[]> {

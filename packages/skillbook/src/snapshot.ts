@@ -84,8 +84,12 @@ export function writeSnapshot(state: BookState): string {
   // a listed id is the position of its skill (the same string read back), or the id itself when no skill has it
   const sections = [...state.sections].map(([name, list]) => [name, listToArray(list).map((id) => position.get(id) ?? id)]);
   return JSON.stringify({
-    format: SNAPSHOT_FORMAT, nextId: state.nextId, sections, similarity: writeSimilarity(state),
-    strings: strings.values, keywordLists: keywordLists.values,
+    format: SNAPSHOT_FORMAT,
+    nextId: state.nextId,
+    sections,
+    similarity: writeSimilarity(state),
+    strings: strings.values,
+    keywordLists: keywordLists.values,
     skills: { ids, section, keywords, issue, insight, active, counts, created, updated, occurrences },
   });
 }
@@ -115,7 +119,10 @@ function column<T>(value: unknown, n: number, what: string, check: (item: unknow
 }
 
 /** An index into a table of `size` entries. */
-const indexInto = (size: number) => (item: unknown): item is number => isCount(item) && item >= 0 && item < size;
+const indexInto =
+  (size: number) =>
+  (item: unknown): item is number =>
+    isCount(item) && item >= 0 && item < size;
 
 /** Whether a stored value is an insight source: text fields (an integer `epoch`), the three identity fields present. */
 function isStoredSource(value: unknown): value is InsightSource {
@@ -140,7 +147,8 @@ function readOccurrences(value: unknown, n: number): Map<number, readonly Insigh
   if (!Array.isArray(value)) malformed('skills.occurrences: expected a list');
   const out = new Map<number, readonly InsightSource[]>();
   for (const pair of value as unknown[]) {
-    if (!Array.isArray(pair) || pair.length !== 2 || !indexInto(n)(pair[0]) || !Array.isArray(pair[1])) malformed('skills.occurrences: expected [skill, sources] pairs');
+    if (!Array.isArray(pair) || pair.length !== 2 || !indexInto(n)(pair[0]) || !Array.isArray(pair[1]))
+      malformed('skills.occurrences: expected [skill, sources] pairs');
     const at = pair[0];
     out.set(at, Object.freeze((pair[1] as unknown[]).map((s, i) => source(s, `skills.occurrences[${at}][${i}]`))));
   }
@@ -148,7 +156,11 @@ function readOccurrences(value: unknown, n: number): Map<number, readonly Insigh
 }
 
 /** The skills, in document order: the same objects (keys, order, frozen) reading them from a document gives. */
-function readSkills(value: unknown, table: readonly string[], lists: readonly (readonly string[])[]): { readonly ids: readonly string[]; readonly skills: Map<string, Skill> } {
+function readSkills(
+  value: unknown,
+  table: readonly string[],
+  lists: readonly (readonly string[])[],
+): { readonly ids: readonly string[]; readonly skills: Map<string, Skill> } {
   if (!isRecord(value)) malformed('skills: expected the skill columns');
   const ids = strings(value['ids'], 'skills.ids');
   const n = ids.length;
@@ -167,12 +179,26 @@ function readSkills(value: unknown, table: readonly string[], lists: readonly (r
     const id = ids[i] as SkillId;
     const text = insight[i] ?? null;
     const c = 4 * i;
-    out.set(id, Object.freeze(makeSkill({
-      id, section: table[section[i] as number] as string, keywords: lists[keywords[i] as number] as readonly string[],
-      issue: issue[i] as string, insight: text, occurrences: occurrences.get(i) ?? NO_SOURCES, active: active[i] as boolean,
-      used_count: counts[c] as number, helpful_count: counts[c + 1] as number, harmful_count: counts[c + 2] as number,
-      neutral_count: counts[c + 3] as number, created: table[created[i] as number] as string, at: table[updated[i] as number] as string,
-    })));
+    out.set(
+      id,
+      Object.freeze(
+        makeSkill({
+          id,
+          section: table[section[i] as number] as string,
+          keywords: lists[keywords[i] as number] as readonly string[],
+          issue: issue[i] as string,
+          insight: text,
+          occurrences: occurrences.get(i) ?? NO_SOURCES,
+          active: active[i] as boolean,
+          used_count: counts[c] as number,
+          helpful_count: counts[c + 1] as number,
+          harmful_count: counts[c + 2] as number,
+          neutral_count: counts[c + 3] as number,
+          created: table[created[i] as number] as string,
+          at: table[updated[i] as number] as string,
+        }),
+      ),
+    );
   }
   return { ids, skills: out };
 }
@@ -201,11 +227,21 @@ export function readSnapshot(text: string, revision: number): ReadResult {
     if (!Array.isArray(rawSections)) malformed('sections: expected a list');
     const sections = new Map<string, readonly string[]>();
     for (const pair of rawSections as unknown[]) {
-      if (!Array.isArray(pair) || pair.length !== 2 || !isText(pair[0]) || !Array.isArray(pair[1])) malformed('sections: expected [name, ids] pairs');
+      if (!Array.isArray(pair) || pair.length !== 2 || !isText(pair[0]) || !Array.isArray(pair[1]))
+        malformed('sections: expected [name, ids] pairs');
       const name = pair[0];
-      sections.set(name, (pair[1] as unknown[]).map((ref) => (isText(ref) ? ref : typeof ref === 'number' ? (ids[ref] ?? malformed(`sections.${name}: no skill ${ref}`)) : malformed(`sections.${name}: expected ids`))));
+      sections.set(
+        name,
+        (pair[1] as unknown[]).map((ref) =>
+          isText(ref)
+            ? ref
+            : typeof ref === 'number'
+              ? (ids[ref] ?? malformed(`sections.${name}: no skill ${ref}`))
+              : malformed(`sections.${name}: expected ids`),
+        ),
+      );
     }
-    if (!isText(json['similarity'])) malformed('similarity: expected the decisions\' JSON text');
+    if (!isText(json['similarity'])) malformed("similarity: expected the decisions' JSON text");
     const similarity = readSimilarityText(json['similarity']);
     if (!similarity.ok) return similarity;
     return { ok: true, state: assembleState({ skills, sections, nextId, similarity: similarity.value }, revision) };

@@ -47,7 +47,12 @@ describe('Skillbook - ADD', () => {
   });
 
   it('a legacy section becomes context with its name first among the keywords, and the issue as insight', () => {
-    const b = add(Skillbook.empty(), { type: 'ADD', section: ' Strategy Notes ', issue: 'Check units', keywords: ['Units', 'strategy notes'] });
+    const b = add(Skillbook.empty(), {
+      type: 'ADD',
+      section: ' Strategy Notes ',
+      issue: 'Check units',
+      keywords: ['Units', 'strategy notes'],
+    });
     expect(b.get('context-00001')).toMatchObject({ section: 'context', keywords: ['strategy_notes', 'units'], insight: 'Check units' });
   });
 
@@ -157,11 +162,7 @@ describe('Skillbook - UPDATE, TAG, REMOVE', () => {
   it('UPDATE / TAG / REMOVE of an unknown id, or with no id, are skipped and reported, as in ACE', () => {
     const r = ok(
       start.applyBatch({
-        operations: [
-          { type: 'UPDATE', skill_id: 'nope', insight: 'x' },
-          { type: 'TAG' },
-          { type: 'REMOVE', skill_id: 'context-00001' },
-        ],
+        operations: [{ type: 'UPDATE', skill_id: 'nope', insight: 'x' }, { type: 'TAG' }, { type: 'REMOVE', skill_id: 'context-00001' }],
       }),
     );
     expect(r.skipped).toEqual([
@@ -175,8 +176,12 @@ describe('Skillbook - UPDATE, TAG, REMOVE', () => {
     const removed = ok(start.applyBatch({ operations: [{ type: 'REMOVE', skill_id: 'context-00001' }] })).book;
     const again = ok(removed.applyBatch({ operations: [{ type: 'REMOVE', skill_id: 'context-00001' }] }));
     expect(again.book).toBe(removed);
-    expect(again.skipped).toEqual([{ opIndex: 0, type: 'REMOVE', skillId: 'context-00001', code: 'no_change', reason: 'skill context-00001 is already removed' }]);
-    const sourced = ok(removed.applyBatch({ operations: [{ type: 'REMOVE', skill_id: 'context-00001', insight_source: { trace_uid: 'ace:1' } }] }));
+    expect(again.skipped).toEqual([
+      { opIndex: 0, type: 'REMOVE', skillId: 'context-00001', code: 'no_change', reason: 'skill context-00001 is already removed' },
+    ]);
+    const sourced = ok(
+      removed.applyBatch({ operations: [{ type: 'REMOVE', skill_id: 'context-00001', insight_source: { trace_uid: 'ace:1' } }] }),
+    );
     expect(sourced.applied.map((op) => op.type)).toEqual(['REMOVE']);
     expect(sourced.book.get('context-00001')?.occurrences).toHaveLength(1);
     // a replayed REMOVE whose skill was removed meanwhile is skipped the same way
@@ -194,7 +199,9 @@ describe('Skillbook - UPDATE, TAG, REMOVE', () => {
     const source = { source_system: 'trace', trace_id: 'q1' };
     const b = add(start, { type: 'TAG', skill_id: 'context-00001', insight_source: [source, { ...source, display_name: 'q1' }] });
     const c = add(b, { type: 'REMOVE', skill_id: 'context-00001', insight_source: source });
-    expect(c.get('context-00001')?.occurrences).toEqual([{ trace_uid: 'trace:q1', source_system: 'trace', trace_id: 'q1', display_name: 'q1' }]);
+    expect(c.get('context-00001')?.occurrences).toEqual([
+      { trace_uid: 'trace:q1', source_system: 'trace', trace_id: 'q1', display_name: 'q1' },
+    ]);
   });
 });
 
@@ -202,10 +209,7 @@ describe('Skillbook - all or nothing', () => {
   it('a batch whose last op fails applies nothing (ACE applies the ops before it)', () => {
     const b = Skillbook.empty();
     const r = b.applyBatch({
-      operations: [
-        { type: 'ADD', section: 'harness', issue: 'kept by ACE' },
-        { type: 'BOGUS' },
-      ],
+      operations: [{ type: 'ADD', section: 'harness', issue: 'kept by ACE' }, { type: 'BOGUS' }],
     });
     expect(r.ok).toBe(false);
     expect(r.book).toBe(b);
@@ -220,7 +224,14 @@ describe('Skillbook - applied ops', () => {
       Skillbook.empty().applyBatch(
         {
           operations: [
-            { type: 'add', section: 'Old Notes', issue: ' Dates ', keywords: ['ISO Format'], insight_source: { trace_uid: 'web:7' }, reason: ' r ' },
+            {
+              type: 'add',
+              section: 'Old Notes',
+              issue: ' Dates ',
+              keywords: ['ISO Format'],
+              insight_source: { trace_uid: 'web:7' },
+              reason: ' r ',
+            },
             { type: 'TAG', skill_id: 'context-00001', metadata: { delta: '-9', helpful: 1 } },
           ],
         },
@@ -306,7 +317,9 @@ describe('Skillbook - shared id allocation', () => {
     const base = Skillbook.empty();
     const ids = createIdAllocator(base.nextId);
     const a = ok(base.applyBatch({ operations: [{ type: 'ADD', section: 'harness', issue: 'a' }] }, { allocateId: ids.allocate }));
-    const b = ok(base.applyBatch({ operations: [{ type: 'ADD', section: 'context', issue: 'b', insight: 'x' }] }, { allocateId: ids.allocate }));
+    const b = ok(
+      base.applyBatch({ operations: [{ type: 'ADD', section: 'context', issue: 'b', insight: 'x' }] }, { allocateId: ids.allocate }),
+    );
     expect([a.applied[0]?.skill_id, b.applied[0]?.skill_id]).toEqual(['harness-00001', 'context-00002']);
     expect(b.book.nextId).toBe(2);
     const merged = ok(a.book.replay(b.applied));
@@ -316,7 +329,10 @@ describe('Skillbook - shared id allocation', () => {
 
   it('an allocator that hands out an existing id refuses the batch', () => {
     const b = add(Skillbook.empty(), { type: 'ADD', section: 'harness', issue: 'a' });
-    const r = b.applyBatch({ operations: [{ type: 'ADD', section: 'harness', issue: 'b' }] }, { allocateId: createIdAllocator(0).allocate });
+    const r = b.applyBatch(
+      { operations: [{ type: 'ADD', section: 'harness', issue: 'b' }] },
+      { allocateId: createIdAllocator(0).allocate },
+    );
     expect(r.ok ? null : r.error.code).toBe('duplicate_skill_id');
   });
 });

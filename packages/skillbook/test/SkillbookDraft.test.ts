@@ -9,10 +9,12 @@ import { book, rawBatch, rawOperation, tickingClock, withEveryField } from './ut
 const tight: OperationLimits = { maxTextLength: 8, maxKeywords: 2, maxKeywordLength: 6, maxSources: 1, maxIdLength: 14 };
 
 /** Options two drafts are given alike: the same clock readings and the same ids, from two instances. */
-const twinOptions = fc.record({ allocated: fc.boolean(), limited: fc.boolean(), from: fc.nat({ max: 40 }) }).map(({ allocated, limited, from }) => () => {
-  const options: ApplyOptions = { clock: tickingClock(Date.UTC(2027, 0, 1)) };
-  return { ...options, ...(allocated ? { allocateId: createIdAllocator(from).allocate } : {}), ...(limited ? { limits: tight } : {}) };
-});
+const twinOptions = fc
+  .record({ allocated: fc.boolean(), limited: fc.boolean(), from: fc.nat({ max: 40 }) })
+  .map(({ allocated, limited, from }) => () => {
+    const options: ApplyOptions = { clock: tickingClock(Date.UTC(2027, 0, 1)) };
+    return { ...options, ...(allocated ? { allocateId: createIdAllocator(from).allocate } : {}), ...(limited ? { limits: tight } : {}) };
+  });
 
 /** An op with every field its own (what `applyOperation` takes): well-formed, or wrong in the ways `rawOperation` is. */
 const anyOperation = rawOperation.map(withEveryField);
@@ -23,8 +25,16 @@ const anyOperation = rawOperation.map(withEveryField);
  * allocator that may itself write elsewhere — and sometimes has no id at hand.
  */
 const twinAllocators = fc
-  .record({ kind: fc.constantFrom('own', 'counter', 'op', 'batch'), from: fc.nat({ max: 40 }), depth: fc.nat({ max: 2 }), dryEvery: fc.nat({ max: 4 }) })
-  .map((spec) => (): IdAllocator | undefined => (spec.kind === 'own' ? undefined : allocatorOf(spec.kind, spec.from, spec.depth, spec.dryEvery)));
+  .record({
+    kind: fc.constantFrom('own', 'counter', 'op', 'batch'),
+    from: fc.nat({ max: 40 }),
+    depth: fc.nat({ max: 2 }),
+    dryEvery: fc.nat({ max: 4 }),
+  })
+  .map(
+    (spec) => (): IdAllocator | undefined =>
+      spec.kind === 'own' ? undefined : allocatorOf(spec.kind, spec.from, spec.depth, spec.dryEvery),
+  );
 
 function allocatorOf(kind: string, from: number, depth: number, dryEvery: number): IdAllocator {
   const ids = createIdAllocator(from);
@@ -111,7 +121,8 @@ describe('SkillbookDraft.applyOperation', () => {
         const clocks = [0, 1, 2].map(() => tickingClock());
         const again = [0, 1, 2].map(() => tickingClock());
         for (const [i, op] of ops) drafts[i]?.applyOperation(op, { clock: clocks[i] as ReturnType<typeof tickingClock> });
-        for (const i of [0, 1, 2]) for (const [j, op] of ops) if (j === i) alone[i]?.applyOperation(op, { clock: again[i] as ReturnType<typeof tickingClock> });
+        for (const i of [0, 1, 2])
+          for (const [j, op] of ops) if (j === i) alone[i]?.applyOperation(op, { clock: again[i] as ReturnType<typeof tickingClock> });
         for (const i of [0, 1, 2]) expect(drafts[i]?.finish().toJSON()).toBe(alone[i]?.finish().toJSON());
       }),
       { numRuns: 200 },
@@ -140,8 +151,15 @@ describe('SkillbookDraft.applyOperation', () => {
     expect(() => draft.applyOperation(withEveryField({ type: 'ADD', section: 'harness', issue: 'b' }), { allocateId })).toThrow('no ids');
     expect(state(draft)).toEqual(before);
     // and the next op, on this draft or another, runs as ever
-    expect(draft.applyOperation(withEveryField({ type: 'ADD', section: 'harness', issue: 'c' }))).toMatchObject({ ok: true, applied: { skill_id: 'harness-00002' } });
-    expect(Skillbook.empty().edit().applyOperation(withEveryField({ type: 'ADD', section: 'harness', issue: 'd' }))).toMatchObject({ ok: true, applied: { skill_id: 'harness-00001' } });
+    expect(draft.applyOperation(withEveryField({ type: 'ADD', section: 'harness', issue: 'c' }))).toMatchObject({
+      ok: true,
+      applied: { skill_id: 'harness-00002' },
+    });
+    expect(
+      Skillbook.empty()
+        .edit()
+        .applyOperation(withEveryField({ type: 'ADD', section: 'harness', issue: 'd' })),
+    ).toMatchObject({ ok: true, applied: { skill_id: 'harness-00001' } });
   });
 
   it('applyOperation - a field given as undefined is a field not given, as in a batch', () => {
@@ -186,11 +204,20 @@ describe('SkillbookDraft.applyOperation', () => {
     const before = state(draft);
     let left = 1;
     const allocateId: IdAllocator = (section) => (left-- > 0 ? formatSkillId(section, 50) : null);
-    const r = draft.applyBatch({ operations: [{ type: 'ADD', section: 'harness', issue: 'a' }, { type: 'ADD', section: 'harness', issue: 'b' }] }, { allocateId });
+    const r = draft.applyBatch(
+      {
+        operations: [
+          { type: 'ADD', section: 'harness', issue: 'a' },
+          { type: 'ADD', section: 'harness', issue: 'b' },
+        ],
+      },
+      { allocateId },
+    );
     expect(r).toMatchObject({ ok: false, error: { code: 'ids_unavailable', opIndex: 1 } });
     expect(state(draft)).toEqual(before);
-    expect(draft.applyOperation(withEveryField({ type: 'ADD', section: 'harness', issue: 'c' }), { allocateId: () => null }))
-      .toMatchObject({ ok: false, error: { code: 'ids_unavailable', opIndex: 0 } });
+    expect(draft.applyOperation(withEveryField({ type: 'ADD', section: 'harness', issue: 'c' }), { allocateId: () => null })).toMatchObject(
+      { ok: false, error: { code: 'ids_unavailable', opIndex: 0 } },
+    );
     expect(state(draft)).toEqual(before);
   });
 });

@@ -96,7 +96,9 @@ describe('ACE document JSON - reading', () => {
   });
 
   it('raises next_id to the highest numeric suffix of any <letters>-<digits> id', () => {
-    const b = Skillbook.fromJSON(doc({ skills: `{${skill('harness-00007')}, ${skill('x_y-12')}, ${skill('99')}, ${skill('a-b-3')}}`, next_id: '2' }));
+    const b = Skillbook.fromJSON(
+      doc({ skills: `{${skill('harness-00007')}, ${skill('x_y-12')}, ${skill('99')}, ${skill('a-b-3')}}`, next_id: '2' }),
+    );
     expect(b.nextId).toBe(12);
   });
 
@@ -112,13 +114,29 @@ describe('ACE document JSON - reading', () => {
     [doc({ skills: '{"a": {"issue": "i"}}' }), 'skills.a.id', 'skills.a.id: expected the skill id (a string)'],
     [doc({ skills: '{"a": {"id": "b", "issue": "i"}}' }), 'skills.a.id', 'skills.a.id: the id "b" does not match its key'],
     [doc({ skills: '{"a": {"id": "a", "issue": ""}}' }), 'skills.a.issue', 'skills.a.issue: issue is required and must be non-empty'],
-    [doc({ skills: '{"a": {"id": "a", "issue": "i", "section": " "}}' }), 'skills.a.section', 'skills.a.section: section is required and must be non-empty'],
-    [doc({ skills: '{"a": {"id": "a", "issue": "i", "used_count": 1.0}}' }), 'skills.a.used_count', 'skills.a.used_count: expected an integer (a count)'],
-    [doc({ skills: '{"a": {"id": "a", "issue": "i", "created_at": 5}}' }), 'skills.a.created_at', 'skills.a.created_at: expected a timestamp (a string)'],
+    [
+      doc({ skills: '{"a": {"id": "a", "issue": "i", "section": " "}}' }),
+      'skills.a.section',
+      'skills.a.section: section is required and must be non-empty',
+    ],
+    [
+      doc({ skills: '{"a": {"id": "a", "issue": "i", "used_count": 1.0}}' }),
+      'skills.a.used_count',
+      'skills.a.used_count: expected an integer (a count)',
+    ],
+    [
+      doc({ skills: '{"a": {"id": "a", "issue": "i", "created_at": 5}}' }),
+      'skills.a.created_at',
+      'skills.a.created_at: expected a timestamp (a string)',
+    ],
     [doc({ sections: '{"context": "a"}' }), 'sections.context', 'sections.context: expected a list of skill ids'],
     [doc({ sections: '{"context": [7]}' }), 'sections.context[0]', 'sections.context[0]: expected a skill id (a string)'],
     [doc({ next_id: '"x"' }), 'next_id', "next_id: invalid literal for int() with base 10: 'x'"],
-    [doc({ similarity_decisions: '{"a,b": {"decision": "KEEP"}}' }), 'similarity_decisions.a,b', expect.stringContaining('expected exactly the keys')],
+    [
+      doc({ similarity_decisions: '{"a,b": {"decision": "KEEP"}}' }),
+      'similarity_decisions.a,b',
+      expect.stringContaining('expected exactly the keys'),
+    ],
   ])('refuses a bad document, naming the path: %s', (text, path, message) => {
     const r = Skillbook.parse(text);
     expect(r.ok ? null : r.error).toEqual({ code: 'invalid_document', path, message });

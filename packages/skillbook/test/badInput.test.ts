@@ -37,9 +37,9 @@ const opKeys = fc.constantFrom(
 const opTypes = fc.constantFrom('ADD', 'add', 'UPDATE', 'TAG', 'tag', 'REMOVE', 'Remove');
 const fuzzedOp = fc.oneof(
   fc.dictionary(opKeys, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 8 }),
-  fc.record({ type: opTypes }).chain((typed) =>
-    fc.dictionary(opKeys, fc.anything({ maxDepth: 3 }), { maxKeys: 8 }).map((rest) => ({ ...rest, ...typed })),
-  ),
+  fc
+    .record({ type: opTypes })
+    .chain((typed) => fc.dictionary(opKeys, fc.anything({ maxDepth: 3 }), { maxKeys: 8 }).map((rest) => ({ ...rest, ...typed }))),
 );
 
 describe('bad input - never an exception, never a corrupted book', () => {
@@ -118,7 +118,9 @@ describe('bad input - never an exception, never a corrupted book', () => {
     expect(text.ok ? null : text.error.code).toBe('invalid_json');
     const cycle = b.applyBatch({ operations: [{ type: 'ADD', section: 'context', issue: cyclic, insight: 'x' }] }, { clock });
     expect(cycle.ok && cycle.book.get('context-00001')?.issue).toBe("{'a': 1, 'self': {...}}");
-    const fingerprint = b.applyBatch({ operations: [{ type: 'ADD', section: 'context', issue: 'i', insight: 'x', insight_source: cyclic }] });
+    const fingerprint = b.applyBatch({
+      operations: [{ type: 'ADD', section: 'context', issue: 'i', insight: 'x', insight_source: cyclic }],
+    });
     expect(fingerprint.ok ? null : fingerprint.error.message).toBe('Circular reference detected');
   });
 
@@ -153,7 +155,7 @@ describe('bad input - schema versions', () => {
     ]);
     const old = Skillbook.parse('{"schema_version": "1", "skills": {}}');
     expect(old.ok ? null : old.error.message).toBe(
-      "schema_version: schema version '1' is not supported; Cohort reads the Skillbook format v2 (ACE: \"Skillbook format v2 required — regenerate\")",
+      'schema_version: schema version \'1\' is not supported; Cohort reads the Skillbook format v2 (ACE: "Skillbook format v2 required — regenerate")',
     );
   });
 
@@ -186,12 +188,21 @@ describe('bad input - awkward ids and sizes', () => {
     expect([...b.skills()].map((s) => s.id)).toEqual(awkward);
     for (const id of awkward) expect(b.has(id) && b.get(id)?.id).toBe(id);
     expect(b.has('valueOf')).toBe(false);
-    expect(Object.keys(JSON.parse(b.toJSON()) as object)).toEqual(['schema_version', 'skills', 'sections', 'next_id', 'similarity_decisions']);
+    expect(Object.keys(JSON.parse(b.toJSON()) as object)).toEqual([
+      'schema_version',
+      'skills',
+      'sections',
+      'next_id',
+      'similarity_decisions',
+    ]);
     expect(b.toJSON().indexOf('"__proto__": {')).toBeLessThan(b.toJSON().indexOf('"7": {'));
     const again = Skillbook.fromJSON(b.toJSON());
     expect(again.toJSON()).toBe(b.toJSON());
     expect([...again.skills()].map((s) => s.id)).toEqual(awkward);
-    const tagged = again.applyBatch({ operations: awkward.map((id) => ({ type: 'TAG', skill_id: id, metadata: { delta: 1 } })) }, { clock });
+    const tagged = again.applyBatch(
+      { operations: awkward.map((id) => ({ type: 'TAG', skill_id: id, metadata: { delta: 1 } })) },
+      { clock },
+    );
     expect(tagged.ok && tagged.applied.length).toBe(awkward.length);
     const dup = again.applyBatch({ operations: [{ type: 'ADD', section: 'context', issue: 'i', insight: 'x', skill_id: '__proto__' }] });
     expect(dup.ok ? null : dup.error.code).toBe('duplicate_skill_id');
@@ -235,11 +246,30 @@ describe('bad input - awkward ids and sizes', () => {
 
 describe('bad input - exotic values', () => {
   it('a batch whose values throw when read is refused, not thrown', () => {
-    const hostile = new Proxy({}, { getPrototypeOf: () => { throw new Error('boom'); } });
+    const hostile = new Proxy(
+      {},
+      {
+        getPrototypeOf: () => {
+          throw new Error('boom');
+        },
+      },
+    );
     expect(Skillbook.empty().applyBatch(hostile)).toMatchObject({ ok: false, error: { code: 'invalid_batch' } });
-    const getter = { get operations(): unknown { throw new Error('boom'); } };
+    const getter = {
+      get operations(): unknown {
+        throw new Error('boom');
+      },
+    };
     expect(Skillbook.empty().applyBatch(getter)).toMatchObject({ ok: false, error: { code: 'invalid_batch' } });
-    const op = { type: 'ADD', get issue(): unknown { throw new Error('boom'); } };
-    expect(Skillbook.empty().applyBatch({ operations: [op] })).toMatchObject({ ok: false, error: { code: 'invalid_operation', opIndex: 0 } });
+    const op = {
+      type: 'ADD',
+      get issue(): unknown {
+        throw new Error('boom');
+      },
+    };
+    expect(Skillbook.empty().applyBatch({ operations: [op] })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_operation', opIndex: 0 },
+    });
   });
 });

@@ -115,7 +115,11 @@ describe('conflicts - the conflict table', () => {
   it('removing an already removed skill is not a conflict', () => {
     const b = base();
     const child = ops(b, { type: 'REMOVE', skill_id: 'context-00001' });
-    const parent = apply(b, { type: 'UPDATE', skill_id: 'context-00001', insight: 'Changed' }, { type: 'REMOVE', skill_id: 'context-00001' });
+    const parent = apply(
+      b,
+      { type: 'UPDATE', skill_id: 'context-00001', insight: 'Changed' },
+      { type: 'REMOVE', skill_id: 'context-00001' },
+    );
     expect(parent.conflicts(child, b.revision)).toEqual([]);
   });
 
@@ -137,7 +141,11 @@ describe('conflicts - the conflict table', () => {
       { type: 'TAG', skill_id: 'context-00001' },
       { type: 'UPDATE', skill_id: 'harness-00002', issue: 'Mine too' },
     );
-    const parent = apply(b, { type: 'UPDATE', skill_id: 'context-00001', insight: 'Theirs' }, { type: 'REMOVE', skill_id: 'harness-00002' });
+    const parent = apply(
+      b,
+      { type: 'UPDATE', skill_id: 'context-00001', insight: 'Theirs' },
+      { type: 'REMOVE', skill_id: 'harness-00002' },
+    );
     expect(parent.conflicts(child, b.revision).map((c) => [c.opIndex, c.reason])).toEqual([
       [0, 'content_changed'],
       [2, 'removed'],

@@ -50,7 +50,9 @@ const anyId = fc.oneof(
 
 /** Ops as anyone may pass them: any type, any id (only the fields `conflicts` reads). */
 const looseOps = fc.array(
-  fc.record({ type: fc.constantFrom('ADD', 'UPDATE', 'TAG', 'REMOVE', 'add', 'BOGUS'), skill_id: anyId }).map((op) => op as unknown as AppliedOp),
+  fc
+    .record({ type: fc.constantFrom('ADD', 'UPDATE', 'TAG', 'REMOVE', 'add', 'BOGUS'), skill_id: anyId })
+    .map((op) => op as unknown as AppliedOp),
   { maxLength: 8 },
 );
 
@@ -58,7 +60,12 @@ const looseOps = fc.array(
 const plainBatch = fc
   .array(
     fc.oneof(
-      fc.record({ type: fc.constant('ADD'), section: fc.constantFrom('context', 'harness'), issue: fc.constantFrom('a', 'b'), insight: fc.constant('i') }),
+      fc.record({
+        type: fc.constant('ADD'),
+        section: fc.constantFrom('context', 'harness'),
+        issue: fc.constantFrom('a', 'b'),
+        insight: fc.constant('i'),
+      }),
       fc.record({ type: fc.constant('ADD'), section: fc.constant('harness'), issue: fc.constant('n'), skill_id: anyId }),
       fc.record({ type: fc.constant('UPDATE'), skill_id: anyId, issue: fc.constantFrom('u1', 'u2') }),
       fc.record({ type: fc.constant('UPDATE'), skill_id: anyId, insight_source: fc.constant({ source_system: 's', trace_id: 't' }) }),
@@ -85,7 +92,14 @@ const step = fc.oneof(
   { weight: 6, arbitrary: fc.record({ kind: fc.constant('batch' as const), batch }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('tags' as const), ids: fc.array(anyId, { minLength: 1, maxLength: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('purge' as const), ids: fc.array(anyId, { maxLength: 3 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('draft' as const), batches: fc.array(batch, { minLength: 1, maxLength: 4 }), checks: fc.array(check, { maxLength: 2 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('draft' as const),
+      batches: fc.array(batch, { minLength: 1, maxLength: 4 }),
+      checks: fc.array(check, { maxLength: 2 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('load' as const) }) },
 );
 
@@ -108,7 +122,8 @@ describe('conflicts - the recent-changes log gives what looking every op up give
         const versions = [book];
         for (const s of steps) {
           if (s.kind === 'batch') book = book.applyBatch(s.batch, { clock }).book;
-          else if (s.kind === 'tags') book = book.applyBatch({ operations: s.ids.map((skill_id) => ({ type: 'TAG', skill_id })) }, { clock }).book;
+          else if (s.kind === 'tags')
+            book = book.applyBatch({ operations: s.ids.map((skill_id) => ({ type: 'TAG', skill_id })) }, { clock }).book;
           else if (s.kind === 'purge') book = book.purge(s.ids);
           else if (s.kind === 'load') book = Skillbook.fromJSON(book.toJSON(), { revision: book.revision });
           else {
@@ -133,25 +148,32 @@ describe('conflicts - the recent-changes log gives what looking every op up give
   it('for long histories, whose older revisions left the log or sit in its older generation', () => {
     const longStep = fc.oneof(
       { weight: 8, arbitrary: fc.record({ kind: fc.constant('batch' as const), batch: plainBatch }) },
-      { weight: 1, arbitrary: fc.record({ kind: fc.constant('draft' as const), batches: fc.array(plainBatch, { minLength: 1, maxLength: 3 }) }) },
+      {
+        weight: 1,
+        arbitrary: fc.record({ kind: fc.constant('draft' as const), batches: fc.array(plainBatch, { minLength: 1, maxLength: 3 }) }),
+      },
     );
     const versionCheck = fc.record({ version: fc.nat(), childBatch: plainBatch, loose: looseOps, base, baseIsVersion: fc.constant(true) });
     fc.assert(
-      fc.property(fc.array(longStep, { minLength: 70, maxLength: 160 }), fc.array(versionCheck, { minLength: 10, maxLength: 30 }), (steps, checks) => {
-        const clock = tickingClock();
-        let book = Skillbook.empty();
-        const versions = [book];
-        for (const s of steps) {
-          if (s.kind === 'batch') book = book.applyBatch(s.batch, { clock }).book;
-          else {
-            const draft = book.edit();
-            for (const b of s.batches) draft.applyBatch(b, { clock });
-            book = draft.finish();
+      fc.property(
+        fc.array(longStep, { minLength: 70, maxLength: 160 }),
+        fc.array(versionCheck, { minLength: 10, maxLength: 30 }),
+        (steps, checks) => {
+          const clock = tickingClock();
+          let book = Skillbook.empty();
+          const versions = [book];
+          for (const s of steps) {
+            if (s.kind === 'batch') book = book.applyBatch(s.batch, { clock }).book;
+            else {
+              const draft = book.edit();
+              for (const b of s.batches) draft.applyBatch(b, { clock });
+              book = draft.finish();
+            }
+            if (book !== versions[versions.length - 1]) versions.push(book);
           }
-          if (book !== versions[versions.length - 1]) versions.push(book);
-        }
-        for (const c of checks) agree(book, versions, c);
-      }),
+          for (const c of checks) agree(book, versions, c);
+        },
+      ),
       { numRuns: 25 },
     );
   });
@@ -169,7 +191,12 @@ describe('conflicts - the recent-changes log gives what looking every op up give
     expect(later.ok).toBe(true);
     if (!later.ok) return;
     const child = start.book.applyBatch(
-      { operations: [{ type: 'UPDATE', skill_id: 'harness-00001', issue: 'mine' }, { type: 'ADD', section: 'harness', issue: 'x', skill_id: 'harness-00005' }] },
+      {
+        operations: [
+          { type: 'UPDATE', skill_id: 'harness-00001', issue: 'mine' },
+          { type: 'ADD', section: 'harness', issue: 'x', skill_id: 'harness-00005' },
+        ],
+      },
       { clock },
     );
     expect(child.ok).toBe(true);
@@ -179,7 +206,11 @@ describe('conflicts - the recent-changes log gives what looking every op up give
     for (const b of [0, start.book.revision, bulk.book.revision]) {
       for (const ops of [child.applied, loose]) expect(later.book.conflicts(ops, b)).toEqual(lookEveryOpUp(later.book, ops, b));
     }
-    expect(later.book.conflicts(loose, start.book.revision).map((c) => c.reason)).toEqual(['content_changed', 'content_changed', 'id_exists']);
+    expect(later.book.conflicts(loose, start.book.revision).map((c) => c.reason)).toEqual([
+      'content_changed',
+      'content_changed',
+      'id_exists',
+    ]);
     expect(later.book.conflicts(child.applied, start.book.revision).map((c) => c.reason)).toEqual(['content_changed', 'id_exists']);
   });
 });

@@ -40,14 +40,27 @@ describe('createIdAllocator', () => {
 
   it('formatSkillId - every id is the section, a dash and the number as Python formats {:05d}', () => {
     const python = (n: number): string => (n < 0 ? `-${String(-n).padStart(4, '0')}` : String(n).padStart(5, '0'));
-    const n = fc.oneof(fc.nat({ max: 120_000 }), fc.integer({ min: -99_999, max: -1 }), fc.double({ noNaN: true }), fc.constantFrom(0, -0, 9, 99_999, 100_000, 2 ** 53));
-    fc.assert(fc.property(fc.constantFrom('context', 'harness'), n, (section, value) => {
-      expect(formatSkillId(section, value)).toBe(`${section}-${python(value)}`);
-    }), { numRuns: 2000 });
+    const n = fc.oneof(
+      fc.nat({ max: 120_000 }),
+      fc.integer({ min: -99_999, max: -1 }),
+      fc.double({ noNaN: true }),
+      fc.constantFrom(0, -0, 9, 99_999, 100_000, 2 ** 53),
+    );
+    fc.assert(
+      fc.property(fc.constantFrom('context', 'harness'), n, (section, value) => {
+        expect(formatSkillId(section, value)).toBe(`${section}-${python(value)}`);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('idSuffix - the id just formatted reads back as reading it afresh does, whatever the number', () => {
-    const n = fc.oneof(fc.nat({ max: 200_000 }), fc.integer({ min: -99_999, max: -1 }), fc.double(), fc.constantFrom(2 ** 53, 2 ** 53 - 1, 1e21, -0));
+    const n = fc.oneof(
+      fc.nat({ max: 200_000 }),
+      fc.integer({ min: -99_999, max: -1 }),
+      fc.double(),
+      fc.constantFrom(2 ** 53, 2 ** 53 - 1, 1e21, -0),
+    );
     fc.assert(
       fc.property(fc.constantFrom('context', 'harness'), n, (section, value) => {
         const id = formatSkillId(section, value);

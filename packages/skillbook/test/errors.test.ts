@@ -14,7 +14,9 @@ function thrown(act: () => unknown): { readonly error: unknown } {
 }
 
 function pastSafeCounter(): Skillbook {
-  const r = Skillbook.empty().reserveIds(2 ** 53 - 1).applyBatch({ operations: [{ type: 'ADD', section: 'harness', issue: 'last' }] });
+  const r = Skillbook.empty()
+    .reserveIds(2 ** 53 - 1)
+    .applyBatch({ operations: [{ type: 'ADD', section: 'harness', issue: 'last' }] });
   if (!r.ok) throw new Error(r.error.message);
   return r.book;
 }
@@ -23,7 +25,14 @@ describe('errors - programmer errors carry a stable code from one table', () => 
   const cases: [SkillbookDefectCode, ErrorConstructor, () => unknown][] = [
     ['IDS_UNSAFE_COUNTER', RangeError, () => createIdAllocator(1.5)],
     ['RESERVE_IDS_INVALID', RangeError, () => Skillbook.empty().reserveIds(Number.NaN)],
-    ['RESERVE_IDS_INVALID', RangeError, () => Skillbook.empty().edit().reserveIds(2 ** 60)],
+    [
+      'RESERVE_IDS_INVALID',
+      RangeError,
+      () =>
+        Skillbook.empty()
+          .edit()
+          .reserveIds(2 ** 60),
+    ],
     // the book's own counter counted past 2^53 - 1: the next batch cannot count on
     ['BOOK_UNSAFE_NEXT_ID', RangeError, () => pastSafeCounter().edit().applyBatch({ operations: [] })],
     ['CLOCK_NOT_A_READING', RangeError, () => formatAceTimestamp(Number.NaN)],

@@ -4,11 +4,19 @@ import { Skillbook } from '../src/index.ts';
 
 describe('freezeMap', () => {
   it('leaves a Map readable and refuses every write', () => {
-    const map = freezeMap(new Map([['a', 1], ['b', 2]])) as Map<string, number>;
+    const map = freezeMap(
+      new Map([
+        ['a', 1],
+        ['b', 2],
+      ]),
+    ) as Map<string, number>;
     expect(map instanceof Map).toBe(true);
     expect(Object.isFrozen(map)).toBe(true);
     expect(map.get('a')).toBe(1);
-    expect([...map.entries()]).toEqual([['a', 1], ['b', 2]]);
+    expect([...map.entries()]).toEqual([
+      ['a', 1],
+      ['b', 2],
+    ]);
     expect(() => map.set('c', 3)).toThrow(TypeError);
     expect(() => map.delete('a')).toThrow(TypeError);
     expect(() => map.clear()).toThrow(TypeError);

@@ -175,8 +175,12 @@ describe('parseOperationFields - the same parse, read as properties', () => {
   it('parseOperationFields - the type given in any case, a deep value and an unreadable source answer as parseOperation does', () => {
     const deep = (n: number): unknown => (n === 0 ? 'x' : [deep(n - 1)]);
     const ops = [
-      { type: 'add', issue: 'a' }, { type: 'Tag', metadata: { delta: '-3' } }, { type: 'ADD', issue: deep(1000) },
-      { type: 'ADD', insight_source: { epoch: '--1', source_system: 's', trace_id: 't' } }, { type: 7 }, { type: undefined },
+      { type: 'add', issue: 'a' },
+      { type: 'Tag', metadata: { delta: '-3' } },
+      { type: 'ADD', issue: deep(1000) },
+      { type: 'ADD', insight_source: { epoch: '--1', source_system: 's', trace_id: 't' } },
+      { type: 7 },
+      { type: undefined },
     ];
     for (const op of ops) expect(parseOperationFields(withEveryField(op), 2)).toEqual(parseOperation(withEveryField(op), 2));
   });

@@ -87,8 +87,10 @@ describe('Skillbook laws (fast-check)', () => {
         const draft = target.edit();
         const twice = [draft.replay(result.applied), draft.replay(result.applied)];
         const fullDraft = target.edit();
-        const fullTwice = [fullDraft.replay(JSON.parse(JSON.stringify(result.applied)) as typeof result.applied),
-          fullDraft.replay(JSON.parse(JSON.stringify(result.applied)) as typeof result.applied)];
+        const fullTwice = [
+          fullDraft.replay(JSON.parse(JSON.stringify(result.applied)) as typeof result.applied),
+          fullDraft.replay(JSON.parse(JSON.stringify(result.applied)) as typeof result.applied),
+        ];
         expect(twice.map((r) => r.ok && r.applied.length)).toEqual(fullTwice.map((r) => r.ok && r.applied.length));
         expect(draft.finish().toJSON()).toBe(fullDraft.finish().toJSON());
       }),
@@ -167,10 +169,14 @@ describe('Skillbook laws (fast-check)', () => {
         if (!a.ok || a.applied.length === 0) return;
         // the batch's ops, then one the rules refuse (a context skill needs an insight): ADDs named and allocated are written before it
         const named = ID_POOL.map((id) => ({ type: 'ADD', section: 'harness', issue: 'named', skill_id: `${id}-new` }));
-        const last = [{ type: 'ADD', section: 'harness', issue: 'n' }, { type: 'ADD', section: 'context', issue: 'no insight' }];
+        const last = [
+          { type: 'ADD', section: 'harness', issue: 'n' },
+          { type: 'ADD', section: 'context', issue: 'no insight' },
+        ];
         const result = refused.applyBatch({ operations: [...batch.operations, ...named, ...last] }, clock());
         expect(result.ok).toBe(false);
-        for (const id of [...ID_POOL.map((p) => `${p}-new`), `harness-${String(refused.nextId + 1).padStart(5, '0')}`]) expect(refused.get(id)).toBeUndefined();
+        for (const id of [...ID_POOL.map((p) => `${p}-new`), `harness-${String(refused.nextId + 1).padStart(5, '0')}`])
+          expect(refused.get(id)).toBeUndefined();
         expect(refused.revision).toBe(kept.revision);
         expect(refused.finish().toJSON()).toBe(kept.finish().toJSON());
       }),

@@ -13,7 +13,13 @@ function describeBook(b: Skillbook): unknown {
     size: b.size,
     stats: b.stats(),
     prompt: b.asPrompt(),
-    skills: [...b.skills()].map((s) => [Object.keys(s), JSON.stringify(s), b.revisionsOf(s.id), Object.isFrozen(s), Object.isFrozen(s.keywords)]),
+    skills: [...b.skills()].map((s) => [
+      Object.keys(s),
+      JSON.stringify(s),
+      b.revisionsOf(s.id),
+      Object.isFrozen(s),
+      Object.isFrozen(s.keywords),
+    ]),
   };
 }
 
@@ -35,7 +41,7 @@ const DOC_WITH_DECISIONS = `{"schema_version": "2", "skills": {
   "similarity_decisions": {"b,a": {"decision": "KEEP", "reasoning": ["r", 1.50, null], "decided_at": 123456789012345678901234567890, "similarity_at_decision": NaN}}}`;
 
 describe('Skillbook snapshots', () => {
-  it('fromSnapshot - reading a book\'s snapshot gives the book reading its document gives (fast-check)', () => {
+  it("fromSnapshot - reading a book's snapshot gives the book reading its document gives (fast-check)", () => {
     fc.assert(
       fc.property(book, fc.nat({ max: 1000 }), (b, revision) => {
         expect(describeBook(fromSnapshot(b.toSnapshot(), revision))).toEqual(describeBook(reread(b, revision)));
@@ -47,7 +53,16 @@ describe('Skillbook snapshots', () => {
   it('fromSnapshot - similarity decisions, legacy sections, awkward ids, sources and rebuilt sections read back the same', () => {
     const loaded = Skillbook.fromJSON(DOC_WITH_DECISIONS, { revision: 3, clock: { now: () => 0 } });
     const more = loaded.applyBatch(
-      { operations: [{ type: 'ADD', section: 'harness', issue: 'ünïcode ✓ \u2028', insight_source: [{ trace_uid: 'x:y' }, { source_system: 's', trace_id: 't', epoch: 2 }] }] },
+      {
+        operations: [
+          {
+            type: 'ADD',
+            section: 'harness',
+            issue: 'ünïcode ✓ \u2028',
+            insight_source: [{ trace_uid: 'x:y' }, { source_system: 's', trace_id: 't', epoch: 2 }],
+          },
+        ],
+      },
       { clock: tickingClock() },
     );
     expect(more.ok).toBe(true);
@@ -93,10 +108,36 @@ describe('Skillbook snapshots', () => {
 
 describe('Skillbook.replay - the plain-op check', () => {
   const base = Skillbook.fromJSON(DOC_WITH_DECISIONS, { clock: { now: () => 0 } });
-  const tag: AppliedOp = { type: 'TAG', section: 'harness', skill_id: '__proto__', metadata: { delta: 1 }, at: '2026-01-01T00:00:00.000000+00:00' };
-  const anything = fc.oneof(fc.string({ maxLength: 4 }), fc.integer(), fc.constant(null), fc.constant(undefined), fc.array(fc.string({ maxLength: 2 }), { maxLength: 2 }),
-    fc.dictionary(fc.constantFrom('delta', 'x', '__proto__'), fc.oneof(fc.integer(), fc.string({ maxLength: 2 }), fc.double())), fc.constant('2026-01-01T00:00:00Z'), fc.constant(''));
-  const field = fc.constantFrom('type', 'section', 'skill_id', 'issue', 'keywords', 'insight', 'metadata', 'reason', 'insight_source', 'at', 'extra');
+  const tag: AppliedOp = {
+    type: 'TAG',
+    section: 'harness',
+    skill_id: '__proto__',
+    metadata: { delta: 1 },
+    at: '2026-01-01T00:00:00.000000+00:00',
+  };
+  const anything = fc.oneof(
+    fc.string({ maxLength: 4 }),
+    fc.integer(),
+    fc.constant(null),
+    fc.constant(undefined),
+    fc.array(fc.string({ maxLength: 2 }), { maxLength: 2 }),
+    fc.dictionary(fc.constantFrom('delta', 'x', '__proto__'), fc.oneof(fc.integer(), fc.string({ maxLength: 2 }), fc.double())),
+    fc.constant('2026-01-01T00:00:00Z'),
+    fc.constant(''),
+  );
+  const field = fc.constantFrom(
+    'type',
+    'section',
+    'skill_id',
+    'issue',
+    'keywords',
+    'insight',
+    'metadata',
+    'reason',
+    'insight_source',
+    'at',
+    'extra',
+  );
 
   it('replay - accepts an op exactly when AppliedOpSchema does (fast-check)', () => {
     fc.assert(

@@ -1,7 +1,17 @@
 import type { Observable } from 'rxjs';
 import type { Skillbook } from '@cohort/skillbook';
 import type {
-  AppendResult, CommitRecord, HistoryOptions, HistoryPage, LeaseResult, OpenResult, RefusedCommit, Store, StoreError, StoreNotice, StoreSnapshot,
+  AppendResult,
+  CommitRecord,
+  HistoryOptions,
+  HistoryPage,
+  LeaseResult,
+  OpenResult,
+  RefusedCommit,
+  Store,
+  StoreError,
+  StoreNotice,
+  StoreSnapshot,
 } from '@cohort/store';
 import { ResyncWindow } from '@cohort/store/adapter';
 import type { PostgresStoreOptions } from './PostgresStoreOptions.ts';
@@ -56,7 +66,12 @@ export class PostgresStore implements Store {
     this.refusals = new RefusalLog(s, (task) => this.writer.run(task));
     this.resync = new ResyncWindow(s.options.clock, s.sequencer);
     this.listener = s.options.listen
-      ? new Listener({ connect: () => s.db.client(), channel: channelOf(s.options.schema), clock: s.options.clock, onRevision: (r) => this.heard(r) })
+      ? new Listener({
+          connect: () => s.db.client(),
+          channel: channelOf(s.options.schema),
+          clock: s.options.clock,
+          onRevision: (r) => this.heard(r),
+        })
       : null;
   }
 
@@ -172,10 +187,12 @@ export class PostgresStore implements Store {
     if (this.closing || this.catchUpQueued) return;
     if (revision !== null && revision <= this.s.sequencer.book.revision) return;
     this.catchUpQueued = true;
-    void this.writer.run(async () => {
-      this.catchUpQueued = false;
-      if (!this.closing) await this.catchUp();
-    }).catch(() => undefined);
+    void this.writer
+      .run(async () => {
+        this.catchUpQueued = false;
+        if (!this.closing) await this.catchUp();
+      })
+      .catch(() => undefined);
   }
 
   /** Takes in other writers' commits (outside a transaction: what was committed so far). */

@@ -14,13 +14,18 @@ afterEach(() => stores.cleanup());
 async function twoWritersUpdatingOneSkill(schema: string): Promise<{ committed: number; conflicts: number }> {
   const seeded = makeCommit(Skillbook.empty(), [addOp('the hot skill')]).book;
   await (await stores.open({ schema, initialBook: seeded, listen: false })).close();
-  const statuses = await Promise.all(['a', 'b'].map(async (writerId) => {
-    const rt = createRuntime({ store: await stores.open({ schema, writerId }) });
-    const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-      rt.run(async (s) => s.tools.update_skill({ skill_id: HOT, insight: `${writerId} ${i} was here` }))));
-    await rt.close(); // closes the store too: everything it was asked to log is written
-    return outcomes.map((o) => (o.status === 'failed' ? o.failure.kind : o.status));
-  }));
+  const statuses = await Promise.all(
+    ['a', 'b'].map(async (writerId) => {
+      const rt = createRuntime({ store: await stores.open({ schema, writerId }) });
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          rt.run(async (s) => s.tools.update_skill({ skill_id: HOT, insight: `${writerId} ${i} was here` })),
+        ),
+      );
+      await rt.close(); // closes the store too: everything it was asked to log is written
+      return outcomes.map((o) => (o.status === 'failed' ? o.failure.kind : o.status));
+    }),
+  );
   const all = statuses.flat();
   return { committed: all.filter((s) => s === 'committed').length, conflicts: all.filter((s) => s === 'conflict').length };
 }

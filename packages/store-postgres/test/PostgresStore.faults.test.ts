@@ -31,7 +31,13 @@ async function holdBookLock(schema: string): Promise<{ release: () => Promise<vo
   await client.connect();
   await client.query('BEGIN');
   await client.query(`SELECT 1 FROM "${schema}".book FOR UPDATE`);
-  return { release: async () => void (await client.query('ROLLBACK').then(() => client.end(), () => client.end())) };
+  return {
+    release: async () =>
+      void (await client.query('ROLLBACK').then(
+        () => client.end(),
+        () => client.end(),
+      )),
+  };
 }
 
 describe('PostgresStore under faults', () => {
@@ -71,7 +77,9 @@ describe('PostgresStore under faults', () => {
     const store = await stores.open({ schema, writerId: 'slowcommit' });
     // a deferred trigger makes COMMIT itself take a while: the backend is killed inside it
     await sql(`CREATE FUNCTION "${schema}".slow() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(30); RETURN NULL; END $$`);
-    await sql(`CREATE CONSTRAINT TRIGGER slow AFTER INSERT ON "${schema}".commits DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "${schema}".slow()`);
+    await sql(
+      `CREATE CONSTRAINT TRIGGER slow AFTER INSERT ON "${schema}".commits DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "${schema}".slow()`,
+    );
     const pending = store.append(makeCommit(store.book, [addOp('killed in COMMIT')]).commit);
     const committing = await until(async () => (await backendsOf('slowcommit')).find((b) => b.state === 'active' && b.query === 'COMMIT'));
     await sql('SELECT pg_terminate_backend($1)', [committing.pid]);
@@ -123,7 +131,9 @@ describe('PostgresStore under faults', () => {
     const schema = stores.schema('close');
     const store = await stores.open({ schema });
     const book = store.book;
-    const pending = Array.from({ length: 10 }, (_, i) => store.append(makeCommit(book, [addOp(`in flight ${i}`)], { basis: 'store' }).commit));
+    const pending = Array.from({ length: 10 }, (_, i) =>
+      store.append(makeCommit(book, [addOp(`in flight ${i}`)], { basis: 'store' }).commit),
+    );
     await store.close();
     const results = await Promise.all(pending);
     expect(results.filter((r) => r.ok)).toHaveLength(results.length);

@@ -29,7 +29,8 @@ describe('PostgresStore.open', () => {
     const url = 'postgres://someone:secret@127.0.0.1:5432/test?schema=Bad%20Name&application_name=x';
     const opened = await PostgresStore.open({ url });
     expect(opened.ok ? null : [opened.error.code, opened.error.file]).toEqual([
-      'invalid_options', 'postgres://someone:***@127.0.0.1:5432/test?schema=Bad%20Name&application_name=x',
+      'invalid_options',
+      'postgres://someone:***@127.0.0.1:5432/test?schema=Bad%20Name&application_name=x',
     ]);
     const notUrl = await PostgresStore.open({ url: 'postgres//someone:secret@host/db?schema=x' });
     expect(notUrl.ok ? null : notUrl.error.file).toBe('postgres//someone:***@host/db?schema=x');
@@ -53,7 +54,11 @@ describe('PostgresStore.open', () => {
 
   it('migrations - four processes opening a new schema at once migrate it once, and all of them open it', async () => {
     const schema = stores.schema('race');
-    const opened = await Promise.all([1, 2, 3, 4].map((i) => stores.open({ schema, writerId: `w${i}`, initialBook: makeCommit(Skillbook.empty(), [addOp(`seed ${i}`)]).book })));
+    const opened = await Promise.all(
+      [1, 2, 3, 4].map((i) =>
+        stores.open({ schema, writerId: `w${i}`, initialBook: makeCommit(Skillbook.empty(), [addOp(`seed ${i}`)]).book }),
+      ),
+    );
     const migrations = await sql<{ version: number }>(`SELECT version FROM "${schema}".migrations`);
     expect(migrations.map((m) => m.version)).toEqual([1]);
     const created = await sql(`SELECT 1 FROM "${schema}".commits WHERE kind = 'external'`);
@@ -73,13 +78,19 @@ describe('PostgresStore.open', () => {
     expect(opened.ok ? null : opened.error.code).toBe('unsupported_schema_version');
   });
 
-  it('schema - the URL\'s ?schema= names it; the current skills are rows a user can select by id or section', async () => {
+  it("schema - the URL's ?schema= names it; the current skills are rows a user can select by id or section", async () => {
     const schema = stores.schema('rows');
     const store = await stores.open({ schema, url: `${PG_URL}?schema=${schema}` });
     expect(store.schema).toBe(schema);
-    const made = makeCommit(store.book, [addOp('first'), addOp('second', 'harness'), { type: 'TAG', section: 'context', skill_id: 'context-00001', metadata: { delta: 1 } }]);
+    const made = makeCommit(store.book, [
+      addOp('first'),
+      addOp('second', 'harness'),
+      { type: 'TAG', section: 'context', skill_id: 'context-00001', metadata: { delta: 1 } },
+    ]);
     expect((await store.append(made.commit)).ok).toBe(true);
-    const byId = await sql<{ issue: string; helpful_count: number }>(`SELECT issue, helpful_count FROM "${schema}".skills WHERE id = 'context-00001'`);
+    const byId = await sql<{ issue: string; helpful_count: number }>(
+      `SELECT issue, helpful_count FROM "${schema}".skills WHERE id = 'context-00001'`,
+    );
     expect(byId).toEqual([{ issue: 'first', helpful_count: 1 }]);
     const bySection = await sql<{ id: string }>(`SELECT id FROM "${schema}".skills WHERE section = 'harness'`);
     expect(bySection).toEqual([{ id: 'harness-00002' }]);

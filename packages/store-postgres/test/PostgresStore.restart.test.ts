@@ -34,7 +34,10 @@ describe('PostgresStore across a server restart', () => {
     if (!opened.ok) throw new Error(describeOpenError(opened.error));
     await opened.store.close();
     command = await runtimeChildCommand();
-    for (const i of [1, 2]) children.push(startRuntimeChild(command, { url: server.url, schema, writerId: `r${i}`, roots: 0, concurrency: 3, seed: i, hot: 'context-00001' }));
+    for (const i of [1, 2])
+      children.push(
+        startRuntimeChild(command, { url: server.url, schema, writerId: `r${i}`, roots: 0, concurrency: 3, seed: i, hot: 'context-00001' }),
+      );
     await moreAcks(children, 15_000);
     const before = children.map((c) => c.acks.length);
     await server.crashAndRestart(300);
@@ -45,6 +48,10 @@ describe('PostgresStore across a server restart', () => {
     await Promise.all(children.map((c) => c.closed));
     // some merges were refused while the server was down (structured io failures, sessions failed)
     expect(children.flatMap((c) => c.fails).some((f) => f.kind === 'crashed')).toBe(true);
-    await verifyAcknowledged(server.url, schema, children.flatMap((c) => c.acks));
+    await verifyAcknowledged(
+      server.url,
+      schema,
+      children.flatMap((c) => c.acks),
+    );
   }, 120_000);
 });

@@ -19,17 +19,25 @@ function externalAt(store: PostgresStore, revision: number): Promise<StoreSnapsh
 }
 
 describe('PostgresStore with several writers on one database', () => {
-  it('writers - a commit based before another writer\'s change is checked against it: refused when it conflicts, applied on top when not', async () => {
+  it("writers - a commit based before another writer's change is checked against it: refused when it conflicts, applied on top when not", async () => {
     const schema = stores.schema('two');
     const a = await stores.open({ schema, writerId: 'a', initialBook: makeCommit(Skillbook.empty(), [addOp('shared')]).book });
     const b = await stores.open({ schema, writerId: 'b' });
     const base = b.book;
     expect(base.toJSON()).toBe(a.book.toJSON());
-    const ra = await a.append(makeCommit(base, [{ type: 'UPDATE', section: 'context', skill_id: 'context-00001', insight: 'a says' }], { basis: 'store' }).commit);
+    const ra = await a.append(
+      makeCommit(base, [{ type: 'UPDATE', section: 'context', skill_id: 'context-00001', insight: 'a says' }], { basis: 'store' }).commit,
+    );
     expect(ra.ok).toBe(true);
-    const clash = await b.append(makeCommit(base, [{ type: 'UPDATE', section: 'context', skill_id: 'context-00001', insight: 'b says' }], { basis: 'store' }).commit);
+    const clash = await b.append(
+      makeCommit(base, [{ type: 'UPDATE', section: 'context', skill_id: 'context-00001', insight: 'b says' }], { basis: 'store' }).commit,
+    );
     expect(clash.ok ? null : clash.error.conflicts?.map((c) => c.reason)).toEqual(['content_changed']);
-    const fine = await b.append(makeCommit(base, [addOp('b adds'), { type: 'TAG', section: 'context', skill_id: 'context-00001', metadata: { delta: 1 } }], { basis: 'store' }).commit);
+    const fine = await b.append(
+      makeCommit(base, [addOp('b adds'), { type: 'TAG', section: 'context', skill_id: 'context-00001', metadata: { delta: 1 } }], {
+        basis: 'store',
+      }).commit,
+    );
     expect(fine.ok ? fine.revision : null).toBe(base.revision + 2);
     if (!fine.ok) return;
     expect(fine.book.get('context-00001')?.insight).toBe('a says');
@@ -39,7 +47,7 @@ describe('PostgresStore with several writers on one database', () => {
     expect(log).toHaveLength(1);
   });
 
-  it('notify - another writer\'s revisions reach a store through LISTEN/NOTIFY, without an append or a load of its own', async () => {
+  it("notify - another writer's revisions reach a store through LISTEN/NOTIFY, without an append or a load of its own", async () => {
     const schema = stores.schema('notify');
     const a = await stores.open({ schema, writerId: 'a' });
     const b = await stores.open({ schema, writerId: 'b' });
@@ -74,7 +82,7 @@ describe('PostgresStore with several writers on one database', () => {
     }
   });
 
-  it('ids - leases of four writers never overlap, and every writer\'s book has next_id past all of them', async () => {
+  it("ids - leases of four writers never overlap, and every writer's book has next_id past all of them", async () => {
     const schema = stores.schema('leases');
     const writers = await Promise.all([1, 2, 3, 4].map((i) => stores.open({ schema, writerId: `w${i}` })));
     const leases = await Promise.all(writers.flatMap((w) => [w.leaseIds(10), w.leaseIds(3)]));
@@ -87,7 +95,7 @@ describe('PostgresStore with several writers on one database', () => {
     expect(Number(seq?.last)).toBe(top);
   });
 
-  it('history - commits of every writer are one history that replays to each writer\'s book', async () => {
+  it("history - commits of every writer are one history that replays to each writer's book", async () => {
     const schema = stores.schema('history');
     const [a, b] = [await stores.open({ schema, writerId: 'a' }), await stores.open({ schema, writerId: 'b' })];
     const ids = createIdAllocator(0);

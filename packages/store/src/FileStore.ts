@@ -43,7 +43,10 @@ export class FileStore implements Store {
   private readonly worker: StoreWorker;
   private readonly reader: HistoryReader;
 
-  private constructor(private readonly ctx: StoreContext, view: DiskView) {
+  private constructor(
+    private readonly ctx: StoreContext,
+    view: DiskView,
+  ) {
     this.notices$ = ctx.notices.notices$;
     this.worker = new StoreWorker(ctx, view);
     this.reader = new HistoryReader(ctx.fs, ctx.paths);

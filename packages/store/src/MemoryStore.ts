@@ -1,7 +1,16 @@
 import { Subject } from 'rxjs';
 import type { Observable } from 'rxjs';
 import { Skillbook } from '@cohort/skillbook';
-import type { AppendResult, CommitRecord, HistoryOptions, HistoryPage, LeaseResult, PersistedCommit, Store, StoreSnapshot } from './Store.ts';
+import type {
+  AppendResult,
+  CommitRecord,
+  HistoryOptions,
+  HistoryPage,
+  LeaseResult,
+  PersistedCommit,
+  Store,
+  StoreSnapshot,
+} from './Store.ts';
 import type { StoreClock } from './StoreClock.ts';
 import { systemStoreClock } from './StoreClock.ts';
 import { die } from './errors.ts';
@@ -93,7 +102,8 @@ export class MemoryStore implements Store {
   /** Grants the next `count` ids of the global counter (at most 1,000,000); see {@link Store.leaseIds}. */
   async leaseIds(count: number): Promise<LeaseResult> {
     if (this.closed) return { ok: false, error: { code: 'closed', message: 'the store is closed' } };
-    if (!validLeaseCount(count)) return { ok: false, error: { code: 'invalid_request', message: `a lease is 1 to 1,000,000 ids, not ${count}` } };
+    if (!validLeaseCount(count))
+      return { ok: false, error: { code: 'invalid_request', message: `a lease is 1 to 1,000,000 ids, not ${count}` } };
     return { ok: true, lease: this.sequencer.lease(count) };
   }
 
@@ -129,7 +139,12 @@ export class MemoryStore implements Store {
     const revision = decided.book.revision;
     if (decided.blocks.length > 0) {
       this.commits.push({
-        kind: 'commit', revision, writerId: this.writerId, sessionId: commit.sessionId, path: [...commit.path], at: commit.at,
+        kind: 'commit',
+        revision,
+        writerId: this.writerId,
+        sessionId: commit.sessionId,
+        path: [...commit.path],
+        at: commit.at,
         // Object.assign, not `{ ...b, path, revision }`: on Node 20 a literal that starts with a
         // spread and adds a key gets a hidden class of its own per object, and every read of the
         // history goes megamorphic (bench row 2a)

@@ -33,7 +33,11 @@ export interface StoreFs {
    * file exists (the lock file); `sync` fsyncs the file before resolving. The directory
    * entry is durable only after {@link StoreFs.syncDir}.
    */
-  writeFile(path: string, data: Uint8Array, options?: { readonly exclusive?: boolean; readonly sync?: boolean; readonly mode?: number }): Promise<void>;
+  writeFile(
+    path: string,
+    data: Uint8Array,
+    options?: { readonly exclusive?: boolean; readonly sync?: boolean; readonly mode?: number },
+  ): Promise<void>;
   /** Opens `path` for appending, creating it (with `mode`, less the umask) when missing. */
   openAppend(path: string, options?: { readonly mode?: number }): Promise<StoreAppendHandle>;
   /** Cuts `path` to `size` bytes and fsyncs it. */

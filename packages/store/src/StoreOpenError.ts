@@ -58,7 +58,8 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
 /** A one-line description of an open error, for people: `code: message (file:line:column)`. */
 export function describeOpenError(error: StoreOpenError): string {
   const p = error.position;
-  const where = p?.line !== undefined ? `:${p.line}${p.column !== undefined ? `:${p.column}` : ''}` : p?.offset !== undefined ? ` @${p.offset}` : '';
+  const where =
+    p?.line !== undefined ? `:${p.line}${p.column !== undefined ? `:${p.column}` : ''}` : p?.offset !== undefined ? ` @${p.offset}` : '';
   const path = p?.path ? ` at ${p.path}` : '';
   return `${error.code}: ${error.message} (${error.file}${where}${path})`;
 }
@@ -72,7 +73,12 @@ export function openFailure(error: unknown, file: string): StoreOpenError {
   const at = fsErrorPath(error) ?? file;
   const message = error instanceof Error ? error.message : String(error);
   if (fsErrorCode(error) === 'ELOOP') {
-    return { code: 'symlink', message: `${at} is a symbolic link: the store never follows a link for a file of its own; move it away (or put the file it points to there)`, file: at, cause: error };
+    return {
+      code: 'symlink',
+      message: `${at} is a symbolic link: the store never follows a link for a file of its own; move it away (or put the file it points to there)`,
+      file: at,
+      cause: error,
+    };
   }
   return { code: 'io', message: `opening failed: ${message}`, file: at, cause: error };
 }

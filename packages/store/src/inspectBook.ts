@@ -88,12 +88,27 @@ const opText = (op: AppliedOp): string => `${op.type} ${op.skill_id}`;
 
 function inspected(e: JournalEntry, ledger: Ledger | null): InspectedCommit {
   const line = e.line;
-  const base = { revision: line.rev, at: line.at, writer: line.writer, inDocument: ledger !== null && line.rev <= ledger.revision, line: e.lineNo, offset: e.offset };
+  const base = {
+    revision: line.rev,
+    at: line.at,
+    writer: line.writer,
+    inDocument: ledger !== null && line.rev <= ledger.revision,
+    line: e.lineNo,
+    offset: e.offset,
+  };
   if (line.t === 'commit') {
-    const blocks = blocksOf(line).map((b): InspectedBlock => ({ sessionId: b.session, path: b.path, ...(b.name === undefined ? {} : { name: b.name }), ops: b.ops.map(opText) }));
+    const blocks = blocksOf(line).map(
+      (b): InspectedBlock => ({
+        sessionId: b.session,
+        path: b.path,
+        ...(b.name === undefined ? {} : { name: b.name }),
+        ops: b.ops.map(opText),
+      }),
+    );
     return { kind: 'commit', ...base, sessionId: line.session, path: line.path, blocks, ops: blocks.flatMap((b) => b.ops) };
   }
-  if (line.t === 'lease') return { kind: 'lease', ...base, sessionId: null, path: [], blocks: [], ops: [`ids ${line.from}–${line.to - 1}`] };
+  if (line.t === 'lease')
+    return { kind: 'lease', ...base, sessionId: null, path: [], blocks: [], ops: [`ids ${line.from}–${line.to - 1}`] };
   if (line.t === 'mark') return { kind: 'mark', ...base, sessionId: null, path: [], blocks: [], ops: [line.reason] };
   const what = `${line.reason}: ${line.skills.length} skill${line.skills.length === 1 ? '' : 's'}${line.purged.length > 0 ? `, ${line.purged.length} deleted` : ''}`;
   return { kind: 'external', ...base, sessionId: EXTERNAL_SESSION, path: [EXTERNAL_SESSION], blocks: [], ops: [what] };
@@ -105,22 +120,41 @@ function inspected(e: JournalEntry, ledger: Ledger | null): InspectedCommit {
  */
 function checkHistory(entries: readonly JournalEntry[], origin: OriginRead, book: Skillbook, paths: StorePaths): InspectionFinding[] {
   const file = paths.journal;
-  if (!origin.ok) return [{ severity: 'warning', code: 'history_incomplete', message: `what the store was created with cannot be read: ${origin.message}`, file: paths.origin }];
+  if (!origin.ok)
+    return [
+      {
+        severity: 'warning',
+        code: 'history_incomplete',
+        message: `what the store was created with cannot be read: ${origin.message}`,
+        file: paths.origin,
+      },
+    ];
   const created = origin.origin ? [createdCommit(origin.origin.book, origin.origin.writer, origin.origin.at)] : [];
   const commits = [...created, ...entries.map((e) => persistedCommit(e.line)).filter((c): c is PersistedCommit => c !== null)];
   const replayed = replayHistory(commits);
   if (!replayed.ok) {
     const old = commits.some((c) => c.kind === 'external' && !c.external);
-    return [{ severity: old ? 'warning' : 'damage', code: old ? 'history_incomplete' : 'history_mismatch', message: `the audit does not replay at revision ${replayed.revision}: ${replayed.message}`, file }];
+    return [
+      {
+        severity: old ? 'warning' : 'damage',
+        code: old ? 'history_incomplete' : 'history_mismatch',
+        message: `the audit does not replay at revision ${replayed.revision}: ${replayed.message}`,
+        file,
+      },
+    ];
   }
   const differ = differences(replayed.book, book);
   if (differ.length === 0) return [];
   // a store an older version started from a document did not record what it started with
   const old = entries.length === 0 || entries[0]?.line.v === 1;
-  return [{
-    severity: old ? 'warning' : 'damage', code: old ? 'history_incomplete' : 'history_mismatch',
-    message: `replaying the audit does not give the book: ${differ.length} skill${differ.length === 1 ? '' : 's'} differ (${differ.slice(0, 5).join(', ')}${differ.length > 5 ? ', …' : ''})`, file,
-  }];
+  return [
+    {
+      severity: old ? 'warning' : 'damage',
+      code: old ? 'history_incomplete' : 'history_mismatch',
+      message: `replaying the audit does not give the book: ${differ.length} skill${differ.length === 1 ? '' : 's'} differ (${differ.slice(0, 5).join(', ')}${differ.length > 5 ? ', …' : ''})`,
+      file,
+    },
+  ];
 }
 
 /** Ids whose skills differ between two books (in either). */
@@ -171,7 +205,13 @@ export async function inspectBook(document: string, options: { readonly fs?: Sto
   const scan = scanJournal(bytes);
   const entries = scan.entries.map((e) => inspected(e, ledger));
   if (scan.tail) {
-    findings.push({ severity: 'damage', code: 'torn_tail', message: `${scan.tail.bytes} bytes after the last good line (${scan.tail.reason}); the next open cuts them`, file: paths.journal, position: { offset: scan.tail.offset, line: scan.tail.lineNo } });
+    findings.push({
+      severity: 'damage',
+      code: 'torn_tail',
+      message: `${scan.tail.bytes} bytes after the last good line (${scan.tail.reason}); the next open cuts them`,
+      file: paths.journal,
+      position: { offset: scan.tail.offset, line: scan.tail.lineNo },
+    });
   }
   const disk = await readDisk(fs, paths);
   let book: Skillbook | null = null;
@@ -182,33 +222,85 @@ export async function inspectBook(document: string, options: { readonly fs?: Sto
     findings.push({ severity: 'damage', code: 'missing_document', message: 'there is no document', file: paths.document });
   } else if (disk.value.kind === 'fresh') {
     book = disk.value.book;
-    findings.push({ severity: 'info', code: 'untracked', message: 'an ACE document Cohort has not opened yet (no ledger)', file: paths.document });
+    findings.push({
+      severity: 'info',
+      code: 'untracked',
+      message: 'an ACE document Cohort has not opened yet (no ledger)',
+      file: paths.document,
+    });
   } else {
     const v = disk.value;
     book = v.head;
-    if (v.rollForward.document || v.rollForward.base) findings.push({ severity: 'info', code: 'unfinished_checkpoint', message: 'a checkpoint was interrupted after its commit point; the next open finishes it', file: paths.ledger });
+    if (v.rollForward.document || v.rollForward.base)
+      findings.push({
+        severity: 'info',
+        code: 'unfinished_checkpoint',
+        message: 'a checkpoint was interrupted after its commit point; the next open finishes it',
+        file: paths.ledger,
+      });
     if (v.document && v.document.digest !== v.ledger.contentDigest) {
-      findings.push({ severity: 'warning', code: 'changed_by_another_writer', message: `the document changed since Cohort wrote it (digest ${v.document.digest.slice(0, 12)}); the next open reconciles it`, file: paths.document });
+      findings.push({
+        severity: 'warning',
+        code: 'changed_by_another_writer',
+        message: `the document changed since Cohort wrote it (digest ${v.document.digest.slice(0, 12)}); the next open reconciles it`,
+        file: paths.document,
+      });
     }
   }
   const base = await fs.readFile(paths.base);
   if (ledger && base && sha256Hex(base) !== ledger.contentDigest && disk.ok) {
-    findings.push({ severity: 'warning', code: 'stale_base', message: 'the base file does not hold the ledger revision; the next open rewrites it', file: paths.base });
+    findings.push({
+      severity: 'warning',
+      code: 'stale_base',
+      message: 'the base file does not hold the ledger revision; the next open rewrites it',
+      file: paths.base,
+    });
   }
   const copies = await new RecoveryCopies(fs, paths).list();
-  if (copies.length > 0) findings.push({ severity: 'info', code: 'recovery_copies', message: `${copies.length} recovery cop${copies.length === 1 ? 'y' : 'ies'} beside the document`, file: paths.dir });
-  const copySkills = book && copies.length > 0 ? await inspectCopies(document, book, { fs }) : book ? { copies: [], onlyInCopies: 0 } : null;
+  if (copies.length > 0)
+    findings.push({
+      severity: 'info',
+      code: 'recovery_copies',
+      message: `${copies.length} recovery cop${copies.length === 1 ? 'y' : 'ies'} beside the document`,
+      file: paths.dir,
+    });
+  const copySkills =
+    book && copies.length > 0 ? await inspectCopies(document, book, { fs }) : book ? { copies: [], onlyInCopies: 0 } : null;
   if (copySkills && copySkills.onlyInCopies > 0) {
     const n = copySkills.onlyInCopies;
-    findings.push({ severity: 'warning', code: 'skills_only_in_copies', message: `${n} skill${n === 1 ? ' lives' : 's live'} only in recovery copies: \`cohort book recover\` takes them back`, file: paths.dir });
+    findings.push({
+      severity: 'warning',
+      code: 'skills_only_in_copies',
+      message: `${n} skill${n === 1 ? ' lives' : 's live'} only in recovery copies: \`cohort book recover\` takes them back`,
+      file: paths.dir,
+    });
   }
   const lock = await readLock(fs, paths.lock);
-  if (lock) findings.push({ severity: 'info', code: 'locked', message: `locked by pid ${lock.pid} on ${lock.host} (writer ${lock.writerId}, generation ${lock.generation})`, file: paths.lock });
+  if (lock)
+    findings.push({
+      severity: 'info',
+      code: 'locked',
+      message: `locked by pid ${lock.pid} on ${lock.host} (writer ${lock.writerId}, generation ${lock.generation})`,
+      file: paths.lock,
+    });
   if (book) findings.push(...checkHistory(scan.entries, await readOrigin(fs, paths), book, paths));
   const commits = scan.entries.filter((e) => e.line.t === 'commit').length;
   return {
-    document, ok: !findings.some((f) => f.severity === 'damage'), book, ledger, entries,
-    journal: { bytes: bytes.length, commits, marks: scan.entries.length - commits, pastDocument: entries.filter((e) => e.kind === 'commit' && !e.inDocument).length },
-    recoveryCopies: copies, copies: copySkills, conflictLog: await readConflictLog(fs, paths.conflicts), lock, findings,
+    document,
+    ok: !findings.some((f) => f.severity === 'damage'),
+    book,
+    ledger,
+    entries,
+    journal: {
+      bytes: bytes.length,
+      commits,
+      marks: scan.entries.length - commits,
+      pastDocument: entries.filter((e) => e.kind === 'commit' && !e.inDocument).length,
+    },
+    recoveryCopies: copies,
+    copies: copySkills,
+    conflictLog: await readConflictLog(fs, paths.conflicts),
+    lock,
+    findings,
   };
 }

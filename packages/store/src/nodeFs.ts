@@ -96,10 +96,15 @@ export const nodeFs: StoreFs = {
   readChunks,
   async writeFile(path, data, options = {}) {
     const flags = O_WRONLY | O_CREAT | (options.exclusive ? O_EXCL : O_TRUNC);
-    await withFile(path, flags, async (fh) => {
-      await new NodeAppendHandle(fh).append(data);
-      if (options.sync) await fh.sync();
-    }, options.mode);
+    await withFile(
+      path,
+      flags,
+      async (fh) => {
+        await new NodeAppendHandle(fh).append(data);
+        if (options.sync) await fh.sync();
+      },
+      options.mode,
+    );
   },
   async openAppend(path, options = {}) {
     return new NodeAppendHandle(await open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, options.mode ?? DEFAULT_MODE));
@@ -116,11 +121,16 @@ export const nodeFs: StoreFs = {
   async stat(path): Promise<StoreFileStat | undefined> {
     const s = await orUndefined(lstat(path, { bigint: true }));
     if (!s) return undefined;
-    if (s.isSymbolicLink()) throw Object.assign(new Error(`ELOOP: a symbolic link, where the store keeps a file of its own: ${path}`), { code: 'ELOOP', path });
+    if (s.isSymbolicLink())
+      throw Object.assign(new Error(`ELOOP: a symbolic link, where the store keeps a file of its own: ${path}`), { code: 'ELOOP', path });
     const kind = s.isFile() ? 'file' : s.isDirectory() ? 'directory' : 'other';
     // not ctime: giving the file a second name (link) changes it, and that is no write
     return {
-      kind, size: Number(s.size), mode: Number(s.mode) & 0o7777, identity: `${s.dev}:${s.ino}`, links: Number(s.nlink),
+      kind,
+      size: Number(s.size),
+      mode: Number(s.mode) & 0o7777,
+      identity: `${s.dev}:${s.ino}`,
+      links: Number(s.nlink),
       fingerprint: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}`,
     };
   },

@@ -85,16 +85,22 @@ function withSkills(live: Skillbook, skills: readonly Skill[]): { book: Skillboo
  */
 export async function recoverCopy(document: string, copy: string, options: FileStoreOptions = {}): Promise<RecoverResult> {
   const fs = options.fs ?? nodeFs;
-  if (resolve(copy) === resolve(document)) return { ok: false, error: { code: 'invalid_copy', message: 'that is the document itself, not a recovery copy', file: copy } };
+  if (resolve(copy) === resolve(document))
+    return { ok: false, error: { code: 'invalid_copy', message: 'that is the document itself, not a recovery copy', file: copy } };
   const read = await readCopy(fs, copy);
-  if (!read.ok) return { ok: false, error: { code: 'unreadable_copy', message: `cannot recover from ${copy}: ${read.message}`, file: copy } };
+  if (!read.ok)
+    return { ok: false, error: { code: 'unreadable_copy', message: `cannot recover from ${copy}: ${read.message}`, file: copy } };
   const opened = await FileStore.open(document, { ...options, create: false });
   if (!opened.ok) return { ok: false, error: { code: opened.error.code, message: opened.error.message, file: opened.error.file } };
   const store = opened.store;
   try {
     // the document holds the live book: the version the recovery's own write starts from
     const caught = await store.checkpoint();
-    if (!caught.ok) return { ok: false, error: { code: caught.error.code === 'locked' ? 'locked' : 'io', message: caught.error.message, file: document } };
+    if (!caught.ok)
+      return {
+        ok: false,
+        error: { code: caught.error.code === 'locked' ? 'locked' : 'io', message: caught.error.message, file: document },
+      };
     const live = store.book;
     const byOrigin = indexByOrigin(live);
     const missing: Skill[] = [];
@@ -115,7 +121,11 @@ export async function recoverCopy(document: string, copy: string, options: FileS
       const now = liveVersionOf(store.book, after, s);
       return now ? [{ id: now.id, copyId: s.id, issue: s.issue }] : [];
     });
-    if (taken.length < missing.length) return { ok: false, error: { code: 'io', message: `${missing.length - taken.length} skills of the copy did not reach the live book`, file: document } };
+    if (taken.length < missing.length)
+      return {
+        ok: false,
+        error: { code: 'io', message: `${missing.length - taken.length} skills of the copy did not reach the live book`, file: document },
+      };
     return { ok: true, document, copy, revision: store.book.revision, taken, already, conflicts };
   } finally {
     await store.close();

@@ -72,7 +72,14 @@ function cutRecords(bytes: Uint8Array, offset: number, firstLine: number, ledger
     if (!decoded.ok || decoded.line.t === 'group') return;
     const l = decoded.line;
     const inDocument = ledger !== null && l.rev <= ledger.revision && l.t !== 'lease';
-    records.push({ kind: l.t, revision: l.rev, line: firstLine + i, writer: l.writer, sessionId: l.t === 'commit' ? l.session : null, inDocument });
+    records.push({
+      kind: l.t,
+      revision: l.rev,
+      line: firstLine + i,
+      writer: l.writer,
+      sessionId: l.t === 'commit' ? l.session : null,
+      inDocument,
+    });
   });
   return { records, lines: texts.length - (texts[texts.length - 1] === '' ? 1 : 0) };
 }
@@ -84,8 +91,14 @@ export function planRepair(paths: StorePaths, bytes: Uint8Array, ledger: Ledger 
   if (!fault) return null;
   const { records, lines } = cutRecords(bytes, fault.offset, fault.lineNo, ledger);
   return {
-    journal: paths.journal, damage: scan.corruption ? 'corrupt' : 'torn', message: fault.message,
-    offset: fault.offset, line: fault.lineNo, bytes: bytes.length - fault.offset, lines, records,
+    journal: paths.journal,
+    damage: scan.corruption ? 'corrupt' : 'torn',
+    message: fault.message,
+    offset: fault.offset,
+    line: fault.lineNo,
+    bytes: bytes.length - fault.offset,
+    lines,
+    records,
     lost: records.filter((r) => r.kind === 'commit' && !r.inDocument).length,
     movesLedger: ledger !== null && ledger.journalOffset > fault.offset,
   };
@@ -121,7 +134,11 @@ export async function repairJournal(document: string, options: RepairOptions = {
     const identity = options.process ?? { pid: process.pid, host: hostname(), isAlive: isProcessAlive };
     const lock = new WriterLock(fs, paths.lock, `repair-${randomUUID().slice(0, 8)}`, identity, clock, { leaseMs: 30_000, waitMs: 0 });
     const attempt = await lock.acquire();
-    if (!attempt.ok) return { ok: false, error: { code: 'locked', message: attempt.message, file: paths.lock, ...(attempt.holder ? { holder: attempt.holder } : {}) } };
+    if (!attempt.ok)
+      return {
+        ok: false,
+        error: { code: 'locked', message: attempt.message, file: paths.lock, ...(attempt.holder ? { holder: attempt.holder } : {}) },
+      };
     try {
       return await cut(fs, paths, clock);
     } finally {

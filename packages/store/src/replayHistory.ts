@@ -25,14 +25,26 @@ export function replayHistory(commits: Iterable<PersistedCommit>, from: Skillboo
   for (const commit of commits) {
     if (commit.kind === 'external') {
       const change = commit.external;
-      if (!change) return { ok: false, book, revision: commit.revision, message: 'an external change recorded without its content (written by an older version)' };
+      if (!change)
+        return {
+          ok: false,
+          book,
+          revision: commit.revision,
+          message: 'an external change recorded without its content (written by an older version)',
+        };
       book = book.adopt({ skills: change.skills, purged: change.purged, nextId: change.nextId }, { revision: commit.revision });
       continue;
     }
     const replayed = book.replay(commitOps(commit));
     if (!replayed.ok) return { ok: false, book, revision: commit.revision, message: replayed.error.message };
     const missing = replayed.skipped.find((k) => k.code === 'no_skill');
-    if (missing) return { ok: false, book, revision: commit.revision, message: `${missing.type} of a skill the history does not hold: ${missing.skillId ?? '(none)'}` };
+    if (missing)
+      return {
+        ok: false,
+        book,
+        revision: commit.revision,
+        message: `${missing.type} of a skill the history does not hold: ${missing.skillId ?? '(none)'}`,
+      };
     book = replayed.book;
   }
   return { ok: true, book };

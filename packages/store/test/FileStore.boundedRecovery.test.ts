@@ -10,7 +10,10 @@ const TARGET = 'context-00001';
 /** Rewrites the document the way ACE's save_to_file does, changing the target's content. */
 function diverge(sim: SimFs, n: number): void {
   const book = Skillbook.fromJSON(sim.readText(DOC) ?? '');
-  const r = book.applyBatch({ operations: [{ type: 'UPDATE', section: 'context', skill_id: TARGET, insight: `theirs ${n}` }] }, { clock: { now: () => Date.UTC(2026, 1, 1) } });
+  const r = book.applyBatch(
+    { operations: [{ type: 'UPDATE', section: 'context', skill_id: TARGET, insight: `theirs ${n}` }] },
+    { clock: { now: () => Date.UTC(2026, 1, 1) } },
+  );
   if (!r.ok) throw new Error(r.error.message);
   sim.write(DOC, r.book.toJSON());
 }
@@ -27,7 +30,10 @@ describe('FileStore bounded recovery', () => {
     const notices = collect(store);
     let acked = 0;
     for (let attempt = 0; attempt < 1000; attempt += 1) {
-      const update = makeCommit(store.book, [{ type: 'UPDATE', section: 'context', skill_id: TARGET, insight: `ours ${attempt}` }], { basis: 'store', sessionId: `save-${attempt}` });
+      const update = makeCommit(store.book, [{ type: 'UPDATE', section: 'context', skill_id: TARGET, insight: `ours ${attempt}` }], {
+        basis: 'store',
+        sessionId: `save-${attempt}`,
+      });
       const result = await store.append(update.commit);
       if (result.ok) {
         acked += 1;
@@ -52,7 +58,10 @@ describe('FileStore bounded recovery', () => {
     // one notice per occurrence, and one conflict-log record per notice
     const ids = notices.map((n) => n.id);
     expect(new Set(ids).size).toBe(ids.length);
-    const log = (sim.readText(`${DOC}.conflicts`) ?? '').trim().split('\n').map((l) => JSON.parse(l) as StoreNotice);
+    const log = (sim.readText(`${DOC}.conflicts`) ?? '')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as StoreNotice);
     expect(log.filter((r) => r.type === 'store.forked' || r.type === 'store.force_saved')).toHaveLength(forks.length + fixed.length);
     // every save acknowledged is in the audit journal
     const journal = sim.readText(`${DOC}.journal`) ?? '';
@@ -62,18 +71,26 @@ describe('FileStore bounded recovery', () => {
     const fixedCopy = Skillbook.fromJSON(sim.readText(`/db/${copies.find((n) => n.includes('.recovery-fixed-')) ?? ''}`) ?? '');
     expect([...fixedCopy.skills()].map((s) => s.insight)).toEqual(['theirs 999']);
     // each conflict names both sides
-    expect(fixed.at(-1)).toMatchObject({ conflicts: [{ skillId: TARGET, type: 'UPDATE', reason: 'content_changed', theirs: { insight: 'theirs 999' }, ours: { insight: 'ours 999' } }] });
+    expect(fixed.at(-1)).toMatchObject({
+      conflicts: [
+        { skillId: TARGET, type: 'UPDATE', reason: 'content_changed', theirs: { insight: 'theirs 999' }, ours: { insight: 'ours 999' } },
+      ],
+    });
   });
 
   it('bounded recovery - a divergence found again after a crash reuses its copy and is reported once', async () => {
     const sim = new SimFs({ seed: 9 });
     const initial = makeCommit(Skillbook.empty(), [addOp('contested')]).book;
     const { store } = await openSim(sim, { initialBook: initial });
-    const ours = await store.append(makeCommit(store.book, [{ type: 'UPDATE', section: 'context', skill_id: TARGET, insight: 'ours' }], { basis: 'store' }).commit);
+    const ours = await store.append(
+      makeCommit(store.book, [{ type: 'UPDATE', section: 'context', skill_id: TARGET, insight: 'ours' }], { basis: 'store' }).commit,
+    );
     expect(ours.ok).toBe(true);
     diverge(sim, 1);
     // the machine dies right after the recovery copy was written, before the ledger commit point
-    sim.crashOn((op) => op.kind === 'write' && op.path.endsWith('.ledger.cohort-tmp'), { tear: { bytes: (_, n) => n, dirOps: (_, n) => n } });
+    sim.crashOn((op) => op.kind === 'write' && op.path.endsWith('.ledger.cohort-tmp'), {
+      tear: { bytes: (_, n) => n, dirOps: (_, n) => n },
+    });
     const lost = await store.append(makeCommit(store.book, [addOp('after')], { basis: 'store' }).commit);
     expect(lost.ok).toBe(false);
     expect(recoveryFiles(sim).filter((n) => !n.endsWith('.meta.json'))).toHaveLength(1);
@@ -85,7 +102,10 @@ describe('FileStore bounded recovery', () => {
     expect(recoveryFiles(sim).filter((n) => !n.endsWith('.meta.json'))).toHaveLength(1);
     expect(reopened.book.get(TARGET)?.insight).toBe('ours');
     await reopened.close();
-    const log = (sim.readText(`${DOC}.conflicts`) ?? '').trim().split('\n').filter((l) => l.includes('store.forked'));
+    const log = (sim.readText(`${DOC}.conflicts`) ?? '')
+      .trim()
+      .split('\n')
+      .filter((l) => l.includes('store.forked'));
     expect(log).toHaveLength(1);
   });
 });

@@ -55,7 +55,9 @@ describe('FileStore damaged journals', () => {
     sim.write(JOURNAL, damaged);
     const { store, notices } = await openSim(sim);
     expect(store.book.size).toBe(9);
-    expect(notices.filter((n) => n.type === 'store.torn_tail_cut')).toEqual([expect.objectContaining({ file: JOURNAL, offset: firstWrite.offset })]);
+    expect(notices.filter((n) => n.type === 'store.torn_tail_cut')).toEqual([
+      expect.objectContaining({ file: JOURNAL, offset: firstWrite.offset }),
+    ]);
     await store.close();
   });
 
@@ -66,12 +68,20 @@ describe('FileStore damaged journals', () => {
       const { damaged, firstWrite } = flipLastRecords(sim, k);
       sim.write(JOURNAL, damaged);
       // (the dead process's lock is taken over and released: the lock is no data)
-      const files = (): (string | undefined)[][] => sim.list('/db').filter((n) => !n.endsWith('.lock')).map((n) => [n, sim.readText(`/db/${n}`)]);
+      const files = (): (string | undefined)[][] =>
+        sim
+          .list('/db')
+          .filter((n) => !n.endsWith('.lock'))
+          .map((n) => [n, sim.readText(`/db/${n}`)]);
       const before = files();
       const opened = await openRaw(sim);
       expect(opened.ok).toBe(false);
       if (opened.ok) continue;
-      expect(opened.error).toMatchObject({ code: 'corrupt_journal', file: JOURNAL, position: { offset: firstWrite.offset, line: firstWrite.lineNo } });
+      expect(opened.error).toMatchObject({
+        code: 'corrupt_journal',
+        file: JOURNAL,
+        position: { offset: firstWrite.offset, line: firstWrite.lineNo },
+      });
       expect(files()).toEqual(before);
     }
   });
@@ -88,7 +98,9 @@ describe('FileStore damaged journals', () => {
       expect([store.book.revision, store.book.size, store.book.get('context-00001')?.helpful_count]).toEqual([7, 6, 1]);
       expect(store.book.nextId).toBeGreaterThanOrEqual(14);
       const replayed = replayHistory(await readHistory(store));
-      expect(replayed.ok && [...replayed.book.skills()].map((k) => k.issue).sort()).toEqual([...store.book.skills()].map((k) => k.issue).sort());
+      expect(replayed.ok && [...replayed.book.skills()].map((k) => k.issue).sort()).toEqual(
+        [...store.book.skills()].map((k) => k.issue).sort(),
+      );
       expect([...store.book.skills()].map((k) => k.issue)).toContain('grouped b');
       const next = await store.append(makeCommit(store.book, [addOp('written now')]).commit);
       expect(next.ok).toBe(true);

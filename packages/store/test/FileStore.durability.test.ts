@@ -21,7 +21,12 @@ describe('FileStore durability', () => {
     // every acknowledged line is durable: a power loss that keeps only synced bytes loses none
     sim.crash({ tear: { bytes: () => 0, dirOps: () => 0 } });
     const { store: again } = await openSim(sim);
-    expect(again.book.toJSON()).toBe(replayAll(Skillbook.empty(), made.map((m) => m.ops)).toJSON());
+    expect(again.book.toJSON()).toBe(
+      replayAll(
+        Skillbook.empty(),
+        made.map((m) => m.ops),
+      ).toJSON(),
+    );
     await again.close();
   });
 
@@ -30,7 +35,8 @@ describe('FileStore durability', () => {
     const mount = sim.mount();
     let failing = false;
     const fs = Object.create(mount) as typeof mount;
-    fs.readFile = (path) => (failing && path === DOC ? Promise.reject(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' })) : mount.readFile(path));
+    fs.readFile = (path) =>
+      failing && path === DOC ? Promise.reject(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' })) : mount.readFile(path);
     const opened = await FileStore.open(DOC, { fs, process: mount.process, idleCheckpointMs: 0, writerId: 'w-test' });
     if (!opened.ok) throw new Error(opened.error.message);
     const store = opened.store;
@@ -136,7 +142,12 @@ describe('FileStore durability', () => {
   it('checkpoint - on a large document the threshold waits until the journal has grown to the given share of it', async () => {
     const sim = new SimFs();
     const seed = Skillbook.empty().applyBatch({
-      operations: Array.from({ length: 300 }, (_, i) => ({ type: 'ADD', section: 'harness', issue: `seeded skill ${i}`, insight: 'x'.repeat(40) })),
+      operations: Array.from({ length: 300 }, (_, i) => ({
+        type: 'ADD',
+        section: 'harness',
+        issue: `seeded skill ${i}`,
+        insight: 'x'.repeat(40),
+      })),
     });
     if (!seed.ok) throw new Error(seed.error.message);
     const { store } = await openSim(sim, { checkpointEvery: 2, checkpointJournalRatio: 0.25, initialBook: seed.book });
@@ -170,7 +181,13 @@ describe('FileStore durability', () => {
 
   it('options - a bad option is refused as a value naming it, and nothing is written', async () => {
     const sim = new SimFs();
-    for (const bad of [{ checkpointEvery: 0 }, { checkpointJournalRatio: -1 }, { checkpointJournalRatio: Number.NaN }, { idleCheckpointMs: Infinity }, { lockLeaseMs: 0 }]) {
+    for (const bad of [
+      { checkpointEvery: 0 },
+      { checkpointJournalRatio: -1 },
+      { checkpointJournalRatio: Number.NaN },
+      { idleCheckpointMs: Infinity },
+      { lockLeaseMs: 0 },
+    ]) {
       const opened = await openRaw(sim, bad);
       expect(opened.ok).toBe(false);
       if (opened.ok) continue;

@@ -14,7 +14,6 @@ import type { AceSave } from './utils/aceWriter.ts';
 const WRITER = fileURLToPath(new URL('./utils/aceWriter.ts', import.meta.url));
 const RECONCILED = new Set(['store.adopted', 'store.rebased', 'store.forked', 'store.force_saved']);
 
-
 async function issuesIn(path: string): Promise<Set<string>> {
   const parsed = Skillbook.parse(await readFile(path, 'utf8'));
   if (!parsed.ok) throw new Error(`${path}: ${parsed.error.message}`);
@@ -39,7 +38,10 @@ async function race(dir: string, mode: 'long-running' | 'reload', children: Merg
   for (let i = 0; i < 6; i += 1) await mergeOnce();
   const command = await childCommand(WRITER);
   bundles.push(command);
-  const writer = spawnMergeChild({ document, mode, saves: 30, sleepMs: [8, 16], seed: 3, prefix: `ace-${mode}`, chances: { update: 0, tag: 0, remove: 0 } }, command);
+  const writer = spawnMergeChild(
+    { document, mode, saves: 30, sleepMs: [8, 16], seed: 3, prefix: `ace-${mode}`, chances: { update: 0, tag: 0, remove: 0 } },
+    command,
+  );
   children.push(writer);
   let done = false;
   void writer.closed.then(() => (done = true));
@@ -49,7 +51,9 @@ async function race(dir: string, mode: 'long-running' | 'reload', children: Merg
   }
   for (let i = 0; i < 4; i += 1) await mergeOnce();
   await store.close();
-  const theirs = writer.lines.flatMap((l) => (l.kind === 'other' && l.text.startsWith('SAVED ') ? (JSON.parse(l.text.slice(6)) as AceSave).ops.map((o) => o.issue) : []));
+  const theirs = writer.lines.flatMap((l) =>
+    l.kind === 'other' && l.text.startsWith('SAVED ') ? (JSON.parse(l.text.slice(6)) as AceSave).ops.map((o) => o.issue) : [],
+  );
   return { document, ours, theirs, notices };
 }
 

@@ -10,7 +10,13 @@ import { mountTmpfs } from './utils/tmpfs.ts';
 const tempFiles = (names: readonly string[]): string[] => names.filter((n) => n.endsWith('.tmp') || n.includes('cohort-tmp'));
 
 /** Appends `n` skills one after the other, each on the book of the last one acknowledged. */
-async function appendMany(store: FileStore, n: number, label: string, check: (names: () => Promise<string[]>) => Promise<void>, names: () => Promise<string[]>): Promise<AppendResult[]> {
+async function appendMany(
+  store: FileStore,
+  n: number,
+  label: string,
+  check: (names: () => Promise<string[]>) => Promise<void>,
+  names: () => Promise<string[]>,
+): Promise<AppendResult[]> {
   const results: AppendResult[] = [];
   for (let i = 0; i < n; i += 1) {
     const r = await store.append(makeCommit(store.book, [addOp(`${label} ${i} ${'x'.repeat(400)}`)], { basis: 'store' }).commit);

@@ -40,7 +40,7 @@ describe('FileStore and hard links', () => {
     expect(report.findings.map((f) => f.code)).toContain('hard_link');
   });
 
-  it('hard links - the name a checkpoint keeps for the file it replaced (.replaced) is the store\'s own: the document opens', async () => {
+  it("hard links - the name a checkpoint keeps for the file it replaced (.replaced) is the store's own: the document opens", async () => {
     const dir = await tempDir();
     const document = join(dir, 'skillbook.json');
     await storeWithOneSkill(document);

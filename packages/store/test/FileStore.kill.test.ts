@@ -82,10 +82,20 @@ describe('FileStore under SIGKILL', () => {
     let spawned = 0;
     const start = (): MergeChild => {
       const n = (spawned += 1);
-      const child = spawnMergeChild({
-        document, writerId: `child-${n}`, committers: 4, merges: 0, seed: n, prefix: `k${n}`,
-        checkpointEvery: 8, idleCheckpointMs: 5, waitForGo: true,
-      }, command);
+      const child = spawnMergeChild(
+        {
+          document,
+          writerId: `child-${n}`,
+          committers: 4,
+          merges: 0,
+          seed: n,
+          prefix: `k${n}`,
+          checkpointEvery: 8,
+          idleCheckpointMs: 5,
+          waitForGo: true,
+        },
+        command,
+      );
       children.push(child);
       return child;
     };

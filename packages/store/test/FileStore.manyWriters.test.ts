@@ -39,7 +39,7 @@ describe('FileStore with many writers', () => {
     expect(Skillbook.fromJSON(sim.readText(DOC) ?? '').nextId).toBeGreaterThanOrEqual(Math.max(...numbers));
   });
 
-  it('final ids - two writers each adding a skill with a leased id: each id holds its own writer\'s skill', async () => {
+  it("final ids - two writers each adding a skill with a leased id: each id holds its own writer's skill", async () => {
     const sim = new SimFs();
     const { store: a } = await openSim(sim, { writerId: 'a' });
     const { store: b } = await openSim(sim, { writerId: 'b' });
@@ -88,7 +88,7 @@ describe('FileStore with many writers', () => {
     expect((await inspectBook(DOC, { fs: sim.mount() })).findings.filter((f) => f.severity !== 'info')).toEqual([]);
   });
 
-  it('history - a reopened store reads back every writer\'s commits, and cohort book verify replays them', async () => {
+  it("history - a reopened store reads back every writer's commits, and cohort book verify replays them", async () => {
     const sim = new SimFs();
     const { store: a } = await openSim(sim, { writerId: 'a' });
     const { store: b } = await openSim(sim, { writerId: 'b' });
@@ -100,7 +100,14 @@ describe('FileStore with many writers', () => {
     await b.close();
     const { store } = await openSim(sim);
     const commits = await readHistory(store);
-    expect(commits.map((c) => [c.writerId, c.sessionId])).toEqual([['a', 'a.0'], ['b', 'b.0'], ['a', 'a.1'], ['b', 'b.1'], ['a', 'a.2'], ['b', 'b.2']]);
+    expect(commits.map((c) => [c.writerId, c.sessionId])).toEqual([
+      ['a', 'a.0'],
+      ['b', 'b.0'],
+      ['a', 'a.1'],
+      ['b', 'b.1'],
+      ['a', 'a.2'],
+      ['b', 'b.2'],
+    ]);
     await store.close();
     const report = await inspectBook(DOC, { fs: sim.mount() });
     expect(report.ok).toBe(true);
@@ -113,7 +120,9 @@ describe('FileStore with many writers', () => {
     await store.append(makeCommit(store.book, [addOp('ours')]).commit);
     await store.checkpoint();
     aceSave(sim, Skillbook.fromJSON(sim.readText(DOC) ?? ''), [{ type: 'ADD', section: 'context', issue: 'theirs', insight: 'y' }]);
-    sim.crashOn((op) => op.kind === 'write' && op.path.endsWith('.ledger.cohort-tmp'), { tear: { bytes: (_, n) => n, dirOps: (_, n) => n } });
+    sim.crashOn((op) => op.kind === 'write' && op.path.endsWith('.ledger.cohort-tmp'), {
+      tear: { bytes: (_, n) => n, dirOps: (_, n) => n },
+    });
     expect((await store.append(makeCommit(store.book, [addOp('lost')], { basis: 'store' }).commit)).ok).toBe(false);
     const { store: reopened, notices } = await openSim(sim);
     expect(notices.filter((n) => n.type === 'store.torn_tail_cut')).toMatchObject([{ reason: 'interrupted_checkpoint' }]);
@@ -127,7 +136,9 @@ describe('FileStore with many writers', () => {
   it('interrupted creation - a store created with content that died before its first ledger is created again', async () => {
     const sim = new SimFs({ seed: 3 });
     const initial = makeCommit(Skillbook.empty(), [addOp('first')]).book;
-    sim.crashOn((op) => op.kind === 'write' && op.path.endsWith('.ledger.cohort-tmp'), { tear: { bytes: (_, n) => n, dirOps: (_, n) => n } });
+    sim.crashOn((op) => op.kind === 'write' && op.path.endsWith('.ledger.cohort-tmp'), {
+      tear: { bytes: (_, n) => n, dirOps: (_, n) => n },
+    });
     await expect(openSim(sim, { initialBook: initial })).rejects.toThrow();
     const { store } = await openSim(sim, { initialBook: initial });
     expect(store.book.get('context-00001')?.issue).toBe('first');

@@ -121,22 +121,61 @@ describe('FileStore.open', () => {
     };
     const first = ops(Skillbook.empty(), 'old one');
     const second = ops(first.book, 'old two');
-    const line1: CommitLineV1 = { v: 1, t: 'commit', rev: 1, prev: digest, writer: 'old', session: 's1', path: ['s1'], ops: first.applied, at: 1 };
+    const line1: CommitLineV1 = {
+      v: 1,
+      t: 'commit',
+      rev: 1,
+      prev: digest,
+      writer: 'old',
+      session: 's1',
+      path: ['s1'],
+      ops: first.applied,
+      at: 1,
+    };
     const chain1 = chainDigest(digest, lineBody(line1));
-    const line2: CommitLineV1 = { v: 1, t: 'commit', rev: 2, prev: chain1, writer: 'old', session: 's2', path: ['root', 's2'], ops: second.applied, at: 2 };
+    const line2: CommitLineV1 = {
+      v: 1,
+      t: 'commit',
+      rev: 2,
+      prev: chain1,
+      writer: 'old',
+      session: 's2',
+      path: ['root', 's2'],
+      ops: second.applied,
+      at: 2,
+    };
     sim.write(DOC, empty);
     sim.write(`${DOC}.base`, empty);
-    sim.write(`${DOC}.ledger`, JSON.stringify({ format: 'cohort-ledger/1', revision: 0, contentDigest: digest, chain: digest, writerId: 'old', journalOffset: 0, lineage: null, at: 0 }));
+    sim.write(
+      `${DOC}.ledger`,
+      JSON.stringify({
+        format: 'cohort-ledger/1',
+        revision: 0,
+        contentDigest: digest,
+        chain: digest,
+        writerId: 'old',
+        journalOffset: 0,
+        lineage: null,
+        at: 0,
+      }),
+    );
     sim.write(`${DOC}.journal`, encodeLine(line1) + encodeLine(line2));
     const { store } = await openSim(sim);
     expect([...store.book.skills()].map((s) => s.issue)).toEqual(['old one', 'old two']);
     const commits = await readHistory(store);
-    expect(commits.map((c) => [c.sessionId, c.entries.map((b) => b.path)])).toEqual([['s1', [['s1']]], ['s2', [['root', 's2']]]]);
+    expect(commits.map((c) => [c.sessionId, c.entries.map((b) => b.path)])).toEqual([
+      ['s1', [['s1']]],
+      ['s2', [['root', 's2']]],
+    ]);
     const r = await store.append(makeCommit(store.book, [addOp('new')]).commit);
     expect(r.ok).toBe(true);
     await store.close();
     const scan = scanJournal(sim.read(`${DOC}.journal`) ?? new Uint8Array(0));
-    expect(scan.entries.map((e) => [e.line.v, e.line.t])).toEqual([[1, 'commit'], [1, 'commit'], [2, 'commit']]);
+    expect(scan.entries.map((e) => [e.line.v, e.line.t])).toEqual([
+      [1, 'commit'],
+      [1, 'commit'],
+      [2, 'commit'],
+    ]);
     const { store: again } = await openSim(sim);
     expect([...again.book.skills()].map((s) => s.issue)).toEqual(['old one', 'old two', 'new']);
     await again.close();

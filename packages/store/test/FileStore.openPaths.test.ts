@@ -13,7 +13,16 @@ describe('FileStore.open paths', () => {
     const cwd = process.cwd();
     process.chdir(dir);
     try {
-      for (const path of ['', 'a\u0000b.json', join(dir, 'x\u0000.json'), dir, `${dir}/`, join(dir, '.'), join(dir, '..'), 42 as unknown as string]) {
+      for (const path of [
+        '',
+        'a\u0000b.json',
+        join(dir, 'x\u0000.json'),
+        dir,
+        `${dir}/`,
+        join(dir, '.'),
+        join(dir, '..'),
+        42 as unknown as string,
+      ]) {
         const opened = await FileStore.open(path);
         expect(opened, JSON.stringify(path)).toMatchObject({ ok: false, error: { code: 'invalid_options' } });
       }

@@ -34,7 +34,10 @@ describe('FileStore sharing its document with other writers', () => {
     const edited = doc.skills.get('context-00002');
     if (edited) edited.insight = 'edited by hand';
     for (const id of ['context-00003', 'context-00004']) doc.skills.delete(id);
-    doc.sections.set('context', (doc.sections.get('context') ?? []).filter((id) => doc.skills.has(id)));
+    doc.sections.set(
+      'context',
+      (doc.sections.get('context') ?? []).filter((id) => doc.skills.has(id)),
+    );
     sim.write(DOC, doc.dumps());
     await store.load();
     expect(issues(store.book)).toEqual(['keep', 'edit me', 'contested', ...many.map((op) => op['issue']), 'cohort, after']);
@@ -42,8 +45,12 @@ describe('FileStore sharing its document with other writers', () => {
     expect(store.book.get('context-00004')?.insight).toBe('changed by Cohort');
     const [reconciled] = reconciliations(seen);
     expect(reconciled).toMatchObject({
-      type: 'store.rebased', base: { source: 'cohort', revision: 1 }, external: { counts: { changed: 1, dropped: 2 } },
-      conflicts: [{ skillId: 'context-00004', type: 'REMOVE', reason: 'content_changed', theirs: null, ours: { insight: 'changed by Cohort' } }],
+      type: 'store.rebased',
+      base: { source: 'cohort', revision: 1 },
+      external: { counts: { changed: 1, dropped: 2 } },
+      conflicts: [
+        { skillId: 'context-00004', type: 'REMOVE', reason: 'content_changed', theirs: null, ours: { insight: 'changed by Cohort' } },
+      ],
     });
     // a deletion that lost has no content to keep: no recovery copy
     expect(sim.list('/db').filter((f) => f.includes('.recovery-'))).toEqual([]);
@@ -72,7 +79,7 @@ describe('FileStore sharing its document with other writers', () => {
     await store.close();
   });
 
-  it("a long-running writer across a restart - its next save is reconciled against its last one, rebuilt from the journal: renumbered skills land on their ids, each tag counts once", async () => {
+  it('a long-running writer across a restart - its next save is reconciled against its last one, rebuilt from the journal: renumbered skills land on their ids, each tag counts once', async () => {
     const sim = new SimFs({ seed: 3 });
     const first = (await openSim(sim)).store;
     await commit(first, addOp('cohort one'));
@@ -101,27 +108,38 @@ describe('FileStore sharing its document with other writers', () => {
     const [reconciled] = reconciliations(seen);
     expect(reconciled).toMatchObject({ base: { source: 'external' }, conflicts: [] });
     // only the newcomer is renumbered: the skill renumbered before is not new again
-    expect(seen.filter((n) => n.type === 'store.ids_remapped').map((n) => n.type === 'store.ids_remapped' && Object.values(n.idMap))).toEqual([['context-00006']]);
+    expect(
+      seen.filter((n) => n.type === 'store.ids_remapped').map((n) => n.type === 'store.ids_remapped' && Object.values(n.idMap)),
+    ).toEqual([['context-00006']]);
     await store.close();
   });
 
   it('no version matches - a document written from scratch is reconciled conservatively: its skills come in, nothing is deleted, the notice says so', async () => {
     const sim = new SimFs({ seed: 4 });
-    const initialBook = makeCommit(Skillbook.empty(), Array.from({ length: 5 }, (_, i) => addOp(`seed ${i}`))).book;
+    const initialBook = makeCommit(
+      Skillbook.empty(),
+      Array.from({ length: 5 }, (_, i) => addOp(`seed ${i}`)),
+    ).book;
     const { store } = await openSim(sim, { initialBook });
     const seen = collect(store);
     await commit(store, addOp('one'), addOp('two'));
     await store.checkpoint();
-    const scratch = Skillbook.empty().applyBatch({ operations: [{ type: 'ADD', section: 'harness', skill_id: 'harness-00090', issue: 'written by hand' }] });
+    const scratch = Skillbook.empty().applyBatch({
+      operations: [{ type: 'ADD', section: 'harness', skill_id: 'harness-00090', issue: 'written by hand' }],
+    });
     if (!scratch.ok) throw new Error(scratch.error.message);
     sim.write(DOC, scratch.book.toJSON());
     await store.load();
     expect(issues(store.book)).toEqual(['seed 0', 'seed 1', 'seed 2', 'seed 3', 'seed 4', 'one', 'two', 'written by hand']);
-    expect(reconciliations(seen)[0]).toMatchObject({ type: 'store.rebased', base: { source: 'none', revision: null, digest: null }, external: { counts: { added: 1 } } });
+    expect(reconciliations(seen)[0]).toMatchObject({
+      type: 'store.rebased',
+      base: { source: 'none', revision: null, digest: null },
+      external: { counts: { added: 1 } },
+    });
     await store.close();
   });
 
-  it('renumbered skills - remembered across a restart beyond the ledger\'s 256: the journal has them', async () => {
+  it("renumbered skills - remembered across a restart beyond the ledger's 256: the journal has them", async () => {
     const sim = new SimFs({ seed: 5 });
     const first = (await openSim(sim)).store;
     await commit(first, addOp('anchor'));
@@ -169,7 +187,11 @@ describe('FileStore sharing its document with other writers', () => {
     await store.load();
     expect(store.book.get('context-00001')).toMatchObject({ insight: 'changed by Cohort', helpful_count: 1 });
     const [reconciled] = reconciliations(seen);
-    expect(reconciled).toMatchObject({ type: 'store.forked', base: { source: 'external' }, conflicts: [{ skillId: 'context-00001', type: 'UPDATE', reason: 'content_changed' }] });
+    expect(reconciled).toMatchObject({
+      type: 'store.forked',
+      base: { source: 'external' },
+      conflicts: [{ skillId: 'context-00001', type: 'UPDATE', reason: 'content_changed' }],
+    });
     const copy = reconciled && 'copy' in reconciled ? Skillbook.fromJSON(sim.readText(reconciled.copy) ?? '') : null;
     expect(copy?.get('context-00001')?.insight).toBe('changed by ACE, from its old copy');
     await store.close();

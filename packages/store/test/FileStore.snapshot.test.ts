@@ -36,8 +36,13 @@ async function commit(store: FileStore, operations: readonly RawOp[]): Promise<v
 async function storeWithJournal(sim: SimFs): Promise<void> {
   const { store } = await openSim(sim, { checkpointEvery: 1000 });
   await commit(store, [addOp('dates'), addOp('retries', 'harness'), { type: 'ADD', section: 'Legacy notes', issue: 'old ways' }]);
-  await commit(store, [{ type: 'ADD', section: 'context', issue: 'ünïcode ✓', insight: 'kept', insight_source: [{ trace_uid: 'sys:a', epoch: 2 }] }]);
-  await commit(store, [{ type: 'UPDATE', skill_id: 'context-00001', insight: 'use ISO 8601' }, { type: 'TAG', skill_id: 'harness-00002', metadata: { delta: -1 } }]);
+  await commit(store, [
+    { type: 'ADD', section: 'context', issue: 'ünïcode ✓', insight: 'kept', insight_source: [{ trace_uid: 'sys:a', epoch: 2 }] },
+  ]);
+  await commit(store, [
+    { type: 'UPDATE', skill_id: 'context-00001', insight: 'use ISO 8601' },
+    { type: 'TAG', skill_id: 'harness-00002', metadata: { delta: -1 } },
+  ]);
   await store.close();
   const { store: again } = await openSim(sim, { checkpointEvery: 1000 });
   await commit(again, [{ type: 'REMOVE', skill_id: 'context-00003', reason: 'stale' }, addOp('past the document')]);
@@ -66,13 +71,18 @@ function damage(sim: SimFs, change: (bytes: Uint8Array) => Uint8Array): void {
 }
 
 describe('FileStore snapshots', () => {
-  it('checkpoint - writes the book\'s snapshot beside the document, tied to the ledger\'s revision and the document\'s digest', async () => {
+  it("checkpoint - writes the book's snapshot beside the document, tied to the ledger's revision and the document's digest", async () => {
     const sim = new SimFs();
     await storeWithJournal(sim);
     const ledger = JSON.parse(sim.readText(`${DOC}.ledger`) ?? '{}') as { revision: number; contentDigest: string };
     const text = sim.readText(SNAPSHOT) ?? '';
     const [head = '', body = ''] = [text.slice(0, text.indexOf('\n')), text.slice(text.indexOf('\n') + 1)];
-    expect(JSON.parse(head)).toEqual({ format: 'cohort-snapshot/1', revision: ledger.revision, contentDigest: ledger.contentDigest, bodyDigest: sha256Hex(utf8(body)) });
+    expect(JSON.parse(head)).toEqual({
+      format: 'cohort-snapshot/1',
+      revision: ledger.revision,
+      contentDigest: ledger.contentDigest,
+      bodyDigest: sha256Hex(utf8(body)),
+    });
     expect(ledger.contentDigest).toBe(sha256Hex(sim.read(DOC) ?? new Uint8Array(0)));
   });
 
@@ -93,12 +103,21 @@ describe('FileStore snapshots', () => {
     ['empty', 'damaged', (sim) => damage(sim, () => new Uint8Array(0))],
     ['damaged in its body', 'damaged', (sim) => damage(sim, (b) => b.map((x, i) => (i === b.length - 20 ? x ^ 1 : x)))],
     ['without its header', 'damaged', (sim) => damage(sim, (b) => b.subarray(b.indexOf(0x0a) + 1))],
-    ['whole but not a snapshot', 'unreadable', (sim) => {
-      const ledger = JSON.parse(sim.readText(`${DOC}.ledger`) ?? '{}') as { revision: number; contentDigest: string };
-      const body = utf8('{"format":"cohort-skillbook-snapshot/1","nextId":0,"sections":[],"similarity":"{}","skills":[["x"]]}');
-      const header = { format: 'cohort-snapshot/1', revision: ledger.revision, contentDigest: ledger.contentDigest, bodyDigest: sha256Hex(body) };
-      sim.write(SNAPSHOT, `${JSON.stringify(header)}\n${new TextDecoder().decode(body)}`);
-    }],
+    [
+      'whole but not a snapshot',
+      'unreadable',
+      (sim) => {
+        const ledger = JSON.parse(sim.readText(`${DOC}.ledger`) ?? '{}') as { revision: number; contentDigest: string };
+        const body = utf8('{"format":"cohort-skillbook-snapshot/1","nextId":0,"sections":[],"similarity":"{}","skills":[["x"]]}');
+        const header = {
+          format: 'cohort-snapshot/1',
+          revision: ledger.revision,
+          contentDigest: ledger.contentDigest,
+          bodyDigest: sha256Hex(body),
+        };
+        sim.write(SNAPSHOT, `${JSON.stringify(header)}\n${new TextDecoder().decode(body)}`);
+      },
+    ],
   ];
 
   for (const [what, reason, spoil] of refusals) {

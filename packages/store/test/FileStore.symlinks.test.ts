@@ -15,7 +15,7 @@ async function open(path: string, options: FileStoreOptions = {}): Promise<FileS
 }
 
 describe('FileStore and symbolic links', () => {
-  it('symlinks - a document opened under a link and under its real name is one store: one lock, both writers\' merges in both, the link kept', async () => {
+  it("symlinks - a document opened under a link and under its real name is one store: one lock, both writers' merges in both, the link kept", async () => {
     const dir = await tempDir();
     const real = join(dir, 'skillbook.json');
     const alias = join(dir, 'alias.json');
@@ -25,7 +25,10 @@ describe('FileStore and symbolic links', () => {
     const b = await open(alias, { checkpointEvery: 1 });
     expect(b.path).toBe(real);
     for (let i = 0; i < 3; i += 1) {
-      for (const [name, store] of [['a', a], ['b', b]] as const) {
+      for (const [name, store] of [
+        ['a', a],
+        ['b', b],
+      ] as const) {
         const snapshot = await store.load();
         const r = await store.append(makeCommit(snapshot.book, [addOp(`${name} ${i}`)], { basis: 'store' }).commit);
         expect(r.ok, r.ok ? '' : r.error.message).toBe(true);

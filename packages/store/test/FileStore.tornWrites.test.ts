@@ -10,7 +10,11 @@ async function prepare(sim: SimFs) {
   const { store } = await openSim(sim);
   const first = await store.append(makeCommit(store.book, [addOp('acknowledged')], { sessionId: 'first' }).commit);
   if (!first.ok) throw new Error(first.error.message);
-  const second = makeCommit(first.book, [addOp('torn'), { type: 'TAG', section: 'context', skill_id: 'context-00001', metadata: { delta: 1 } }], { sessionId: 'second' });
+  const second = makeCommit(
+    first.book,
+    [addOp('torn'), { type: 'TAG', section: 'context', skill_id: 'context-00001', metadata: { delta: 1 } }],
+    { sessionId: 'second' },
+  );
   return { store, first, second, before: sim.read(JOURNAL)?.length ?? 0 };
 }
 

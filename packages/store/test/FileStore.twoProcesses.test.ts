@@ -27,10 +27,20 @@ describe('FileStore with two Cohort processes', () => {
     const command = await childCommand();
     bundle = command;
     const spawnOne = (name: string, seed: number): MergeChild => {
-      const child = spawnMergeChild({
-        document, writerId: name, committers: 3, merges: MERGES, seed, prefix: name,
-        checkpointEvery: 16, idleCheckpointMs: 10, waitForGo: true,
-      }, command);
+      const child = spawnMergeChild(
+        {
+          document,
+          writerId: name,
+          committers: 3,
+          merges: MERGES,
+          seed,
+          prefix: name,
+          checkpointEvery: 16,
+          idleCheckpointMs: 10,
+          waitForGo: true,
+        },
+        command,
+      );
       children.push(child);
       return child;
     };

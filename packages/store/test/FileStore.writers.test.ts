@@ -20,7 +20,10 @@ describe('FileStore and other writers', () => {
     const sim = new SimFs();
     const { store } = await openSim(sim, { lockWaitMs: 30 });
     const holder = sim.mount();
-    sim.write(LOCK, JSON.stringify({ pid: holder.process.pid, host: 'sim', writerId: 'other', generation: 7, acquiredAt: Date.now(), leaseMs: 60_000 }));
+    sim.write(
+      LOCK,
+      JSON.stringify({ pid: holder.process.pid, host: 'sim', writerId: 'other', generation: 7, acquiredAt: Date.now(), leaseMs: 60_000 }),
+    );
     const r = await store.append(makeCommit(store.book, [addOp('blocked')]).commit);
     expect(r.ok).toBe(false);
     if (r.ok) return;
@@ -33,27 +36,42 @@ describe('FileStore and other writers', () => {
     const sim = new SimFs();
     const dead = sim.mount();
     dead.kill();
-    sim.write(LOCK, JSON.stringify({ pid: dead.process.pid, host: 'sim', writerId: 'gone', generation: 3, acquiredAt: Date.now(), leaseMs: 60_000 }));
+    sim.write(
+      LOCK,
+      JSON.stringify({ pid: dead.process.pid, host: 'sim', writerId: 'gone', generation: 3, acquiredAt: Date.now(), leaseMs: 60_000 }),
+    );
     const { store, notices } = await openSim(sim);
-    expect(notices.find((n) => n.type === 'store.lock_taken_over')).toMatchObject({ reason: 'dead_process', generation: 4, previous: { writerId: 'gone' } });
+    expect(notices.find((n) => n.type === 'store.lock_taken_over')).toMatchObject({
+      reason: 'dead_process',
+      generation: 4,
+      previous: { writerId: 'gone' },
+    });
     sim.write(LOCK, JSON.stringify({ pid: 1, host: 'elsewhere', writerId: 'stuck', generation: 9, acquiredAt: 0, leaseMs: 1_000 }));
     const seen = collect(store);
     const r = await store.append(makeCommit(store.book, [addOp('after takeover')]).commit);
     expect(r.ok).toBe(true);
     // notices of the open are replayed to every subscriber first
-    expect(seen.filter((n) => n.type === 'store.lock_taken_over').map((n) => n.type === 'store.lock_taken_over' && [n.reason, n.generation]))
-      .toEqual([['dead_process', 4], ['lease_expired', 10]]);
+    expect(
+      seen.filter((n) => n.type === 'store.lock_taken_over').map((n) => n.type === 'store.lock_taken_over' && [n.reason, n.generation]),
+    ).toEqual([
+      ['dead_process', 4],
+      ['lease_expired', 10],
+    ]);
     await store.close();
     expect(sim.readText(LOCK)).toBeUndefined();
   });
 
-  it('two writers - each takes in the other one\'s commits, and ids both allocated are re-mapped and reported', async () => {
+  it("two writers - each takes in the other one's commits, and ids both allocated are re-mapped and reported", async () => {
     const sim = new SimFs();
     const a = (await openSim(sim, { writerId: 'a' })).store;
     const b = (await openSim(sim, { writerId: 'b' })).store;
     const seenB = collect(b);
     const fromA = await a.append(makeCommit(a.book, [addOp('from a')], { basis: 'store' }).commit);
-    const madeB = makeCommit(b.book, [addOp('from b'), { type: 'TAG', section: 'context', skill_id: 'context-00001', metadata: { delta: 1 } }], { basis: 'store' });
+    const madeB = makeCommit(
+      b.book,
+      [addOp('from b'), { type: 'TAG', section: 'context', skill_id: 'context-00001', metadata: { delta: 1 } }],
+      { basis: 'store' },
+    );
     const fromB = await b.append(madeB.commit);
     expect(fromA.ok && fromB.ok).toBe(true);
     if (!fromB.ok) return;
@@ -76,7 +94,10 @@ describe('FileStore and other writers', () => {
     await store.close();
     aceEdit(sim, [{ type: 'ADD', section: 'context', issue: 'added by ACE', insight: 'x' }]);
     const { store: again, notices } = await openSim(sim);
-    expect(notices.find((n) => n.type === 'store.adopted')).toMatchObject({ source: 'external', external: { counts: { added: 1, dropped: 0 } } });
+    expect(notices.find((n) => n.type === 'store.adopted')).toMatchObject({
+      source: 'external',
+      external: { counts: { added: 1, dropped: 0 } },
+    });
     expect([...again.book.skills()].map((s) => s.issue)).toEqual(['ours', 'added by ACE']);
     await again.close();
   });
@@ -89,17 +110,30 @@ describe('FileStore and other writers', () => {
     await store.checkpoint();
     const ours = await store.append(makeCommit(first.ok ? first.book : store.book, [addOp('journaled')], { basis: 'store' }).commit);
     expect(ours.ok).toBe(true);
-    aceEdit(sim, [{ type: 'UPDATE', section: 'context', skill_id: 'context-00001', insight: 'edited by ACE' }, { type: 'ADD', section: 'context', issue: 'ace skill', insight: 'y' }]);
+    aceEdit(sim, [
+      { type: 'UPDATE', section: 'context', skill_id: 'context-00001', insight: 'edited by ACE' },
+      { type: 'ADD', section: 'context', issue: 'ace skill', insight: 'y' },
+    ]);
     const next = await store.append(makeCommit(store.book, [addOp('next')], { basis: 'store' }).commit);
     expect(next.ok).toBe(true);
     const rebased = seen.find((n) => n.type === 'store.rebased');
-    expect(rebased).toMatchObject({ rebased: 1, external: { counts: { changed: 1, added: 1 } }, base: { source: 'cohort', revision: 1 }, conflicts: [] });
+    expect(rebased).toMatchObject({
+      rebased: 1,
+      external: { counts: { changed: 1, added: 1 } },
+      base: { source: 'cohort', revision: 1 },
+      conflicts: [],
+    });
     // ACE allocated context-00002 too: Cohort's id is final, ACE's skill is renumbered (once, with a notice)
     expect(rebased && 'idMap' in rebased ? rebased.idMap : null).toEqual({ 'context-00002': 'context-00003' });
-    expect(seen.filter((n) => n.type === 'store.ids_remapped' && n.sessionId === 'external')).toMatchObject([{ idMap: { 'context-00002': 'context-00003' } }]);
+    expect(seen.filter((n) => n.type === 'store.ids_remapped' && n.sessionId === 'external')).toMatchObject([
+      { idMap: { 'context-00002': 'context-00003' } },
+    ]);
     const issues = [...store.book.skills()].map((s) => `${s.id}:${s.issue}:${s.insight}`);
     expect(issues).toEqual([
-      'context-00001:checkpointed:edited by ACE', 'context-00002:journaled:insight for journaled', 'context-00003:ace skill:y', 'context-00004:next:insight for next',
+      'context-00001:checkpointed:edited by ACE',
+      'context-00002:journaled:insight for journaled',
+      'context-00003:ace skill:y',
+      'context-00004:next:insight for next',
     ]);
     const document = Skillbook.fromJSON(sim.readText(DOC) ?? '');
     expect([document.get('context-00002')?.issue, document.get('context-00003')?.issue]).toEqual(['journaled', 'ace skill']);
@@ -141,7 +175,13 @@ describe('FileStore and other writers', () => {
         return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },
     }) as StoreFs;
-    const opened = await FileStore.open(DOC, { fs, process: mount.process, idleCheckpointMs: 0, writerId: 'w-test', checkpointEvery: 1000 });
+    const opened = await FileStore.open(DOC, {
+      fs,
+      process: mount.process,
+      idleCheckpointMs: 0,
+      writerId: 'w-test',
+      checkpointEvery: 1000,
+    });
     if (!opened.ok) throw new Error(describeOpenError(opened.error));
     const store = opened.store;
     await store.append(makeCommit(store.book, [addOp('ours')]).commit);
@@ -156,7 +196,12 @@ describe('FileStore and other writers', () => {
     await store.close();
     expect(sim.readText(DOC)).toContain('late ACE skill');
     // ACE wrote into a document that lacked ours: they stay all the same, and no recovery copy is needed
-    expect([...Skillbook.fromJSON(sim.readText(DOC) ?? '').skills()].map((s) => s.issue)).toEqual(['ours', 'more', 'late ACE skill', 'after']);
+    expect([...Skillbook.fromJSON(sim.readText(DOC) ?? '').skills()].map((s) => s.issue)).toEqual([
+      'ours',
+      'more',
+      'late ACE skill',
+      'after',
+    ]);
     expect(sim.list('/db').filter((f) => f.includes('.recovery-'))).toEqual([]);
   });
 
@@ -182,7 +227,10 @@ describe('FileStore and other writers', () => {
     await store.close();
     // ACE wrote what it read before 'during': 'during' was never in it, so it stays; ACE's skill comes in under a new id
     expect(seen.filter((n) => n.type === 'store.forked' || n.type === 'store.force_saved')).toEqual([]);
-    expect(seen.find((n) => n.type === 'store.rebased')).toMatchObject({ external: { counts: { added: 1, dropped: 0 } }, idMap: { 'context-00002': 'context-00003' } });
+    expect(seen.find((n) => n.type === 'store.rebased')).toMatchObject({
+      external: { counts: { added: 1, dropped: 0 } },
+      idMap: { 'context-00002': 'context-00003' },
+    });
     const { store: again } = await openSim(sim);
     expect([...again.book.skills()].map((s) => s.issue)).toEqual(['before', 'during', 'ace skill', 'after']);
     await again.close();
@@ -191,7 +239,10 @@ describe('FileStore and other writers', () => {
   it('open - a second process gets a structured refusal while the lock stays held', async () => {
     const sim = new SimFs();
     const holder = sim.mount();
-    sim.write(LOCK, JSON.stringify({ pid: holder.process.pid, host: 'sim', writerId: 'busy', generation: 1, acquiredAt: Date.now(), leaseMs: 60_000 }));
+    sim.write(
+      LOCK,
+      JSON.stringify({ pid: holder.process.pid, host: 'sim', writerId: 'busy', generation: 1, acquiredAt: Date.now(), leaseMs: 60_000 }),
+    );
     const opened = await openRaw(sim, { lockWaitMs: 20 });
     expect(opened.ok ? null : opened.error).toMatchObject({ code: 'locked', file: LOCK, holder: { writerId: 'busy' } });
   });

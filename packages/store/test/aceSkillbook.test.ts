@@ -12,7 +12,7 @@ describe('the model of ACE (test utility)', () => {
     for (const c of cases) expect(AceSkillbook.loads(c.final_text).dumps(), `case ${c.seed}`).toBe(c.final_text);
   });
 
-  it("aceSkillbook - allocates from the next_id it loaded, and Cohort reads what it saves as it is", () => {
+  it('aceSkillbook - allocates from the next_id it loaded, and Cohort reads what it saves as it is', () => {
     const book = AceSkillbook.loads(Skillbook.empty().reserveIds(6).toJSON());
     const a = book.addSkill('context', 'ace one', { insight: 'first' });
     const b = book.addSkill('Legacy Notes', 'ace two');

@@ -8,7 +8,16 @@ import type { RawOp } from '@cohort/store/testing';
 import { DOC, openSim } from './utils/simStore.ts';
 
 /** Names that a plain object answers for without holding them. */
-const NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', 'propertyIsEnumerable', '__defineGetter__'] as const;
+const NAMES = [
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  '__defineGetter__',
+] as const;
 
 const op = fc.record({
   type: fc.constantFrom('ADD', 'UPDATE', 'TAG', 'REMOVE'),
@@ -32,7 +41,12 @@ async function drive(store: Store, ops: readonly { type: string; id: string; tex
     const base = o.older ? previous : current;
     const applied = base.applyBatch({ operations: [raw(o)] });
     if (!applied.ok || applied.applied.length === 0) continue;
-    const made = makeCommit(base, [raw(o)], { sessionId: NAMES[i % NAMES.length] ?? 's', path: ['constructor', 'toString'], basis: 'store', explicitIds: [o.id] });
+    const made = makeCommit(base, [raw(o)], {
+      sessionId: NAMES[i % NAMES.length] ?? 's',
+      path: ['constructor', 'toString'],
+      basis: 'store',
+      explicitIds: [o.id],
+    });
     await store.append(made.commit);
     previous = current;
   }
@@ -68,19 +82,26 @@ describe('any string is an id', () => {
     );
   });
 
-  it('the external-writer path - another program\'s skills named like prototype members are taken in, renumbered when they collide, and replay', async () => {
+  it("the external-writer path - another program's skills named like prototype members are taken in, renumbered when they collide, and replay", async () => {
     const sim = new SimFs();
     const { store } = await openSim(sim, { checkpointEvery: 1000 });
-    await store.append(makeCommit(store.book, [{ type: 'ADD', section: 'harness', skill_id: 'constructor', issue: 'ours' }], { explicitIds: ['constructor'] }).commit);
+    await store.append(
+      makeCommit(store.book, [{ type: 'ADD', section: 'harness', skill_id: 'constructor', issue: 'ours' }], {
+        explicitIds: ['constructor'],
+      }).commit,
+    );
     // ACE started from the document before our commit, and adds skills of its own under prototype names
     const stale = Skillbook.empty();
-    const theirs = stale.applyBatch({
-      operations: [
-        { type: 'ADD', section: 'harness', skill_id: 'constructor', issue: 'theirs' },
-        { type: 'ADD', section: 'harness', skill_id: '__proto__', issue: 'proto' },
-        { type: 'ADD', section: 'harness', skill_id: 'valueOf', issue: 'value' },
-      ],
-    }, { clock: { now: () => Date.UTC(2026, 3, 1) } });
+    const theirs = stale.applyBatch(
+      {
+        operations: [
+          { type: 'ADD', section: 'harness', skill_id: 'constructor', issue: 'theirs' },
+          { type: 'ADD', section: 'harness', skill_id: '__proto__', issue: 'proto' },
+          { type: 'ADD', section: 'harness', skill_id: 'valueOf', issue: 'value' },
+        ],
+      },
+      { clock: { now: () => Date.UTC(2026, 3, 1) } },
+    );
     if (!theirs.ok) throw new Error(theirs.error.message);
     sim.write(DOC, theirs.book.toJSON());
     await store.load();

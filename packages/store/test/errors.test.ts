@@ -29,7 +29,7 @@ describe('programmer errors', () => {
     ]).toEqual(['STORE_INVALID_OPTION', 'STORE_INVALID_OPTION', 'STORE_LINE_CHANGED', 'TESTING_BATCH_REFUSED', 'TESTING_REPLAY_REFUSED']);
   });
 
-  it('isStoreProgrammerError - tells the store\'s codes from other errors, and one code from another', () => {
+  it("isStoreProgrammerError - tells the store's codes from other errors, and one code from another", () => {
     let thrown: unknown = null;
     try {
       new MemoryStore(undefined, { historyLimit: -1 });

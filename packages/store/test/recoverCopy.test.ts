@@ -17,7 +17,15 @@ describe('recoverCopy', () => {
     expect((await inspectCopies(DOC, store.book, { fs: sim.mount() })).onlyInCopies).toBe(2);
     const mount = sim.mount();
     const recovered = await recoverCopy(DOC, COPY, { fs: mount, process: mount.process, idleCheckpointMs: 0, lockWaitMs: 1000 });
-    expect(recovered).toMatchObject({ ok: true, already: 0, conflicts: [], taken: [{ id: 'context-00041', issue: 'lost one' }, { id: 'context-00042', issue: 'lost two' }] });
+    expect(recovered).toMatchObject({
+      ok: true,
+      already: 0,
+      conflicts: [],
+      taken: [
+        { id: 'context-00041', issue: 'lost one' },
+        { id: 'context-00042', issue: 'lost two' },
+      ],
+    });
     await store.load();
     expect([...store.book.skills()].map((s) => s.issue)).toEqual(['live one', 'live two', 'lost one', 'lost two']);
     expect((await inspectCopies(DOC, store.book, { fs: sim.mount() })).onlyInCopies).toBe(0);
@@ -30,9 +38,15 @@ describe('recoverCopy', () => {
     const sim = new SimFs({ seed: 2 });
     sim.write(COPY, 'not json');
     const mount = sim.mount();
-    expect(await recoverCopy(DOC, COPY, { fs: mount, process: mount.process })).toMatchObject({ ok: false, error: { code: 'unreadable_copy', file: COPY } });
+    expect(await recoverCopy(DOC, COPY, { fs: mount, process: mount.process })).toMatchObject({
+      ok: false,
+      error: { code: 'unreadable_copy', file: COPY },
+    });
     sim.write(COPY, Skillbook.empty().toJSON());
-    expect(await recoverCopy(DOC, COPY, { fs: mount, process: mount.process })).toMatchObject({ ok: false, error: { code: 'missing_document' } });
+    expect(await recoverCopy(DOC, COPY, { fs: mount, process: mount.process })).toMatchObject({
+      ok: false,
+      error: { code: 'missing_document' },
+    });
     expect(sim.readText(DOC)).toBeUndefined();
   });
 });

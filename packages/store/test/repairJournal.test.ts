@@ -44,7 +44,11 @@ describe('repairJournal', () => {
     expect(planned).toMatchObject({ applied: false, backup: null });
     expect(planned.repair).toMatchObject({ journal: JOURNAL, damage: 'corrupt', line: 5, lost: 3, movesLedger: false });
     // the damaged record no longer reads; the three whole writes after it do, and go with it
-    expect(planned.repair?.records.map((r) => [r.kind, r.revision, r.sessionId])).toEqual([['commit', 4, 's3'], ['commit', 5, 's4'], ['commit', 6, 's5']]);
+    expect(planned.repair?.records.map((r) => [r.kind, r.revision, r.sessionId])).toEqual([
+      ['commit', 4, 's3'],
+      ['commit', 5, 's4'],
+      ['commit', 6, 's5'],
+    ]);
     expect(sim.read(JOURNAL)).toEqual(before);
     expect(sim.list('/db').some((n) => n.includes('damaged'))).toBe(false);
   });
@@ -90,7 +94,10 @@ describe('repairJournal', () => {
     expect(await repairJournal(DOC, options(sim, true))).toMatchObject({ ok: true, repair: null, applied: false });
     damage(sim, 1);
     const clock = new ManualClock();
-    sim.write(`${DOC}.lock`, JSON.stringify({ pid: 1, host: 'elsewhere', writerId: 'w-live', generation: 1, acquiredAt: clock.now(), leaseMs: 30_000 }));
+    sim.write(
+      `${DOC}.lock`,
+      JSON.stringify({ pid: 1, host: 'elsewhere', writerId: 'w-live', generation: 1, acquiredAt: clock.now(), leaseMs: 30_000 }),
+    );
     const refused = await repairJournal(DOC, { fs: sim.mount(), clock, apply: true });
     expect(refused).toMatchObject({ ok: false, error: { code: 'locked' } });
   });

@@ -3,7 +3,10 @@ import type { LanguageModelMiddleware } from 'ai';
 import type { Session } from '@cohort/runtime';
 import type { AgentModel } from '../AgentOptions.ts';
 
-type ModelUsage = { readonly inputTokens: { readonly total: number | undefined }; readonly outputTokens: { readonly total: number | undefined } };
+type ModelUsage = {
+  readonly inputTokens: { readonly total: number | undefined };
+  readonly outputTokens: { readonly total: number | undefined };
+};
 
 /**
  * `model`, charging every call to the session's budget: one request before the call (none is

@@ -61,7 +61,8 @@ function readCall(options: CallOptions): ModelCall {
 function toResult(reply: Reply, nextId: () => string): GenerateResult {
   const content: Content[] = [];
   if (reply.text !== undefined) content.push({ type: 'text', text: reply.text });
-  for (const c of reply.calls ?? []) content.push({ type: 'tool-call', toolCallId: nextId(), toolName: c.tool, input: JSON.stringify(c.input) });
+  for (const c of reply.calls ?? [])
+    content.push({ type: 'tool-call', toolCallId: nextId(), toolName: c.tool, input: JSON.stringify(c.input) });
   const tokens = reply.tokens ?? { input: 10, output: 5 };
   return {
     content,
@@ -79,7 +80,8 @@ type StreamPart = Awaited<ReturnType<MockLanguageModelV3['doStream']>>['stream']
 function streamOf(result: GenerateResult): ReadableStream<StreamPart> {
   const parts: StreamPart[] = [{ type: 'stream-start', warnings: [] }];
   for (const c of result.content) {
-    if (c.type === 'text') parts.push({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: c.text }, { type: 'text-end', id: 't' });
+    if (c.type === 'text')
+      parts.push({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: c.text }, { type: 'text-end', id: 't' });
     if (c.type === 'tool-call') parts.push(c);
   }
   parts.push({ type: 'finish', finishReason: result.finishReason, usage: result.usage });

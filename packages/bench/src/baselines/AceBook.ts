@@ -47,8 +47,19 @@ export function aceAdd(doc: AceDoc, section: string, issue: string, insight: str
   const id = `${section}-${String(doc.next_id).padStart(5, '0')}`;
   const at = stamp();
   doc.skills[id] = {
-    id, section, keywords: [section], issue, insight, occurrences: [], active: true,
-    used_count: 0, helpful_count: 0, harmful_count: 0, neutral_count: 0, created_at: at, updated_at: at,
+    id,
+    section,
+    keywords: [section],
+    issue,
+    insight,
+    occurrences: [],
+    active: true,
+    used_count: 0,
+    helpful_count: 0,
+    harmful_count: 0,
+    neutral_count: 0,
+    created_at: at,
+    updated_at: at,
   };
   (doc.sections[section] ??= []).push(id);
   return id;

@@ -77,6 +77,7 @@ export async function dataPathAlone(w: Workload): Promise<number> {
   const ms = performance.now() - t0;
   if (!merged.ok) throw new Error(`data path: the root merge was refused: ${merged.message}`);
   const verdict = verify(w, merged.book.skills());
-  if (!verdict.ok) throw new Error(`data path: ${verdict.survived} of ${verdict.expected} inserts survived, ${verdict.crashedKept} crashed kept`);
+  if (!verdict.ok)
+    throw new Error(`data path: ${verdict.survived} of ${verdict.expected} inserts survived, ${verdict.crashedKept} crashed kept`);
   return ms;
 }

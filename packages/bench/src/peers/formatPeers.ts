@@ -45,7 +45,12 @@ function crashText(line: PeerLine): string {
 function cellsOf(table: PeerTable): { header: string[]; body: string[][] } {
   const memory = table.workloads.find((w) => w.id === table.memoryWorkload);
   const cohort = table.lines.find((l) => l.key === 'cohort');
-  const header = ['system', ...table.workloads.map((w) => w.label), `peak RSS increase, ${memory?.label ?? ''}`, "crashed children's writes"];
+  const header = [
+    'system',
+    ...table.workloads.map((w) => w.label),
+    `peak RSS increase, ${memory?.label ?? ''}`,
+    "crashed children's writes",
+  ];
   const body = table.lines.map((line) => [
     line.name,
     ...table.workloads.map((w) => timeText(line.cells[w.id], cohort?.cells[w.id], line)),
@@ -59,7 +64,11 @@ function cellsOf(table: PeerTable): { header: string[]; body: string[][] } {
 export function formatPeers(table: PeerTable): string {
   const { header, body } = cellsOf(table);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }
 

@@ -73,7 +73,13 @@ const mb = (bytes: number): number => bytes / 1e6;
  * result; `capMs` after the process reported ready, `onCap` gives the result instead (or
  * throws). The process is killed once there is a result.
  */
-function peerProcess<T>(key: PeerKey, job: PeerJob, capMs: number, handle: (message: PeerMessage) => T | undefined, onCap: (pid: number | undefined) => T): Promise<T> {
+function peerProcess<T>(
+  key: PeerKey,
+  job: PeerJob,
+  capMs: number,
+  handle: (message: PeerMessage) => T | undefined,
+  onCap: (pid: number | undefined) => T,
+): Promise<T> {
   const child = spawn(process.execPath, [...entryArgs(), key, JSON.stringify(job)], {
     cwd: fileURLToPath(new URL('../..', import.meta.url)),
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -132,7 +138,13 @@ export function runPeerProcess(key: PeerKey, w: Workload, capMs: number): Promis
 }
 
 /** Times `key` on `workloads` in a new Node process (see {@link PeerJob}); fails if the process outlasts `capMs`. */
-export function timePeerProcess(key: PeerKey, workloads: readonly Workload[], warmup: number, reps: number, capMs: number): Promise<PeerTimes> {
+export function timePeerProcess(
+  key: PeerKey,
+  workloads: readonly Workload[],
+  warmup: number,
+  reps: number,
+  capMs: number,
+): Promise<PeerTimes> {
   let name: string = key;
   const byWorkload = new Map<string, { samples: readonly number[]; verdict: Verdict }>();
   return peerProcess<PeerTimes>(

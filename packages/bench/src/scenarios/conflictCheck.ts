@@ -44,7 +44,10 @@ export const conflictCheck: Scenario = {
     const books = sizes.map((size) => {
       const base = buildBook(size);
       // the book the check runs on has moved on since the commit's base: a few of the ops conflict
-      const later = base.applyBatch({ operations: Array.from({ length: 50 }, () => ({ type: 'UPDATE', skill_id: randomId(size, rand), issue: 'changed meanwhile' })) }, { clock: fixedClock });
+      const later = base.applyBatch(
+        { operations: Array.from({ length: 50 }, () => ({ type: 'UPDATE', skill_id: randomId(size, rand), issue: 'changed meanwhile' })) },
+        { clock: fixedClock },
+      );
       if (!later.ok) throw new Error(later.error.message);
       return { size, base, later: later.book };
     });
@@ -54,7 +57,11 @@ export const conflictCheck: Scenario = {
       return ((now() - t0) * 1000) / ops.length;
     };
     // as a supervisor meets a commit: its session has just read and written those skills
-    const fresh = books.map(({ size, base, later }) => async () => check(later, base, commitOps(base, size, opsPerCheck, rand)));
+    const fresh = books.map(
+      ({ size, base, later }) =>
+        async () =>
+          check(later, base, commitOps(base, size, opsPerCheck, rand)),
+    );
     // for information: commits made long before, their skills out of the CPU caches of a large book
     const cold = books.map(({ size, base, later }) => {
       const commits = Array.from({ length: 64 }, () => commitOps(base, size, opsPerCheck, rand));
@@ -70,15 +77,33 @@ export const conflictCheck: Scenario = {
     const cs = figure(coldSmall, sizes[0] ?? 0);
     const cl = figure(coldLarge, sizes[1] ?? 0);
     options.log('6 conflict check: and the skillbook batch cost (10-op batch on a book value)');
-    const [b1, b2] = measureSkillbookBatch({ books: books.map((b) => b.base), ...byMode(options.mode, { full: { warmup: 300, reps: 2_000 }, quick: { warmup: 100, reps: 400 }, smoke: { warmup: 1, reps: 10 } }) });
+    const [b1, b2] = measureSkillbookBatch({
+      books: books.map((b) => b.base),
+      ...byMode(options.mode, { full: { warmup: 300, reps: 2_000 }, quick: { warmup: 100, reps: 400 }, smoke: { warmup: 1, reps: 10 } }),
+    });
     const batch = (c: typeof b1): Figure => ({ value: c?.medianMs ?? Number.NaN, unit: 'ms', label: k(c?.size ?? 0) });
     const top = k(sizes[1] ?? 0).replace(' skills', '');
-    return { rows: [
-      ratioRow('6', `conflict check per op, ${top} vs 1k skills`, l, s, l.value / s.value,
-        { kind: 'at-most', value: 1.5, text: '≤ 1.5×' }, { sizes, reps, opsPerCheck }),
-      ratioRow('6c', `conflict check per op, ${top} vs 1k, cold (info)`, cl, cs, cl.value / cs.value, { kind: 'info', text: 'info' }),
-      ratioRow('6i', `skillbook 10-op applyBatch, ${top} vs 1k skills`, batch(b2), batch(b1),
-        (b2?.medianMs ?? Number.NaN) / (b1?.medianMs ?? Number.NaN), { kind: 'at-most', value: 3, text: '≤ 3× (docs)' }),
-    ] };
+    return {
+      rows: [
+        ratioRow(
+          '6',
+          `conflict check per op, ${top} vs 1k skills`,
+          l,
+          s,
+          l.value / s.value,
+          { kind: 'at-most', value: 1.5, text: '≤ 1.5×' },
+          { sizes, reps, opsPerCheck },
+        ),
+        ratioRow('6c', `conflict check per op, ${top} vs 1k, cold (info)`, cl, cs, cl.value / cs.value, { kind: 'info', text: 'info' }),
+        ratioRow(
+          '6i',
+          `skillbook 10-op applyBatch, ${top} vs 1k skills`,
+          batch(b2),
+          batch(b1),
+          (b2?.medianMs ?? Number.NaN) / (b1?.medianMs ?? Number.NaN),
+          { kind: 'at-most', value: 3, text: '≤ 3× (docs)' },
+        ),
+      ],
+    };
   },
 };

@@ -90,9 +90,18 @@ export const durableMerges: Scenario = {
     );
     const c = rateFigure(cohort, COMMITTERS * perCommitter, 'merges/s', `file store, ${COMMITTERS} committers`);
     const n = rateFigure(naive, naiveMerges, 'merges/s', 'rewrite + fsync');
-    return { rows: [
-      ratioRow('4', `durable merges on ${size / 1000}k skills, vs rewrite + fsync per merge`, c, n, c.value / n.value,
-        { kind: 'at-least', value: 50, text: '≥ 50×' }, { committers: COMMITTERS, perCommitter, naiveMerges, reps }),
-    ] };
+    return {
+      rows: [
+        ratioRow(
+          '4',
+          `durable merges on ${size / 1000}k skills, vs rewrite + fsync per merge`,
+          c,
+          n,
+          c.value / n.value,
+          { kind: 'at-least', value: 50, text: '≥ 50×' },
+          { committers: COMMITTERS, perCommitter, naiveMerges, reps },
+        ),
+      ],
+    };
   },
 };

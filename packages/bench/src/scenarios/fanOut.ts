@@ -30,7 +30,8 @@ function lineOf(table: PeerTable, key: PeerLine['key']): PeerLine {
 function timeOf(line: PeerLine, w: Workload): Figure {
   const cell = line.cells[w.id];
   if (!cell) throw new Error(`${line.name} has no time for ${w.label}`);
-  if (line.key === 'cohort') return { value: cell.time.value, unit: cell.time.unit, ...(cell.time.samples ? { samples: cell.time.samples } : {}) };
+  if (line.key === 'cohort')
+    return { value: cell.time.value, unit: cell.time.unit, ...(cell.time.samples ? { samples: cell.time.samples } : {}) };
   return { ...cell.time, label: `${line.name}${cell.capped ? ', capped' : ''}` };
 }
 
@@ -43,7 +44,15 @@ function unrankedReason(...lines: readonly PeerLine[]): string | null {
 }
 
 /** A row of Cohort against `peer` on `w`: `ratio` is checked against `target` unless a check failed. */
-function versus(id: string, scenario: string, table: PeerTable, peer: PeerLine['key'], w: Workload, target: Target, ratio: (c: number, p: number) => number): BenchRow {
+function versus(
+  id: string,
+  scenario: string,
+  table: PeerTable,
+  peer: PeerLine['key'],
+  w: Workload,
+  target: Target,
+  ratio: (c: number, p: number) => number,
+): BenchRow {
   const cohort = lineOf(table, 'cohort');
   const other = lineOf(table, peer);
   const c = timeOf(cohort, w);
@@ -90,7 +99,13 @@ export const fanOut: Scenario = {
     const tree = treeWorkload('tree', 10, size.tree);
     options.log(`2 fan-out: W(n, 10) at n = ${size.small} and ${size.large} and on a ${tree.label}, Cohort and its peers side by side`);
     const table = await measurePeers(options, {
-      workloads: [small, large, tree], memory: large, slow: ['langgraph'], capMs: size.capMs, rounds: size.rounds, warmup: size.warmup, reps: size.reps,
+      workloads: [small, large, tree],
+      memory: large,
+      slow: ['langgraph'],
+      capMs: size.capMs,
+      rounds: size.rounds,
+      warmup: size.warmup,
+      reps: size.reps,
     });
     const cohort = lineOf(table, 'cohort');
     const floor = lineOf(table, 'floor');
@@ -99,11 +114,37 @@ export const fanOut: Scenario = {
     const rss: Figure = { value: cohort.memory.increaseMb ?? Number.NaN, unit: 'MB', label: 'over its baseline' };
     return {
       rows: [
-        versus('2a', `fan-out ${n} × 10, vs the async floor`, table, 'floor', large, { kind: 'at-most', value: 5, text: '≤ 5×' }, (x, y) => x / y),
-        absoluteRow('2b', `fan-out ${n} × 10 wall time`, { value: c.value / 1000, unit: 's' }, { kind: 'at-most', value: 3, text: '< 3 s' }),
-        absoluteRow('2c', `fan-out ${n} × 10 peak RSS increase (own process)`, rss, { kind: 'at-most', value: 150, text: '≤ 150 MB' },
-          { floorMb: floor.memory.increaseMb }),
-        versus('2d', `fan-out ${size.small.toLocaleString('en-US')} × 10, vs LangGraph.js`, table, 'langgraph', small, FASTER_2X, (x, y) => y / x),
+        versus(
+          '2a',
+          `fan-out ${n} × 10, vs the async floor`,
+          table,
+          'floor',
+          large,
+          { kind: 'at-most', value: 5, text: '≤ 5×' },
+          (x, y) => x / y,
+        ),
+        absoluteRow(
+          '2b',
+          `fan-out ${n} × 10 wall time`,
+          { value: c.value / 1000, unit: 's' },
+          { kind: 'at-most', value: 3, text: '< 3 s' },
+        ),
+        absoluteRow(
+          '2c',
+          `fan-out ${n} × 10 peak RSS increase (own process)`,
+          rss,
+          { kind: 'at-most', value: 150, text: '≤ 150 MB' },
+          { floorMb: floor.memory.increaseMb },
+        ),
+        versus(
+          '2d',
+          `fan-out ${size.small.toLocaleString('en-US')} × 10, vs LangGraph.js`,
+          table,
+          'langgraph',
+          small,
+          FASTER_2X,
+          (x, y) => y / x,
+        ),
         versus('2e', `${tree.label}, vs LangGraph.js`, table, 'langgraph', tree, FASTER_2X, (x, y) => y / x),
         ...(await partRows(size.large, size.warmup, size.rounds * size.reps)),
       ],

@@ -101,8 +101,17 @@ export const mergeThroughput: Scenario = {
       const c = rateFigure(cohort, sessions, 'commits/s', 'into the parent');
       const b = rateFigure(baseline, sessions, 'commits/s', 'applyBatch loop');
       const target = k === 10 ? ({ kind: 'at-most', value: 2, text: '≤ 2× the cost' } as const) : ({ kind: 'info', text: 'info' } as const);
-      rows.push(ratioRow(`3${'abc'[[1, 10, 100].indexOf(k)]}`, `merge throughput, ${k} op${k > 1 ? 's' : ''} per commit (cost ratio)`, c, b, b.value / c.value, target,
-        { sessions, rounds, opsPerCommit: k }));
+      rows.push(
+        ratioRow(
+          `3${'abc'[[1, 10, 100].indexOf(k)]}`,
+          `merge throughput, ${k} op${k > 1 ? 's' : ''} per commit (cost ratio)`,
+          c,
+          b,
+          b.value / c.value,
+          target,
+          { sessions, rounds, opsPerCommit: k },
+        ),
+      );
     }
     return { rows };
   },

@@ -46,27 +46,56 @@ export const pgDurableMerges: Scenario = {
     // each naive merge rewrites the 10k-skill document (a few a second): --quick times fewer of them
     const naiveCommitters = byMode(options.mode, { full: COMMITTERS, quick: 8, smoke: 2 });
     const reps = byMode(options.mode, { full: 3, quick: 2, smoke: 1 });
-    options.log(`7 durable merges on PostgreSQL: ${COMMITTERS} committers × ${perCommitter} merges on ${size} skills, in 1 and ${PROCESSES} processes; naive: ${naiveCommitters} × ${naivePer} document rewrites`);
+    options.log(
+      `7 durable merges on PostgreSQL: ${COMMITTERS} committers × ${perCommitter} merges on ${size} skills, in 1 and ${PROCESSES} processes; naive: ${naiveCommitters} × ${naivePer} document rewrites`,
+    );
     const book = buildBook(size);
     const rand = random(70);
-    const [one = [], many = [], naive = [], file = []] = await interleave([
-      () => oneProcess(book, size, perCommitter, rand),
-      () => withPgStore(book, (schema) => manyProcesses(schema, PROCESSES, { committers: COMMITTERS / PROCESSES, perCommitter, size })),
-      () => naiveRun(book, size, naiveCommitters, naivePer, rand),
-      () => fileStoreRun(book, size, perCommitter, rand),
-    ], { warmup: options.mode === 'smoke' ? 0 : 1, reps });
+    const [one = [], many = [], naive = [], file = []] = await interleave(
+      [
+        () => oneProcess(book, size, perCommitter, rand),
+        () => withPgStore(book, (schema) => manyProcesses(schema, PROCESSES, { committers: COMMITTERS / PROCESSES, perCommitter, size })),
+        () => naiveRun(book, size, naiveCommitters, naivePer, rand),
+        () => fileStoreRun(book, size, perCommitter, rand),
+      ],
+      { warmup: options.mode === 'smoke' ? 0 : 1, reps },
+    );
     const merges = COMMITTERS * perCommitter;
     const a = rateFigure(one, merges, 'merges/s', `${COMMITTERS} committers, 1 process`);
     const b = rateFigure(many, merges, 'merges/s', `${COMMITTERS} committers, ${PROCESSES} processes`);
     const n = rateFigure(naive, naiveCommitters * naivePer, 'merges/s', 'rewrite the JSON document per transaction');
     const f = rateFigure(file, merges, 'merges/s', `file store, ${COMMITTERS} committers`);
     const detail = { committers: COMMITTERS, processes: PROCESSES, perCommitter, naiveCommitters, naivePer, size, reps };
-    return { rows: [
-      ratioRow('7a', `PostgreSQL durable merges on ${size / 1000}k skills, 1 process, vs a document rewrite per transaction`, a, n, a.value / n.value,
-        { kind: 'at-least', value: 10, text: '≥ 10×' }, detail),
-      ratioRow('7b', `PostgreSQL durable merges on ${size / 1000}k skills, ${PROCESSES} processes, vs a document rewrite per transaction`, b, n, b.value / n.value,
-        { kind: 'at-least', value: 10, text: '≥ 10×' }, detail),
-      ratioRow('7c', `PostgreSQL durable merges (1 process) beside the file store`, a, f, a.value / f.value, { kind: 'info', text: 'info' }, detail),
-    ] };
+    return {
+      rows: [
+        ratioRow(
+          '7a',
+          `PostgreSQL durable merges on ${size / 1000}k skills, 1 process, vs a document rewrite per transaction`,
+          a,
+          n,
+          a.value / n.value,
+          { kind: 'at-least', value: 10, text: '≥ 10×' },
+          detail,
+        ),
+        ratioRow(
+          '7b',
+          `PostgreSQL durable merges on ${size / 1000}k skills, ${PROCESSES} processes, vs a document rewrite per transaction`,
+          b,
+          n,
+          b.value / n.value,
+          { kind: 'at-least', value: 10, text: '≥ 10×' },
+          detail,
+        ),
+        ratioRow(
+          '7c',
+          `PostgreSQL durable merges (1 process) beside the file store`,
+          a,
+          f,
+          a.value / f.value,
+          { kind: 'info', text: 'info' },
+          detail,
+        ),
+      ],
+    };
   },
 };

@@ -32,7 +32,14 @@ function change(size: number, rand: () => number, tag: string): { operations: ob
 }
 
 /** `count` root sessions in parallel on `rt`, `perCommitter` merges each, every one durable before the next. */
-export async function committers(rt: Runtime, count: number, perCommitter: number, size: number, rand: () => number, tag: string): Promise<void> {
+export async function committers(
+  rt: Runtime,
+  count: number,
+  perCommitter: number,
+  size: number,
+  rand: () => number,
+  tag: string,
+): Promise<void> {
   await Promise.all(
     Array.from({ length: count }, async (_, c) => {
       for (let i = 0; i < perCommitter; i++) {
@@ -77,18 +84,26 @@ function entryArgs(): readonly string[] {
 }
 
 /** Starts `processes` committer processes on `schema`, lets them go together, and returns the ms until the last one's merges were all durable. */
-export async function manyProcesses(schema: string, processes: number, options: Omit<PgCommitterOptions, 'url' | 'schema' | 'seed' | 'tag'>): Promise<number> {
+export async function manyProcesses(
+  schema: string,
+  processes: number,
+  options: Omit<PgCommitterOptions, 'url' | 'schema' | 'seed' | 'tag'>,
+): Promise<number> {
   const children = Array.from({ length: processes }, (_, p) => {
     const args: PgCommitterOptions = { url: PG_URL, schema, seed: 70 + p, tag: `p${p}`, ...options };
-    const child = spawn(process.execPath, [...entryArgs(), JSON.stringify(args)], { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['pipe', 'pipe', 'inherit'] });
-    const said = (type: string): Promise<void> => new Promise((resolve, reject) => {
-      let out = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        if (out.includes(`"type":"${type}"`)) resolve();
-      });
-      child.on('exit', (code) => reject(new Error(`pg durable merges: a committer process exited with ${code} before "${type}"`)));
+    const child = spawn(process.execPath, [...entryArgs(), JSON.stringify(args)], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      stdio: ['pipe', 'pipe', 'inherit'],
     });
+    const said = (type: string): Promise<void> =>
+      new Promise((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes(`"type":"${type}"`)) resolve();
+        });
+        child.on('exit', (code) => reject(new Error(`pg durable merges: a committer process exited with ${code} before "${type}"`)));
+      });
     return { child, ready: said('ready'), done: said('done') };
   });
   try {
@@ -107,7 +122,13 @@ export async function manyProcesses(schema: string, processes: number, options: 
  * one at a time, each a transaction that locks the row, parses the whole JSON document,
  * applies the change, and writes the whole document back. Returns the ms for all of them.
  */
-export async function naiveRun(book: Skillbook, size: number, committers: number, perCommitter: number, rand: () => number): Promise<number> {
+export async function naiveRun(
+  book: Skillbook,
+  size: number,
+  committers: number,
+  perCommitter: number,
+  rand: () => number,
+): Promise<number> {
   const schema = `naive_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
   const pool = new pg.Pool({ connectionString: PG_URL, max: Math.min(committers, 16) });
   pool.on('error', () => undefined);
@@ -115,22 +136,24 @@ export async function naiveRun(book: Skillbook, size: number, committers: number
     await pool.query(`CREATE SCHEMA "${schema}"; CREATE TABLE "${schema}".doc (id int PRIMARY KEY, body text NOT NULL)`);
     await pool.query(`INSERT INTO "${schema}".doc VALUES (1, $1)`, [JSON.stringify(aceDocOf(book), null, 2)]);
     const t0 = now();
-    await Promise.all(Array.from({ length: committers }, async (_, c) => {
-      for (let i = 0; i < perCommitter; i++) {
-        const client = await pool.connect();
-        try {
-          await client.query('BEGIN');
-          const r = await client.query<{ body: string }>(`SELECT body FROM "${schema}".doc WHERE id = 1 FOR UPDATE`);
-          const doc = JSON.parse(r.rows[0]?.body ?? '{}') as AceDoc;
-          aceAdd(doc, 'harness', `naive ${c}.${i}`, 'learned');
-          aceTag(doc, randomId(size, rand), 'helpful');
-          await client.query(`UPDATE "${schema}".doc SET body = $1 WHERE id = 1`, [JSON.stringify(doc, null, 2)]);
-          await client.query('COMMIT');
-        } finally {
-          client.release();
+    await Promise.all(
+      Array.from({ length: committers }, async (_, c) => {
+        for (let i = 0; i < perCommitter; i++) {
+          const client = await pool.connect();
+          try {
+            await client.query('BEGIN');
+            const r = await client.query<{ body: string }>(`SELECT body FROM "${schema}".doc WHERE id = 1 FOR UPDATE`);
+            const doc = JSON.parse(r.rows[0]?.body ?? '{}') as AceDoc;
+            aceAdd(doc, 'harness', `naive ${c}.${i}`, 'learned');
+            aceTag(doc, randomId(size, rand), 'helpful');
+            await client.query(`UPDATE "${schema}".doc SET body = $1 WHERE id = 1`, [JSON.stringify(doc, null, 2)]);
+            await client.query('COMMIT');
+          } finally {
+            client.release();
+          }
         }
-      }
-    }));
+      }),
+    );
     return now() - t0;
   } finally {
     await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);

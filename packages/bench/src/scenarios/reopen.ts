@@ -29,7 +29,15 @@ async function makeStore(path: string, skills: number, entries: number): Promise
       const skill = book.get(randomId(skills, rand));
       if (!skill) throw new Error('reopen: the book lacks a skill');
       const op = { type: 'TAG' as const, section: skill.section, skill_id: skill.id, metadata: { delta: 1 }, at };
-      pending.push(store.append({ expectedRevision: revision++, sessionId: `s${i}`, path: [`s${i}`], entries: [{ sessionId: `s${i}`, path: [`s${i}`], ops: [op], at: i }], at: i }));
+      pending.push(
+        store.append({
+          expectedRevision: revision++,
+          sessionId: `s${i}`,
+          path: [`s${i}`],
+          entries: [{ sessionId: `s${i}`, path: [`s${i}`], ops: [op], at: i }],
+          at: i,
+        }),
+      );
     }
     for (const result of await Promise.all(pending)) if (!result.ok) throw new Error(`reopen: an append failed: ${result.error.message}`);
   }
@@ -58,10 +66,17 @@ export const reopen: Scenario = {
         if (i > 0) samples.push(ms);
       }
       const k = `${n / 1000}k`;
-      return { rows: [
-        absoluteRow('5', `reopen ${k} skills + ${k} journal entries`, { value: median(samples) / 1000, unit: 's', samples: samples.map((ms) => ms / 1000) },
-          { kind: 'at-most', value: 2, text: '< 2 s' }, { skills: n, entries: n, reps }),
-      ] };
+      return {
+        rows: [
+          absoluteRow(
+            '5',
+            `reopen ${k} skills + ${k} journal entries`,
+            { value: median(samples) / 1000, unit: 's', samples: samples.map((ms) => ms / 1000) },
+            { kind: 'at-most', value: 2, text: '< 2 s' },
+            { skills: n, entries: n, reps },
+          ),
+        ],
+      };
     });
   },
 };

@@ -84,9 +84,20 @@ async function row(spec: SoakRow, store: Store, log: (line: string) => void): Pr
   const perTenThousandKb = slope(at, heapMb) * 10_000 * 1024;
   const first = heapMb[0] ?? 0;
   const last = heapMb[heapMb.length - 1] ?? 0;
-  return absoluteRow(id, `soak: ${sessions / 1000}k sequential TAG sessions, ${what}`, { value: perTenThousandKb, unit: 'KB', label: 'heap after GC, per 10k sessions' },
+  return absoluteRow(
+    id,
+    `soak: ${sessions / 1000}k sequential TAG sessions, ${what}`,
+    { value: perTenThousandKb, unit: 'KB', label: 'heap after GC, per 10k sessions' },
     { kind: 'at-most', value: 100, text: '≤ 100 KB / 10k' },
-    { sessions, every, samples: heapMb.length, firstHeapMb: Number(first.toFixed(1)), lastHeapMb: Number(last.toFixed(1)), heapMb: heapMb.map((h) => Number(h.toFixed(2))) });
+    {
+      sessions,
+      every,
+      samples: heapMb.length,
+      firstHeapMb: Number(first.toFixed(1)),
+      lastHeapMb: Number(last.toFixed(1)),
+      heapMb: heapMb.map((h) => Number(h.toFixed(2))),
+    },
+  );
 }
 
 /** Scenario 8. */
@@ -103,12 +114,18 @@ export const soakScenario: Scenario = {
     const bounded = () => new MemoryStore(book, { historyLimit: 1_000 });
     const rows = [
       await row({ id: '8a', what: 'memory store (historyLimit 1,000)', shape: 'root', sessions, every }, bounded(), options.log),
-      await row({ id: '8b', what: 'each spawning the child that tags, memory store', shape: 'nested', sessions, every }, bounded(), options.log),
+      await row(
+        { id: '8b', what: 'each spawning the child that tags, memory store', shape: 'nested', sessions, every },
+        bounded(),
+        options.log,
+      ),
     ];
-    rows.push(await withTempDir('soak', async (dir) => {
-      const store = await openFileStore(join(dir, 'skillbook.json'), { initialBook: book, idleCheckpointMs: 0 }, 'soak');
-      return row({ id: '8c', what: 'file store', shape: 'root', sessions: onDisk, every: every / 2 }, store, options.log);
-    }));
+    rows.push(
+      await withTempDir('soak', async (dir) => {
+        const store = await openFileStore(join(dir, 'skillbook.json'), { initialBook: book, idleCheckpointMs: 0 }, 'soak');
+        return row({ id: '8c', what: 'file store', shape: 'root', sessions: onDisk, every: every / 2 }, store, options.log);
+      }),
+    );
     return { rows };
   },
 };

@@ -90,26 +90,56 @@ export const spawnIsolation: Scenario = {
     // (after Cohort's runs, not between them: at ratios in the thousands, drift does not matter)
     const copyReps = byMode(options.mode, { full: 15, quick: 5, smoke: 1 });
     options.log(`1 spawn isolation: ${reps} children per book, ${copyReps} deep copies`);
-    const cohort = await interleave(setups.map((s) => s.cohort), { warmup: Math.ceil(reps / 10), reps, gc: false });
-    const copies = await interleave(setups.map((s) => s.baseline), { warmup: 1, reps: copyReps, gc: true });
+    const cohort = await interleave(
+      setups.map((s) => s.cohort),
+      { warmup: Math.ceil(reps / 10), reps, gc: false },
+    );
+    const copies = await interleave(
+      setups.map((s) => s.baseline),
+      { warmup: 1, reps: copyReps, gc: true },
+    );
     for (const s of setups) await s.close();
     const figure = (i: number) => medianFigure(cohort[i] ?? [], 'ms', `${(sizes[i] ?? 0) / 1000}k skills`);
     const copyFigure = (i: number) => medianFigure(copies[i] ?? [], 'ms', `deep copy, ${(sizes[i] ?? 0) / 1000}k`);
     const small = figure(0);
     const large = figure(sizes.length - 1);
     const largeCopy = copyFigure(sizes.length - 1);
-    const detail = { sizes, reps, copyReps, cohortMs: sizes.map((_, i) => median(cohort[i] ?? [])), copyMs: sizes.map((_, i) => median(copies[i] ?? [])) };
+    const detail = {
+      sizes,
+      reps,
+      copyReps,
+      cohortMs: sizes.map((_, i) => median(cohort[i] ?? [])),
+      copyMs: sizes.map((_, i) => median(copies[i] ?? [])),
+    };
     const k = (n: number) => `${n / 1000}k`;
     const top = k(sizes[sizes.length - 1] ?? 0);
     const rows = [
-      ratioRow('1a', `spawn → 10 ops → commit, ${top} vs 1k skills`, large, small, large.value / small.value,
-        { kind: 'at-most', value: 1.5, text: '≤ 1.5×' }, detail),
-      ratioRow('1b', `spawn → 10 ops → commit at ${top}, vs deep copy`, large, largeCopy, largeCopy.value / large.value,
-        { kind: 'at-least', value: 50, text: '≥ 50× faster' }),
+      ratioRow(
+        '1a',
+        `spawn → 10 ops → commit, ${top} vs 1k skills`,
+        large,
+        small,
+        large.value / small.value,
+        { kind: 'at-most', value: 1.5, text: '≤ 1.5×' },
+        detail,
+      ),
+      ratioRow('1b', `spawn → 10 ops → commit at ${top}, vs deep copy`, large, largeCopy, largeCopy.value / large.value, {
+        kind: 'at-least',
+        value: 50,
+        text: '≥ 50× faster',
+      }),
     ];
     if (sizes.length > 2) {
-      rows.push(ratioRow('1c', `spawn → 10 ops → commit at ${k(sizes[1] ?? 0)}, vs deep copy`, figure(1), copyFigure(1),
-        copyFigure(1).value / figure(1).value, { kind: 'info', text: 'info' }));
+      rows.push(
+        ratioRow(
+          '1c',
+          `spawn → 10 ops → commit at ${k(sizes[1] ?? 0)}, vs deep copy`,
+          figure(1),
+          copyFigure(1),
+          copyFigure(1).value / figure(1).value,
+          { kind: 'info', text: 'info' },
+        ),
+      );
     }
     return { rows };
   },

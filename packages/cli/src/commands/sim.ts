@@ -53,16 +53,39 @@ export const registerSim: RegisterCommand = (program, { io, exit }) => {
   program
     .command('sim')
     .description('run seeded simulations of whole session trees and check their invariants')
-    .addOption(new Option('--seeds <A..B>', 'run every seed from A to B and print a summary (default 1..100)').argParser(optionValue(SeedRangeSchema)))
-    .addOption(new Option('--seed <n>', 'run one seed; with --trace, print its timeline and each invariant').argParser(optionValue(wholeNumber(0, MAX_SEED))).conflicts('seeds'))
+    .addOption(
+      new Option('--seeds <A..B>', 'run every seed from A to B and print a summary (default 1..100)').argParser(
+        optionValue(SeedRangeSchema),
+      ),
+    )
+    .addOption(
+      new Option('--seed <n>', 'run one seed; with --trace, print its timeline and each invariant')
+        .argParser(optionValue(wholeNumber(0, MAX_SEED)))
+        .conflicts('seeds'),
+    )
     .option('--trace', "print the run's timeline (with --seed)")
     .option('--json', 'machine-readable output (the whole report for --seed N)')
-    .addOption(new Option('--store <kind>', 'the store under the simulated runtime (auto: the seed chooses)').choices(['auto', 'memory', 'file']).default('auto'))
-    .addOption(new Option('--mutation <name>', 'run a deliberately broken variant, to watch the checker fail').choices(SimMutationSchema.options))
-    .addOption(new Option('--html <file>', 'write the run report of the seed to <file> (with --seed): every epoch, session, merge and failure').conflicts('seeds'))
-    .addHelpText('after', '\nExamples:\n  cohort sim --seeds 1..300\n  cohort sim --seed 17 --trace\n  cohort sim --seed 17 --html seed-17.html\n')
+    .addOption(
+      new Option('--store <kind>', 'the store under the simulated runtime (auto: the seed chooses)')
+        .choices(['auto', 'memory', 'file'])
+        .default('auto'),
+    )
+    .addOption(
+      new Option('--mutation <name>', 'run a deliberately broken variant, to watch the checker fail').choices(SimMutationSchema.options),
+    )
+    .addOption(
+      new Option(
+        '--html <file>',
+        'write the run report of the seed to <file> (with --seed): every epoch, session, merge and failure',
+      ).conflicts('seeds'),
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  cohort sim --seeds 1..300\n  cohort sim --seed 17 --trace\n  cohort sim --seed 17 --html seed-17.html\n',
+    )
     .action(async (flags: SimFlags, command: Command) => {
-      if (flags.html !== undefined && flags.seed === undefined) command.error("error: option '--html <file>' needs '--seed <n>' (one seed, one report)", { exitCode: 2 });
+      if (flags.html !== undefined && flags.seed === undefined)
+        command.error("error: option '--html <file>' needs '--seed <n>' (one seed, one report)", { exitCode: 2 });
       exit(await runSim(toArgs(flags), io));
     });
 };
@@ -70,8 +93,13 @@ export const registerSim: RegisterCommand = (program, { io, exit }) => {
 function toArgs(flags: SimFlags): SimArgs {
   const range = flags.seed !== undefined ? { from: flags.seed, to: flags.seed } : (flags.seeds ?? { from: 1, to: 100 });
   return {
-    ...range, single: flags.seed !== undefined, trace: flags.trace === true, json: flags.json === true,
-    store: flags.store, mutation: flags.mutation, html: flags.html,
+    ...range,
+    single: flags.seed !== undefined,
+    trace: flags.trace === true,
+    json: flags.json === true,
+    store: flags.store,
+    mutation: flags.mutation,
+    html: flags.html,
   };
 }
 

@@ -19,11 +19,22 @@ export const registerWatch: RegisterCommand = (program, { io, exit }) => {
   program
     .command('watch')
     .description('watch sessions live in a browser: a sample workload with its live view on 127.0.0.1')
-    .addOption(new Option('--port <n>', 'the port on 127.0.0.1 (0: any free port)').argParser(optionValue(wholeNumber(0, 65_535))).default(0))
-    .addOption(new Option('--workers <n>', 'parallel worker sessions of the sample workload').argParser(optionValue(wholeNumber(1, 10_000))).default(12))
-    .addOption(new Option('--pace <ms>', "one step of a worker's thinking, in ms").argParser(optionValue(wholeNumber(1, 60_000))).default(400))
+    .addOption(
+      new Option('--port <n>', 'the port on 127.0.0.1 (0: any free port)').argParser(optionValue(wholeNumber(0, 65_535))).default(0),
+    )
+    .addOption(
+      new Option('--workers <n>', 'parallel worker sessions of the sample workload')
+        .argParser(optionValue(wholeNumber(1, 10_000)))
+        .default(12),
+    )
+    .addOption(
+      new Option('--pace <ms>', "one step of a worker's thinking, in ms").argParser(optionValue(wholeNumber(1, 60_000))).default(400),
+    )
     .option('--exit-when-done', 'stop serving once the workload has ended (default: serve until Ctrl-C)')
-    .addHelpText('after', '\nIn your own service, serve the same page for your runtime with serveLiveView(rt) from @cohort/report.\n\nExamples:\n  cohort watch\n  cohort watch --port 4400 --workers 40 --pace 100\n')
+    .addHelpText(
+      'after',
+      '\nIn your own service, serve the same page for your runtime with serveLiveView(rt) from @cohort/report.\n\nExamples:\n  cohort watch\n  cohort watch --port 4400 --workers 40 --pace 100\n',
+    )
     .action(async (flags: WatchFlags) => {
       const { runWatch } = await import('../watch/runWatch.ts');
       exit(await runWatch({ port: flags.port, workers: flags.workers, paceMs: flags.pace, exitWhenDone: flags.exitWhenDone === true }, io));

@@ -68,7 +68,12 @@ async function runScenario(clock: SimulatedClock, out: CliOutput, scenario: Demo
 
 function renderAudit(rt: Runtime, view: SessionTreeView): string {
   if (rt.audit.length === 0) return '  (empty)';
-  return rt.audit.map((e: AuditEntry) => `  rev ${e.revision}  ${e.path.map((id) => view.nameOf(id)).join('/')}\n${e.ops.map((op) => `      ${op.type.padEnd(6)} ${op.skill_id}${op.issue ? `  "${op.issue}"` : ''}`).join('\n')}`).join('\n');
+  return rt.audit
+    .map(
+      (e: AuditEntry) =>
+        `  rev ${e.revision}  ${e.path.map((id) => view.nameOf(id)).join('/')}\n${e.ops.map((op) => `      ${op.type.padEnd(6)} ${op.skill_id}${op.issue ? `  "${op.issue}"` : ''}`).join('\n')}`,
+    )
+    .join('\n');
 }
 
 function heading(text: string): string {
@@ -76,5 +81,8 @@ function heading(text: string): string {
 }
 
 function indent(text: string): string {
-  return text.split('\n').map((l) => (l ? `  ${l}` : l)).join('\n');
+  return text
+    .split('\n')
+    .map((l) => (l ? `  ${l}` : l))
+    .join('\n');
 }

@@ -15,7 +15,10 @@ export function scenarioSource(scenario: DemoScenario): string {
     const indent = (lines[start] ?? '').search(/\S/);
     const end = lines.findIndex((l, i) => i > start && l === `${' '.repeat(indent)}},`);
     if (start < 0 || end < 0) throw new Error('no body in the scenario module');
-    return lines.slice(start + 1, end).map((l) => l.slice(indent + 2)).join('\n');
+    return lines
+      .slice(start + 1, end)
+      .map((l) => l.slice(indent + 2))
+      .join('\n');
   } catch {
     return scenario.body.toString();
   }

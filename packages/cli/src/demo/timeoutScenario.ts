@@ -11,14 +11,20 @@ export const timeoutScenario: DemoScenario = {
   ].join('\n'),
   module: import.meta.url,
   body: async (root) => {
-    const tester = root.spawn(async (s) => {
-      await s.sleep(200);
-      await s.tools.add_skill({ section: 'harness', issue: 'slow test suite', insight: 'run the changed package first' });
-    }, { name: 'tester' });
-    const researcher = root.spawn(async (s) => {
-      await s.tools.add_skill({ section: 'context', issue: 'half-finished research', insight: 'never reaches the book' });
-      await s.sleep(5_000); // a model call that does not answer
-    }, { name: 'researcher', timeoutMs: 1_000 });
+    const tester = root.spawn(
+      async (s) => {
+        await s.sleep(200);
+        await s.tools.add_skill({ section: 'harness', issue: 'slow test suite', insight: 'run the changed package first' });
+      },
+      { name: 'tester' },
+    );
+    const researcher = root.spawn(
+      async (s) => {
+        await s.tools.add_skill({ section: 'context', issue: 'half-finished research', insight: 'never reaches the book' });
+        await s.sleep(5_000); // a model call that does not answer
+      },
+      { name: 'researcher', timeoutMs: 1_000 },
+    );
     return Promise.all([tester, researcher]);
   },
 };

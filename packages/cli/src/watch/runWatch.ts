@@ -34,7 +34,9 @@ export async function runWatch(args: WatchArgs, io: CliIo): Promise<number> {
   if (outcome) {
     const sessions = view.recorder.recording().runs[0]?.sessions ?? [];
     const failed = sessions.filter((s) => s.status === 'failed').length;
-    io.out.write(`the planner ${outcome.status}: ${sessions.length} sessions, ${sessions.length - failed} committed, ${failed} failed; the book holds ${rt.book.size} skills\n`);
+    io.out.write(
+      `the planner ${outcome.status}: ${sessions.length} sessions, ${sessions.length - failed} committed, ${failed} failed; the book holds ${rt.book.size} skills\n`,
+    );
     if (!args.exitWhenDone) await stopped.promise;
   }
   stopped.release();

@@ -18,16 +18,25 @@ export interface SampleWorkloadOptions {
 export function sampleWorkload(options: SampleWorkloadOptions): (planner: Session) => Promise<unknown> {
   const { workers, paceMs } = options;
   return async (planner) => {
-    const plan = await planner.tools.add_skill({ section: 'harness', issue: 'split the review into parallel passes', insight: 'one worker per area' });
+    const plan = await planner.tools.add_skill({
+      section: 'harness',
+      issue: 'split the review into parallel passes',
+      insight: 'one worker per area',
+    });
     if (!('ok' in plan)) throw new Error(`the plan skill was refused: ${plan.error}`);
-    const reviewer = planner.spawn(async (s) => {
-      await s.sleep(paceMs / 2);
-      await s.tools.update_skill({ skill_id: plan.skill_id, insight: 'one worker per area, reviewed once' });
-    }, { name: 'reviewer' });
-    const started = Array.from({ length: workers }, (_, i) => planner.spawn(worker(i + 1, plan.skill_id, paceMs), {
-      name: `worker ${i + 1}`,
-      ...(i + 1 === 6 ? { timeoutMs: 3 * paceMs } : {}),
-    }));
+    const reviewer = planner.spawn(
+      async (s) => {
+        await s.sleep(paceMs / 2);
+        await s.tools.update_skill({ skill_id: plan.skill_id, insight: 'one worker per area, reviewed once' });
+      },
+      { name: 'reviewer' },
+    );
+    const started = Array.from({ length: workers }, (_, i) =>
+      planner.spawn(worker(i + 1, plan.skill_id, paceMs), {
+        name: `worker ${i + 1}`,
+        ...(i + 1 === 6 ? { timeoutMs: 3 * paceMs } : {}),
+      }),
+    );
     return (await Promise.all([reviewer, ...started])).map((o) => o.status);
   };
 }
@@ -35,12 +44,20 @@ export function sampleWorkload(options: SampleWorkloadOptions): (planner: Sessio
 function worker(n: number, planId: string, paceMs: number): (s: Session) => Promise<string> {
   return async (s) => {
     await s.sleep(paceMs * (1 + (n % 4)));
-    await s.tools.add_skill({ section: 'context', issue: `finding of worker ${n}`, insight: `what worker ${n} learned`, keywords: ['review'] });
+    await s.tools.add_skill({
+      section: 'context',
+      issue: `finding of worker ${n}`,
+      insight: `what worker ${n} learned`,
+      keywords: ['review'],
+    });
     if (n % 3 === 0) {
-      await s.spawn(async (h) => {
-        await h.sleep(paceMs);
-        await h.tools.add_skill({ section: 'context', issue: `detail found by the helper of worker ${n}`, insight: 'checked twice' });
-      }, { name: `helper of worker ${n}` });
+      await s.spawn(
+        async (h) => {
+          await h.sleep(paceMs);
+          await h.tools.add_skill({ section: 'context', issue: `detail found by the helper of worker ${n}`, insight: 'checked twice' });
+        },
+        { name: `helper of worker ${n}` },
+      );
     }
     await s.tools.tag_skill({ skill_id: planId, tag: 'helpful' });
     if (n === 4) await s.tools.update_skill({ skill_id: planId, insight: `worker ${n}'s own version of the plan` });

@@ -21,7 +21,7 @@ export class BookAt {
     const kept = this.kept.get(revision);
     if (kept) return kept;
     const commits: PersistedCommit[] = [];
-    for (let after = 0; ;) {
+    for (let after = 0; ; ) {
       const page = await this.store.history({ after, limit: 500 });
       if (!page.ok) return `the store's history could not be read: ${page.error.message}`;
       for (const c of page.commits) if (c.revision <= revision) commits.push(c);

@@ -1,7 +1,16 @@
 import type { AppliedOp, Skillbook } from '@cohort/skillbook';
 import { draftView } from '@cohort/runtime';
 import type {
-  ChargeResult, Limits, Session, SessionBatchResult, SessionBody, SessionId, SessionOutcome, SkillTools, SpawnOptions, Usage,
+  ChargeResult,
+  Limits,
+  Session,
+  SessionBatchResult,
+  SessionBody,
+  SessionId,
+  SessionOutcome,
+  SkillTools,
+  SpawnOptions,
+  Usage,
 } from '@cohort/runtime';
 
 /** What a durable session asks of the unit it runs in. */

@@ -55,16 +55,19 @@ export async function runUnit(host: UnitHost, spec: UnitSpec): Promise<UnitResul
   try {
     const run = new UnitSessions(host, spec, order);
     const body = host.bodies.get(spec.body);
-    const outcome = await rt.run(async (s: Session) => {
-      const output: unknown = await (body as (s: Session) => unknown)(new DurableSession(s, run, '0', []));
-      const problem = jsonProblem(output, 'output');
-      if (problem) throw new DurableError('DURABLE_UNSERIALISABLE', `the output of body ${spec.body} cannot be recorded: ${problem}`);
-      return output;
-    }, {
-      input: spec.input as never,
-      ...(spec.name !== undefined ? { name: spec.name } : {}),
-      ...(spec.timeoutMs ? { timeoutMs: spec.timeoutMs } : {}),
-    });
+    const outcome = await rt.run(
+      async (s: Session) => {
+        const output: unknown = await (body as (s: Session) => unknown)(new DurableSession(s, run, '0', []));
+        const problem = jsonProblem(output, 'output');
+        if (problem) throw new DurableError('DURABLE_UNSERIALISABLE', `the output of body ${spec.body} cannot be recorded: ${problem}`);
+        return output;
+      },
+      {
+        input: spec.input as never,
+        ...(spec.name !== undefined ? { name: spec.name } : {}),
+        ...(spec.timeoutMs ? { timeoutMs: spec.timeoutMs } : {}),
+      },
+    );
     return resultOf(spec, outcome, rt.audit);
   } finally {
     await rt.close();
@@ -93,15 +96,24 @@ function resultOf(spec: UnitSpec, outcome: SessionOutcome, audit: readonly Audit
   const entries = audit.map((e): AuditEntry => {
     const path = rehome(e.path);
     return {
-      revision: e.revision, sessionId: (path.at(-1) ?? e.sessionId) as AuditEntry['sessionId'], path: path as unknown as AuditEntry['path'],
-      ...(e.name !== undefined ? { name: e.name } : {}), ops: e.ops,
+      revision: e.revision,
+      sessionId: (path.at(-1) ?? e.sessionId) as AuditEntry['sessionId'],
+      path: path as unknown as AuditEntry['path'],
+      ...(e.name !== undefined ? { name: e.name } : {}),
+      ops: e.ops,
     };
   });
   const sessions = new Set(audit.map((e) => e.sessionId));
   sessions.delete(outcome.sessionId);
   return {
-    status: 'committed', sessionId: home?.sessionId ?? outcome.sessionId, path: home?.path ?? [...outcome.path],
-    output: outcome.output, entries, descendants: sessions.size, refused: outcome.refused, attempt: outcome.attempt,
+    status: 'committed',
+    sessionId: home?.sessionId ?? outcome.sessionId,
+    path: home?.path ?? [...outcome.path],
+    output: outcome.output,
+    entries,
+    descendants: sessions.size,
+    refused: outcome.refused,
+    attempt: outcome.attempt,
   };
 }
 
@@ -111,9 +123,14 @@ function unitFailure(spec: UnitSpec, kind: SessionFailure['kind'], message: stri
   return {
     status: 'failed',
     failure: {
-      kind, category: 'error', sessionId: sessionId as SessionFailure['sessionId'],
+      kind,
+      category: 'error',
+      sessionId: sessionId as SessionFailure['sessionId'],
       path: (spec.home?.path ?? [sessionId]) as SessionFailure['path'],
-      message, discarded: { ops: 0, descendants: 0 }, attempt: 1, at: Date.now(),
+      message,
+      discarded: { ops: 0, descendants: 0 },
+      attempt: 1,
+      at: Date.now(),
     },
   };
 }
@@ -139,7 +156,8 @@ class UnitSessions implements SessionUnit {
   async recordStep<T>(key: string, name: string, run: () => Promise<T>): Promise<T> {
     const found = (await this.host.journal.get(this.spec.unitId, key)) as { name: string; value: T } | undefined;
     if (found !== undefined) {
-      if (found.name !== name) throw new Error(`step ${key} was recorded as ${found.name}, not ${name}: the body does not run the same steps`);
+      if (found.name !== name)
+        throw new Error(`step ${key} was recorded as ${found.name}, not ${name}: the body does not run the same steps`);
       return found.value;
     }
     const value = await run();
@@ -164,8 +182,13 @@ class UnitSessions implements SessionUnit {
       const start = draftView(p)?.revision ?? 0;
       const unitId = `${this.spec.unitId}/${key}${p.attempt > 1 ? `#${p.attempt}` : ''}`;
       const result = await this.host.runChild({
-        unitId, body: name, input: options.input, view, home: { sessionId: p.id, path: this.pathInTree(p.path) },
-        ...(options.name !== undefined ? { name: options.name } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+        unitId,
+        body: name,
+        input: options.input,
+        view,
+        home: { sessionId: p.id, path: this.pathInTree(p.path) },
+        ...(options.name !== undefined ? { name: options.name } : {}),
+        ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
       });
       await this.order.turn(parent.key, key);
       if (result.status === 'failed') {

@@ -29,8 +29,12 @@ type Appended =
 export async function runRoot(host: UnitHost, spec: RootSpec): Promise<SessionOutcome> {
   const base = await host.journal.recorded(spec.runId, 'base', async () => (await host.store.load()).revision);
   const result = await runUnit(host, {
-    unitId: spec.runId, body: spec.body, input: spec.input, view: { baseRevision: base, ops: [] },
-    ...(spec.name !== undefined ? { name: spec.name } : {}), ...(spec.timeoutMs ? { timeoutMs: spec.timeoutMs } : {}),
+    unitId: spec.runId,
+    body: spec.body,
+    input: spec.input,
+    view: { baseRevision: base, ops: [] },
+    ...(spec.name !== undefined ? { name: spec.name } : {}),
+    ...(spec.timeoutMs ? { timeoutMs: spec.timeoutMs } : {}),
   });
   if (result.status === 'failed') {
     return { status: 'failed', sessionId: result.failure.sessionId, path: result.failure.path, failure: result.failure };
@@ -40,10 +44,15 @@ export async function runRoot(host: UnitHost, spec: RootSpec): Promise<SessionOu
   const path = result.path as SessionFailure['path'];
   if (!appended.ok) {
     const failure: SessionFailure = {
-      kind: appended.code === 'conflict' ? 'conflict' : 'invalid_commit', category: 'error', sessionId, path, message: appended.message,
+      kind: appended.code === 'conflict' ? 'conflict' : 'invalid_commit',
+      category: 'error',
+      sessionId,
+      path,
+      message: appended.message,
       ...(appended.conflicts ? { conflicts: appended.conflicts } : {}),
       discarded: { ops: result.entries.reduce((n, e) => n + e.ops.length, 0), descendants: result.descendants },
-      attempt: result.attempt, at: Date.now(),
+      attempt: result.attempt,
+      at: Date.now(),
     };
     return { status: 'failed', sessionId, path, failure };
   }
@@ -55,7 +64,7 @@ export async function runRoot(host: UnitHost, spec: RootSpec): Promise<SessionOu
 
 /** Appends the root's commit unless the history past `base` holds it already. */
 export async function appendOnce(store: Store, base: number, result: Extract<UnitResult, { status: 'committed' }>): Promise<Appended> {
-  for (let after = base; ;) {
+  for (let after = base; ; ) {
     const page = await store.history({ after, limit: 200 });
     if (!page.ok) throw new Error(`the store's history could not be read: ${page.error.message}`);
     const found = page.commits.find((c) => c.kind === 'commit' && c.sessionId === result.sessionId);
@@ -66,7 +75,11 @@ export async function appendOnce(store: Store, base: number, result: Extract<Uni
   if (result.entries.length === 0) return { ok: true, revision: (await store.load()).revision };
   const at = Date.now();
   const entries: AuditBlock[] = result.entries.map((e) => ({
-    sessionId: e.sessionId, path: e.path, ...(e.name !== undefined ? { name: e.name } : {}), ops: e.ops, at,
+    sessionId: e.sessionId,
+    path: e.path,
+    ...(e.name !== undefined ? { name: e.name } : {}),
+    ops: e.ops,
+    at,
   }));
   const { sessionId, path } = result;
   const res = await store.append({ expectedRevision: base, basis: 'store', sessionId, path, entries, allocation: 'leased', at });

@@ -13,7 +13,12 @@ import { MemoryJournal } from '../utils/MemoryJournal.ts';
 function hostOf(bodies: Bodies): UnitHost & { readonly store: MemoryStore } {
   const store = new MemoryStore();
   return {
-    journal: new MemoryJournal() as unknown as Journal, store, books: new BookAt(store), bodies, limits: undefined, conflicts: undefined,
+    journal: new MemoryJournal() as unknown as Journal,
+    store,
+    books: new BookAt(store),
+    bodies,
+    limits: undefined,
+    conflicts: undefined,
     runChild: () => Promise.reject(new Error('no child units here')),
   };
 }
@@ -46,8 +51,16 @@ describe('runUnit', () => {
 
   it('a step whose value cannot be recorded fails its session as a crash', async () => {
     const dated = async (s: Session) => recordStep(s, 'a date', async () => new Date());
-    const result = await runUnit(hostOf(new Bodies({ dated })), { unitId: 'run-3', body: 'dated', input: null, view: { baseRevision: 0, ops: [] } });
-    expect(result).toMatchObject({ status: 'failed', failure: { kind: 'crashed', message: expect.stringContaining('value: a Date') as string } });
+    const result = await runUnit(hostOf(new Bodies({ dated })), {
+      unitId: 'run-3',
+      body: 'dated',
+      input: null,
+      view: { baseRevision: 0, ops: [] },
+    });
+    expect(result).toMatchObject({
+      status: 'failed',
+      failure: { kind: 'crashed', message: expect.stringContaining('value: a Date') as string },
+    });
   });
 
   it('outside a durable session a step just runs', async () => {

@@ -8,7 +8,16 @@ function rootResult(sessionId: string) {
   const applied = Skillbook.empty().applyBatch({ operations: [{ type: 'ADD', section: 'harness', issue: 'once', insight: 'only once' }] });
   if (!applied.ok) throw new Error('no op');
   const entry = { revision: 1, sessionId, path: [sessionId], ops: applied.applied } as unknown as AuditEntry;
-  return { status: 'committed' as const, sessionId, path: [sessionId], output: null, entries: [entry], descendants: 0, refused: { count: 0, calls: [] }, attempt: 1 };
+  return {
+    status: 'committed' as const,
+    sessionId,
+    path: [sessionId],
+    output: null,
+    entries: [entry],
+    descendants: 0,
+    refused: { count: 0, calls: [] },
+    attempt: 1,
+  };
 }
 
 describe('appendOnce', () => {

@@ -51,16 +51,22 @@ export async function fanOut(s: Session<FanOutInput>): Promise<{ statuses: strin
     const input = { issue: `child ${i}`, delayMs: (s.input.delayMs ?? 0) * (1 + (i % 3)), tag: rootId };
     spawns.push(s.spawn(writer, { input, name: `writer ${i}` }));
   }
-  spawns.push(s.spawn(async (c) => {
-    const r = await c.tools.add_skill({ section: 'harness', issue: 'in-process child', insight: 'runs beside the root' });
-    return 'error' in r ? r.error : r.skill_id;
-  }, { name: 'local' }));
+  spawns.push(
+    s.spawn(
+      async (c) => {
+        const r = await c.tools.add_skill({ section: 'harness', issue: 'in-process child', insight: 'runs beside the root' });
+        return 'error' in r ? r.error : r.skill_id;
+      },
+      { name: 'local' },
+    ),
+  );
   if (s.input.crash) spawns.push(s.spawn(crasher, { name: 'crasher' }));
   const outcomes = await Promise.all(spawns);
   const told = [rootId];
   for (const o of outcomes) if (o.status === 'committed' && typeof o.output === 'string') told.push(o.output);
   const failures = outcomes.flatMap((o) =>
-    o.status === 'failed' ? [{ kind: o.failure.kind, message: o.failure.message, discarded: o.failure.discarded.ops }] : []);
+    o.status === 'failed' ? [{ kind: o.failure.kind, message: o.failure.message, discarded: o.failure.discarded.ops }] : [],
+  );
   return { statuses: outcomes.map((o) => o.status), told, failures };
 }
 
@@ -68,7 +74,9 @@ export async function fanOut(s: Session<FanOutInput>): Promise<{ statuses: strin
 export const testBodies = { writer, crasher, fanOut, updater, rivals, nested, tree, deeper };
 
 /** A child body that rewrites one skill's insight (two of them on one skill conflict). */
-export async function updater(s: Session<{ readonly skillId: string; readonly insight: string; readonly delayMs?: number }>): Promise<string> {
+export async function updater(
+  s: Session<{ readonly skillId: string; readonly insight: string; readonly delayMs?: number }>,
+): Promise<string> {
   if (s.input.delayMs) await s.sleep(s.input.delayMs);
   const updated = await s.tools.update_skill({ skill_id: s.input.skillId, insight: s.input.insight });
   if ('error' in updated) throw new Error(updated.error);
@@ -95,10 +103,13 @@ export async function nested(s: Session): Promise<string[]> {
   if ('error' in own) throw new Error(own.error);
   const outcomes = await Promise.all([
     s.spawn(writer, { input: { issue: 'grandchild', tag: own.skill_id }, name: 'grandchild' }),
-    s.spawn(async (c) => {
-      const o = await c.spawn(writer, { input: { issue: 'great-grandchild', tag: own.skill_id }, name: 'great-grandchild' });
-      return o.status;
-    }, { name: 'local' }),
+    s.spawn(
+      async (c) => {
+        const o = await c.spawn(writer, { input: { issue: 'great-grandchild', tag: own.skill_id }, name: 'great-grandchild' });
+        return o.status;
+      },
+      { name: 'local' },
+    ),
   ]);
   const [grandchild, local] = outcomes;
   return [grandchild?.status ?? 'none', local?.status === 'committed' ? String(local.output) : 'local failed'];

@@ -14,7 +14,9 @@ export interface Normalised {
  */
 export function normalise(book: Skillbook, commits: readonly PersistedCommit[]): Normalised {
   const label = (b: PersistedCommit['entries'][number]): string => `${b.name ?? '(root)'} depth ${b.path.length - 1}`;
-  const blocks = commits.flatMap((c) => c.entries).map((b) => ({ b, text: `${label(b)}: ${b.ops.map((op) => `${op.type} ${op.issue ?? ''}`).join()}` }));
+  const blocks = commits
+    .flatMap((c) => c.entries)
+    .map((b) => ({ b, text: `${label(b)}: ${b.ops.map((op) => `${op.type} ${op.issue ?? ''}`).join()}` }));
   blocks.sort((x, y) => x.text.localeCompare(y.text));
   const names = new Map<string, string>();
   const name = (id: string): string => {

@@ -32,13 +32,21 @@ started.hook = async (issue) => {
 const opened = await PostgresStore.open({ url: options.storeUrl, schema: options.storeSchema });
 if (!opened.ok) throw new Error('the store did not open');
 const durable = await openDurable({
-  systemDatabaseUrl: options.systemDatabaseUrl, store: opened.store, bodies: testBodies,
-  executorId: options.executorId, workerConcurrency: 2, pollingIntervalMs: 50,
+  systemDatabaseUrl: options.systemDatabaseUrl,
+  store: opened.store,
+  bodies: testBodies,
+  executorId: options.executorId,
+  workerConcurrency: 2,
+  pollingIntervalMs: 50,
 });
 say({ t: 'ready' });
 process.stdin.resume();
 process.stdin.on('end', () => {
-  void durable.close().then(() => opened.store.close()).then(() => log.end()).then(() => process.exit(0));
+  void durable
+    .close()
+    .then(() => opened.store.close())
+    .then(() => log.end())
+    .then(() => process.exit(0));
 });
 if (options.run) {
   const outcome = await durable.run('fanOut', { children: options.run.children, delayMs: options.run.delayMs }, { id: options.run.id });

@@ -31,7 +31,13 @@ export async function bundleWorker(): Promise<{ file: string; dispose(): Promise
   const dir = await mkdtemp(join(cache, 'worker-'));
   const file = join(dir, 'worker.mjs');
   await esbuild.build({
-    entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile: file, logLevel: 'error',
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: file,
+    logLevel: 'error',
     external: ['@dbos-inc/dbos-sdk'],
     banner: { js: "import { createRequire as cohortRequire } from 'node:module'; const require = cohortRequire(import.meta.url);" },
   });

@@ -172,7 +172,8 @@ export class RunState {
 
   private diff(): BookDiff | null {
     if (!this.bookBefore || !this.bookAfter) return null;
-    if (this.diffCache?.after !== this.bookAfter) this.diffCache = { after: this.bookAfter, diff: diffBooks(this.bookBefore, this.bookAfter) };
+    if (this.diffCache?.after !== this.bookAfter)
+      this.diffCache = { after: this.bookAfter, diff: diffBooks(this.bookBefore, this.bookAfter) };
     return this.diffCache.diff;
   }
 
@@ -189,9 +190,21 @@ export class RunState {
     let record = this.sessions.get(id);
     if (record) return record;
     record = {
-      id, parentId: path.length > 1 ? (path[path.length - 2] ?? null) : null, path: [...path], depth: path.length - 1, attempt: 1,
-      status: 'running', spawnedAt: at, endedAt: null, states: [{ state: 'running', at }],
-      commit: null, merge: null, rejection: null, failure: null, landed: [], charged: null,
+      id,
+      parentId: path.length > 1 ? (path[path.length - 2] ?? null) : null,
+      path: [...path],
+      depth: path.length - 1,
+      attempt: 1,
+      status: 'running',
+      spawnedAt: at,
+      endedAt: null,
+      states: [{ state: 'running', at }],
+      commit: null,
+      merge: null,
+      rejection: null,
+      failure: null,
+      landed: [],
+      charged: null,
     };
     this.sessions.set(id, record);
     return record;
@@ -205,7 +218,12 @@ export class RunState {
     if (RANK[status] > RANK[record.status]) record.status = status;
   }
 
-  private settle(id: string, status: 'committed' | 'failed', at: number, event: { readonly charged?: { readonly tokens: number; readonly requests: number } | undefined }): void {
+  private settle(
+    id: string,
+    status: 'committed' | 'failed',
+    at: number,
+    event: { readonly charged?: { readonly tokens: number; readonly requests: number } | undefined },
+  ): void {
     this.advance(id, status, at);
     const record = this.sessions.get(id);
     if (!record) return;

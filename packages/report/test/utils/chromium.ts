@@ -10,8 +10,14 @@ export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium'
 
 /** Flags for a headless Chromium that never reaches the network on its own. */
 export const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--no-first-run', '--disable-sync', '--disable-quic',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--disable-quic',
 ];
 
 /** Where tests leave screenshots and figures (ignored by git). */
@@ -31,7 +37,8 @@ if (!available && !inCi) {
 
 /** A fresh headless Chromium (its own new user-data-dir) and one page; `close` removes everything. */
 export async function openBrowser(): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
-  if (!available) throw new Error(`Chromium is required for the browser tests in CI, and ${CHROMIUM_PATH} is missing (.ci/run installs it)`);
+  if (!available)
+    throw new Error(`Chromium is required for the browser tests in CI, and ${CHROMIUM_PATH} is missing (.ci/run installs it)`);
   const profile = mkdtempSync(join(tmpdir(), 'cohort-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,

@@ -9,7 +9,12 @@ export const SEED_ID = 'context-00001';
 
 /** The names of the demo's sessions, by what happens to them, and what some were charged. */
 export const DEMO = {
-  charged: { writer: { tokens: 1_500, requests: 2 }, helper: { tokens: 300, requests: 1 }, crasher: { tokens: 50, requests: 2 }, planner: { tokens: 1_550, requests: 4 } },
+  charged: {
+    writer: { tokens: 1_500, requests: 2 },
+    helper: { tokens: 300, requests: 1 },
+    crasher: { tokens: 50, requests: 2 },
+    planner: { tokens: 1_550, requests: 4 },
+  },
   sessions: 6,
   committed: ['planner', 'writer', 'helper', 'pruner'],
   crashed: 'crasher',
@@ -20,7 +25,11 @@ export const DEMO = {
 /** A book with the seed skill. */
 export function seededBook(clock: { now(): number }): Skillbook {
   const seeded = Skillbook.empty().applyBatch(
-    { operations: [{ type: 'ADD', section: 'context', issue: 'API calls time out under load', insight: 'retry with backoff', keywords: ['api'] }] },
+    {
+      operations: [
+        { type: 'ADD', section: 'context', issue: 'API calls time out under load', insight: 'retry with backoff', keywords: ['api'] },
+      ],
+    },
     { clock },
   );
   if (!seeded.ok) throw new Error(seeded.error.message);
@@ -50,14 +59,20 @@ async function planner(p: Session): Promise<unknown> {
   return Promise.all([
     p.spawn(writer, { name: 'writer' }),
     p.spawn(crasher, { name: 'crasher' }),
-    p.spawn(async (s: Session) => {
-      await s.sleep(5);
-      await s.tools.remove_skill({ skill_id: SEED_ID, reason: 'superseded' });
-    }, { name: 'pruner' }),
-    p.spawn(async (s: Session) => {
-      await s.sleep(20);
-      await s.tools.update_skill({ skill_id: SEED_ID, insight: 'never retry' });
-    }, { name: 'editor' }),
+    p.spawn(
+      async (s: Session) => {
+        await s.sleep(5);
+        await s.tools.remove_skill({ skill_id: SEED_ID, reason: 'superseded' });
+      },
+      { name: 'pruner' },
+    ),
+    p.spawn(
+      async (s: Session) => {
+        await s.sleep(20);
+        await s.tools.update_skill({ skill_id: SEED_ID, insight: 'never retry' });
+      },
+      { name: 'editor' },
+    ),
   ]);
 }
 
@@ -65,11 +80,14 @@ async function writer(s: Session): Promise<string> {
   s.charge({ tokens: 1_200, requests: 1 }); // a model call's usage
   await s.tools.add_skill({ section: 'context', issue: 'paginate large result sets', insight: 'use cursors', keywords: ['api', 'paging'] });
   // not awaited: the writer drains until its helper has merged
-  void s.spawn(async (g: Session) => {
-    await g.sleep(12);
-    g.charge({ tokens: 300, requests: 1 });
-    await g.tools.add_skill({ section: 'context', issue: 'cache schema lookups', insight: 'memoise per run' });
-  }, { name: 'helper' });
+  void s.spawn(
+    async (g: Session) => {
+      await g.sleep(12);
+      g.charge({ tokens: 300, requests: 1 });
+      await g.tools.add_skill({ section: 'context', issue: 'cache schema lookups', insight: 'memoise per run' });
+    },
+    { name: 'helper' },
+  );
   await s.sleep(3);
   return 'written';
 }

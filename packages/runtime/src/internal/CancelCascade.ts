@@ -30,7 +30,10 @@ export class CancelCascade {
       return running.counts.get(node) ?? liveDescendants(node);
     }
     const counts = liveDescendantCounts([node]);
-    this.run(node.children().map((child) => [child, reason]), counts);
+    this.run(
+      node.children().map((child) => [child, reason]),
+      counts,
+    );
     return counts.get(node) ?? 0;
   }
 
@@ -40,7 +43,10 @@ export class CancelCascade {
       for (const node of nodes) this.running.queue.push([node, reason]);
       return;
     }
-    this.run(nodes.map((node) => [node, reason]), liveDescendantCounts(nodes));
+    this.run(
+      nodes.map((node) => [node, reason]),
+      liveDescendantCounts(nodes),
+    );
   }
 
   private run(queue: [SessionNode, string][], counts: Map<WithChildren, number>): void {

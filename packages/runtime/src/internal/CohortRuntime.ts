@@ -78,7 +78,12 @@ class CohortRuntime implements Runtime {
       limits,
       policy: options.conflicts ?? 'reject',
       budget: BudgetAccount.root(options.budget),
-      events: { get listening() { return events.observed; }, emit: (e) => events.next(e) },
+      events: {
+        get listening() {
+          return events.observed;
+        },
+        emit: (e) => events.next(e),
+      },
       ledger: this.ledger,
       skillIds,
       runtimeId: this.runtimeId,

@@ -82,7 +82,13 @@ export class Merger {
     try {
       const { events } = this.deps;
       if (events.listening) {
-        const event = verdictEvent(node, into, this.deps.clock.now(), answer.type === 'MERGED' ? answer : null, answer.type === 'REJECTED' ? answer.failure : null);
+        const event = verdictEvent(
+          node,
+          into,
+          this.deps.clock.now(),
+          answer.type === 'MERGED' ? answer : null,
+          answer.type === 'REJECTED' ? answer.failure : null,
+        );
         if (event) events.emit(event);
       }
       node.tell(answer);
@@ -129,7 +135,8 @@ export class Merger {
   private backpressure(sessionId: SessionId, queued: number): void {
     const node = this.deps.registry.get(sessionId);
     const { events } = this.deps;
-    if (node && events.listening) events.emit({ type: 'merge.backpressure', sessionId, path: [...node.path], at: this.deps.clock.now(), queued });
+    if (node && events.listening)
+      events.emit({ type: 'merge.backpressure', sessionId, path: [...node.path], at: this.deps.clock.now(), queued });
   }
 }
 
@@ -142,7 +149,10 @@ function commitLimitBroken(sessionId: SessionId, draft: Draft, limits: Limits): 
   if (draft.textLength * 3 <= limits.maxCommitBytes) return null;
   const bytes = draft.textBytes();
   if (bytes > limits.maxCommitBytes) {
-    return failureSeed('limit_exceeded', `commit of ${sessionId} carries ${bytes} bytes of text; maxCommitBytes is ${limits.maxCommitBytes}`);
+    return failureSeed(
+      'limit_exceeded',
+      `commit of ${sessionId} carries ${bytes} bytes of text; maxCommitBytes is ${limits.maxCommitBytes}`,
+    );
   }
   return null;
 }

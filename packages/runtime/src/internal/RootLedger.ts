@@ -210,5 +210,11 @@ function persistedEntries(result: MergeDecision, blocks: readonly AuditBlock[] |
   let ops = 0;
   for (const b of blocks) ops += b.ops.length;
   if (ops === result.ops.length) return result.entries;
-  return blocks.map((b) => ({ revision: 0, sessionId: b.sessionId as SessionId, path: b.path as readonly SessionId[], name: b.name, ops: b.ops }));
+  return blocks.map((b) => ({
+    revision: 0,
+    sessionId: b.sessionId as SessionId,
+    path: b.path as readonly SessionId[],
+    name: b.name,
+    ops: b.ops,
+  }));
 }

@@ -39,7 +39,9 @@ export interface Seams {
 
 /** An entry as the store persists it: one session's block (its name when it has one). */
 export function auditBlock(e: AuditEntry, at: number): AuditBlock {
-  return e.name === undefined ? { sessionId: e.sessionId, path: e.path, ops: e.ops, at } : { sessionId: e.sessionId, path: e.path, name: e.name, ops: e.ops, at };
+  return e.name === undefined
+    ? { sessionId: e.sessionId, path: e.path, ops: e.ops, at }
+    : { sessionId: e.sessionId, path: e.path, name: e.name, ops: e.ops, at };
 }
 
 /**

@@ -101,8 +101,13 @@ export class SessionNode {
       // a root session's, the root supervisor's
       parent: spec.parent?.actor ?? spec.root,
       input: {
-        sessionId: spec.id, path: spec.path, name: spec.options.name, attempt: spec.attempt,
-        timeoutMs: spec.options.timeoutMs, wallClockMs: spec.options.budget?.ms, retry: spec.options.retry,
+        sessionId: spec.id,
+        path: spec.path,
+        name: spec.options.name,
+        attempt: spec.attempt,
+        timeoutMs: spec.options.timeoutMs,
+        wallClockMs: spec.options.budget?.ms,
+        retry: spec.options.retry,
       },
     });
     this.actor.on('*', (emitted) => host.sessionEmitted(this, emitted));
@@ -153,7 +158,8 @@ export class SessionNode {
 
   /** Has the deadline watcher send a deadline the clock has passed (see `deadlineWatcher`). */
   private checkDeadlines(): void {
-    if (this.state === 'running') this.actor.system.get(DEADLINE_WATCHER_ID)?.send({ type: 'CHECK', session: this.actor } satisfies DeadlineEvent);
+    if (this.state === 'running')
+      this.actor.system.get(DEADLINE_WATCHER_ID)?.send({ type: 'CHECK', session: this.actor } satisfies DeadlineEvent);
   }
 
   /** The machine's state, by its own name (`running`, not `live.running`). */

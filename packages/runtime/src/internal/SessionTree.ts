@@ -19,7 +19,15 @@ import type { RootCommit, Supervisor } from '../supervisorMachine.ts';
 import { admitSession, openAccount } from './admitSession.ts';
 import { dropChildDoneEvents } from './dropChildDoneEvents.ts';
 import { Merger, closedAnswer } from './Merger.ts';
-import { committedEvent, committedOutcome, failedOutcome, failureEvents, refusalFailure, sessionFailure, spawnedEvent } from './outcomes.ts';
+import {
+  committedEvent,
+  committedOutcome,
+  failedOutcome,
+  failureEvents,
+  refusalFailure,
+  sessionFailure,
+  spawnedEvent,
+} from './outcomes.ts';
 import type { RootLedger } from './RootLedger.ts';
 import type { BodyEnded } from './runBody.ts';
 import { runBody } from './runBody.ts';
@@ -92,7 +100,12 @@ export class SessionTree implements SessionHost {
     // xstate re-throws an unobserved root error in a timer: observe it, report it, never crash the host
     this.root.subscribe({ error: reportDefect });
     this.root.start();
-    createActor(deadlineWatcher, { id: DEADLINE_WATCHER_ID, systemId: DEADLINE_WATCHER_ID, parent: this.root, input: { clock: deps.clock } }).start();
+    createActor(deadlineWatcher, {
+      id: DEADLINE_WATCHER_ID,
+      systemId: DEADLINE_WATCHER_ID,
+      parent: this.root,
+      input: { clock: deps.clock },
+    }).start();
   }
 
   get liveCount(): number {
@@ -147,8 +160,12 @@ export class SessionTree implements SessionHost {
 
   /** Admits and starts a session (a refused one is delivered its failure at once); its id. */
   private start(
-    parent: SessionNode | null, body: SessionBody<never, unknown>, options: SpawnOptions<unknown>,
-    attempt: number, deliver: Deliver, isRetry: boolean,
+    parent: SessionNode | null,
+    body: SessionBody<never, unknown>,
+    options: SpawnOptions<unknown>,
+    attempt: number,
+    deliver: Deliver,
+    isRetry: boolean,
   ): SessionId {
     const id = this.registry.newId();
     // `concat`, not a spread into a literal: the list is sized to its length (bench row 2c)
@@ -169,7 +186,13 @@ export class SessionTree implements SessionHost {
     return id;
   }
 
-  private refused(id: SessionId, path: readonly SessionId[], seed: FailureSeed, attempt: number, options: SpawnOptions<unknown>): SessionOutcome {
+  private refused(
+    id: SessionId,
+    path: readonly SessionId[],
+    seed: FailureSeed,
+    attempt: number,
+    options: SpawnOptions<unknown>,
+  ): SessionOutcome {
     const failure = refusalFailure(id, path, seed, attempt, this.clock.now());
     const { events } = this.deps;
     if (events.listening) {
@@ -182,7 +205,10 @@ export class SessionTree implements SessionHost {
   /** In a promise callback: a defect here must not become an unhandled rejection. */
   private bodyEnded(node: SessionNode, event: BodyEnded): void {
     if (event.type === 'BODY_DONE') node.output = event.output;
-    this.guard(() => node.tell(event), () => node.tell({ type: 'DEFECT', message: 'runtime defect while ending the body' }));
+    this.guard(
+      () => node.tell(event),
+      () => node.tell({ type: 'DEFECT', message: 'runtime defect while ending the body' }),
+    );
   }
 
   private submitCommit(node: SessionNode): void {

@@ -118,7 +118,11 @@ export class SkillIds {
     if (this.asking) return this.asking;
     const asking = this.source.leaseIds(Math.min(count, LEASE_SIZE.max)).then(
       (res) => this.answered(res),
-      (thrown: unknown) => this.answered({ ok: false, error: { code: 'io', message: `the store failed: ${thrown instanceof Error ? thrown.message : String(thrown)}` } }),
+      (thrown: unknown) =>
+        this.answered({
+          ok: false,
+          error: { code: 'io', message: `the store failed: ${thrown instanceof Error ? thrown.message : String(thrown)}` },
+        }),
     );
     this.asking = asking;
     return asking;

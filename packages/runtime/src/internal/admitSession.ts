@@ -31,7 +31,10 @@ export interface Admission {
 export function admitSession({ parent, options, isRetry, limits, live }: Admission): FailureSeed | null {
   const parsed = SpawnOptionsSchema.safeParse(options);
   if (!parsed.success) {
-    return failureSeed('limit_exceeded', `invalid spawn options: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    return failureSeed(
+      'limit_exceeded',
+      `invalid spawn options: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   }
   const name = parsed.data.name;
   if (name !== undefined && name.length > limits.maxIdLength) {
@@ -42,11 +45,13 @@ export function admitSession({ parent, options, isRetry, limits, live }: Admissi
     return failureSeed('cancelled', `parent session ${parent.id} can no longer spawn: ${parent.endedReason() ?? 'it has ended'}`);
   }
   const depth = parent ? parent.depth + 1 : 0;
-  if (depth > limits.maxDepth) return failureSeed('limit_exceeded', `maxDepth ${limits.maxDepth} reached: a session at depth ${depth} may not be spawned`);
+  if (depth > limits.maxDepth)
+    return failureSeed('limit_exceeded', `maxDepth ${limits.maxDepth} reached: a session at depth ${depth} may not be spawned`);
   if (parent && parent.childCount >= limits.maxChildren) {
     return failureSeed('limit_exceeded', `maxChildren ${limits.maxChildren} reached: session ${parent.id} has that many live children`);
   }
-  if (live >= limits.maxSessions) return failureSeed('limit_exceeded', `maxSessions ${limits.maxSessions} reached: that many sessions are live`);
+  if (live >= limits.maxSessions)
+    return failureSeed('limit_exceeded', `maxSessions ${limits.maxSessions} reached: that many sessions are live`);
   return null;
 }
 
@@ -57,7 +62,11 @@ export function admitSession({ parent, options, isRetry, limits, live }: Admissi
  * @example
  * openAccount(null, { budget: { tokens: 10 } }, BudgetAccount.root({ tokens: 5 })); // a budget_exhausted seed
  */
-export function openAccount(parent: Pick<SessionNode, 'budget'> | null, options: SpawnOptions<unknown>, runtimeBudget: BudgetAccount): BudgetAccount | FailureSeed {
+export function openAccount(
+  parent: Pick<SessionNode, 'budget'> | null,
+  options: SpawnOptions<unknown>,
+  runtimeBudget: BudgetAccount,
+): BudgetAccount | FailureSeed {
   const account = (parent?.budget ?? runtimeBudget).open(options.budget);
   if (account instanceof BudgetAccount) return account;
   return failureSeed(

@@ -15,8 +15,15 @@ import type { SessionNode } from './SessionNode.ts';
 /** The outcome of a session whose commit was merged. */
 export function committedOutcome(node: SessionNode, merged: MergedInfo): SessionOutcome {
   return {
-    status: 'committed', sessionId: node.id, path: node.path, output: node.output,
-    revision: merged.revision, added: merged.added, dropped: merged.dropped, refused: node.refused, attempt: node.attempt,
+    status: 'committed',
+    sessionId: node.id,
+    path: node.path,
+    output: node.output,
+    revision: merged.revision,
+    added: merged.added,
+    dropped: merged.dropped,
+    refused: node.refused,
+    attempt: node.attempt,
   };
 }
 
@@ -26,20 +33,31 @@ export function committedOutcome(node: SessionNode, merged: MergedInfo): Session
  */
 export function sessionFailure(node: SessionNode, seed: FailureSeed, cancelled: number, at: number): SessionFailure {
   return {
-    kind: seed.kind, category: seed.category, sessionId: node.id, path: [...node.path], message: seed.message,
+    kind: seed.kind,
+    category: seed.category,
+    sessionId: node.id,
+    path: [...node.path],
+    message: seed.message,
     ...(seed.error ? { error: seed.error } : {}),
     ...(seed.conflicts ? { conflicts: [...seed.conflicts] } : {}),
     discarded: { ops: node.draft.opCount, descendants: node.draft.descendantCount + cancelled },
-    attempt: node.attempt, at,
+    attempt: node.attempt,
+    at,
   };
 }
 
 /** The failure value of a spawn refused before its session existed (nothing to discard). */
 export function refusalFailure(id: SessionId, path: readonly SessionId[], seed: FailureSeed, attempt: number, at: number): SessionFailure {
   return {
-    kind: seed.kind, category: seed.category, sessionId: id, path: [...path], message: seed.message,
+    kind: seed.kind,
+    category: seed.category,
+    sessionId: id,
+    path: [...path],
+    message: seed.message,
     ...(seed.error ? { error: seed.error } : {}),
-    discarded: { ops: 0, descendants: 0 }, attempt, at,
+    discarded: { ops: 0, descendants: 0 },
+    attempt,
+    at,
   };
 }
 
@@ -49,10 +67,21 @@ export function failedOutcome(failure: SessionFailure): SessionOutcome {
 }
 
 /** `session.spawned`, for a session or a refused spawn (its parent is the path's second-to-last id). */
-export function spawnedEvent(sessionId: SessionId, path: readonly SessionId[], at: number, attempt: number, name: string | undefined): RuntimeEvent {
+export function spawnedEvent(
+  sessionId: SessionId,
+  path: readonly SessionId[],
+  at: number,
+  attempt: number,
+  name: string | undefined,
+): RuntimeEvent {
   return {
-    type: 'session.spawned', sessionId, path: [...path], at,
-    parentId: path.length > 1 ? (path[path.length - 2] ?? null) : null, depth: path.length - 1, attempt,
+    type: 'session.spawned',
+    sessionId,
+    path: [...path],
+    at,
+    parentId: path.length > 1 ? (path[path.length - 2] ?? null) : null,
+    depth: path.length - 1,
+    attempt,
     ...(name !== undefined ? { name } : {}),
   };
 }
@@ -70,9 +99,23 @@ export function committedEvent(node: SessionNode, at: number, baseRevision: numb
 }
 
 /** `session.merged` or, for a conflict, `session.rejected`: what the supervisor of `into` answered; nothing otherwise. */
-export function verdictEvent(node: SessionNode, into: string, at: number, merged: MergedInfo | null, failure: FailureSeed | null): RuntimeEvent | null {
+export function verdictEvent(
+  node: SessionNode,
+  into: string,
+  at: number,
+  merged: MergedInfo | null,
+  failure: FailureSeed | null,
+): RuntimeEvent | null {
   const base = { sessionId: node.id, path: [...node.path], at, into };
-  if (merged) return { type: 'session.merged', ...base, revision: merged.revision, ops: merged.ops, dropped: [...merged.dropped], charged: node.budget.spent() };
+  if (merged)
+    return {
+      type: 'session.merged',
+      ...base,
+      revision: merged.revision,
+      ops: merged.ops,
+      dropped: [...merged.dropped],
+      charged: node.budget.spent(),
+    };
   if (failure?.kind === 'conflict') return { type: 'session.rejected', ...base, conflicts: [...(failure.conflicts ?? [])] };
   return null;
 }

@@ -10,5 +10,12 @@ import type { MergeRefusal } from '../mergeCommit.ts';
  * if (!result.ok && result.kind === 'conflict') store.recordRefused?.(refusedCommit(commit, result, clock.now()));
  */
 export function refusedCommit(commit: Commit, refusal: Extract<MergeRefusal, { kind: 'conflict' }>, at: number): RefusedCommit {
-  return { sessionId: commit.sessionId, path: commit.path, expectedRevision: commit.baseRevision, message: refusal.message, conflicts: refusal.conflicts, at };
+  return {
+    sessionId: commit.sessionId,
+    path: commit.path,
+    expectedRevision: commit.baseRevision,
+    message: refusal.message,
+    conflicts: refusal.conflicts,
+    at,
+  };
 }

@@ -21,8 +21,16 @@ function measure(op: AppliedOp, size: (text: string) => number): number {
   for (let i = 0; i < keywords.length; i++) total += size(keywords[i] as string);
   if (!op.insight_source) return total;
   for (const s of op.insight_source) {
-    total += size(s.trace_uid) + size(s.source_system) + size(s.trace_id) + sized(s.display_name, size) + sized(s.relation, size)
-      + sized(s.sample_question, size) + sized(s.operation_type, size) + sized(s.error_identification, size) + sized(s.learning_text, size);
+    total +=
+      size(s.trace_uid) +
+      size(s.source_system) +
+      size(s.trace_id) +
+      sized(s.display_name, size) +
+      sized(s.relation, size) +
+      sized(s.sample_question, size) +
+      sized(s.operation_type, size) +
+      sized(s.error_identification, size) +
+      sized(s.learning_text, size);
   }
   return total;
 }

@@ -23,7 +23,13 @@ import type { LeaseSource } from '../internal/SkillIds.ts';
 export type RuntimeMutation = 'shared-draft' | 'interleaved-merge' | 'keep-failed-writes' | 'unleased-ids' | 'flat-audit';
 
 /** Every {@link RuntimeMutation}. */
-export const RUNTIME_MUTATIONS: readonly RuntimeMutation[] = ['shared-draft', 'interleaved-merge', 'keep-failed-writes', 'unleased-ids', 'flat-audit'];
+export const RUNTIME_MUTATIONS: readonly RuntimeMutation[] = [
+  'shared-draft',
+  'interleaved-merge',
+  'keep-failed-writes',
+  'unleased-ids',
+  'flat-audit',
+];
 
 /** The runtime's seams with one of them broken as `mutation` says. */
 export function mutantSeams(mutation: RuntimeMutation): Seams {
@@ -37,7 +43,10 @@ export function mutantSeams(mutation: RuntimeMutation): Seams {
     case 'unleased-ids':
       return { ...faithfulSeams, ids: (_store, initial) => ({ source: ownCounter(initial.nextId), allocation: 'unleased' }) };
     case 'flat-audit':
-      return { ...faithfulSeams, persistedBlocks: (commit, entries, at) => [{ sessionId: commit.sessionId, path: commit.path, ops: entryOps(entries), at }] };
+      return {
+        ...faithfulSeams,
+        persistedBlocks: (commit, entries, at) => [{ sessionId: commit.sessionId, path: commit.path, ops: entryOps(entries), at }],
+      };
   }
 }
 
@@ -66,7 +75,11 @@ const mergeInterleaved: Seams['mergeIntoSession'] = (owner, commit, policy, cloc
   const first = owner.draft.merge(part(ops.slice(0, half)), 'last-writer-wins');
   clock.setTimeout(() => {
     if (isLive(owner) && half < ops.length) owner.draft.merge(part(ops.slice(half)), 'last-writer-wins');
-    done(first.ok ? { ok: true, revision: owner.draft.book.revision, merge: { ...first, ops } } : refused(failureSeed('invalid_commit', first.message)));
+    done(
+      first.ok
+        ? { ok: true, revision: owner.draft.book.revision, merge: { ...first, ops } }
+        : refused(failureSeed('invalid_commit', first.message)),
+    );
   }, 0);
 };
 

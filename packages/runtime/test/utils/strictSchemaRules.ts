@@ -7,9 +7,29 @@ type Node = Record<string, unknown>;
 
 /** Keywords at least one of the two providers refuses in a strict tool schema. */
 const REFUSED = [
-  '$schema', 'oneOf', 'allOf', 'not', 'if', 'then', 'else', 'patternProperties', 'propertyNames',
-  'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
-  'minItems', 'maxItems', 'uniqueItems', 'contains', 'minProperties', 'maxProperties', 'default',
+  '$schema',
+  'oneOf',
+  'allOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'patternProperties',
+  'propertyNames',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'contains',
+  'minProperties',
+  'maxProperties',
+  'default',
 ];
 
 export function strictSchemaViolations(schema: unknown): string[] {
@@ -40,7 +60,10 @@ function walk(node: Node, path: string, out: string[]): void {
   if (types.includes('object')) checkObject(node, path, out);
   if (types.includes('array') && !isNode(node['items'])) out.push(`${path}: an array without items`);
   if (isNode(node['items'])) walk(node['items'], `${path}[]`, out);
-  if (Array.isArray(node['anyOf'])) node['anyOf'].forEach((branch, i) => (isNode(branch) ? walk(branch, `${path}.anyOf[${i}]`, out) : out.push(`${path}.anyOf[${i}]: not a schema`)));
+  if (Array.isArray(node['anyOf']))
+    node['anyOf'].forEach((branch, i) =>
+      isNode(branch) ? walk(branch, `${path}.anyOf[${i}]`, out) : out.push(`${path}.anyOf[${i}]: not a schema`),
+    );
 }
 
 function checkObject(node: Node, path: string, out: string[]): void {

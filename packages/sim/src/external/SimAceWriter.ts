@@ -50,12 +50,17 @@ export class SimAceWriter {
   /** Schedules the saves planned while epoch `epoch` runs; resolves when the last is made. */
   during(epoch: number): Promise<void> {
     const planned = (this.plan.saves[epoch - 1] ?? []).filter((s): s is ExternalSavePlan & { at: number } => s.at !== 'before-open');
-    return Promise.all(planned.map((s) => new Promise<void>((resolve) => {
-      this.clock.setTimeout(() => {
-        this.save(epoch, s);
-        resolve();
-      }, s.at);
-    }))).then(() => undefined);
+    return Promise.all(
+      planned.map(
+        (s) =>
+          new Promise<void>((resolve) => {
+            this.clock.setTimeout(() => {
+              this.save(epoch, s);
+              resolve();
+            }, s.at);
+          }),
+      ),
+    ).then(() => undefined);
   }
 
   private load(): { book: Skillbook; digest: string } | null {
@@ -84,7 +89,8 @@ export class SimAceWriter {
 
   private operation(book: Skillbook, op: ExternalOpPlan): Record<string, unknown> {
     this.count += 1;
-    if (op.type === 'ADD') return { type: 'ADD', section: op.section, issue: `ace ${this.count}`, insight: `learned by ACE (${this.count})` };
+    if (op.type === 'ADD')
+      return { type: 'ADD', section: op.section, issue: `ace ${this.count}`, insight: `learned by ACE (${this.count})` };
     const active = [...book.skills()].filter((s) => s.active);
     const target = active[Math.floor(op.pick * active.length)];
     if (!target) return { type: 'TAG', section: 'context', skill_id: 'none', metadata: { delta: 1 } };

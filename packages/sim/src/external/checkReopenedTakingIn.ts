@@ -42,7 +42,8 @@ export function checkReopenedTakingIn(reopen: ReopenRecord, history: readonly Pe
     if (!again.ok || again.book !== reopened) say(`the acknowledged merge of ${append.sessionId} is not in the store's history`);
   }
   for (const [session, n] of journaled) {
-    if (n > (allowed.get(session) ?? 0)) say(`the history holds ${n} commits of ${session}, which was acknowledged (or in doubt) ${allowed.get(session) ?? 0} times`);
+    if (n > (allowed.get(session) ?? 0))
+      say(`the history holds ${n} commits of ${session}, which was acknowledged (or in doubt) ${allowed.get(session) ?? 0} times`);
   }
   const replayed = replayHistory(history);
   if (!replayed.ok) {

@@ -6,7 +6,12 @@ import type { PersistedCommit } from '@cohort/store';
 export type Expected = { readonly skill: ExpectedSkill } | 'absent' | null;
 
 /** The parts of a skill a merge decides. */
-export type ExpectedSkill = { readonly issue: string; readonly insight: string | undefined; readonly keywords: readonly string[]; readonly active: boolean } & Readonly<Record<CounterName, number>>;
+export type ExpectedSkill = {
+  readonly issue: string;
+  readonly insight: string | undefined;
+  readonly keywords: readonly string[];
+  readonly active: boolean;
+} & Readonly<Record<CounterName, number>>;
 
 type CounterName = 'used_count' | 'helpful_count' | 'harmful_count' | 'neutral_count';
 const COUNTERS: readonly CounterName[] = ['used_count', 'helpful_count', 'harmful_count', 'neutral_count'];
@@ -46,7 +51,18 @@ const sameContent = (a: Skill, b: Skill): boolean =>
 
 const identical = (a: Skill | undefined, b: Skill | undefined): boolean => !!a && !!b && a.created_at === b.created_at;
 
-const asExpected = (s: Skill): Expected => ({ skill: { issue: s.issue, insight: s.insight, keywords: s.keywords, active: s.active, used_count: s.used_count, helpful_count: s.helpful_count, harmful_count: s.harmful_count, neutral_count: s.neutral_count } });
+const asExpected = (s: Skill): Expected => ({
+  skill: {
+    issue: s.issue,
+    insight: s.insight,
+    keywords: s.keywords,
+    active: s.active,
+    used_count: s.used_count,
+    helpful_count: s.helpful_count,
+    harmful_count: s.harmful_count,
+    neutral_count: s.neutral_count,
+  },
+});
 
 function expectOne(b: Skill | undefined, d: Skill | undefined, l: Skill | undefined): Expected {
   if (!d && !b) return l ? asExpected(l) : 'absent';
@@ -73,7 +89,11 @@ function expectOne(b: Skill | undefined, d: Skill | undefined, l: Skill | undefi
  * store's ids. Keyed by id in the book.
  */
 export function expectedMerge(base: Skillbook, disk: Skillbook, live: Skillbook): Map<string, Expected> {
-  const ids = new Set([...[...disk.skills()].map((s) => s.id), ...[...base.skills()].map((s) => s.id), ...[...live.skills()].map((s) => s.id)]);
+  const ids = new Set([
+    ...[...disk.skills()].map((s) => s.id),
+    ...[...base.skills()].map((s) => s.id),
+    ...[...live.skills()].map((s) => s.id),
+  ]);
   const out = new Map<string, Expected>();
   for (const id of ids) {
     const d = disk.get(id);
@@ -95,7 +115,9 @@ export function missesExpected(expected: Expected, actual: Skill | undefined): s
   if (!actual) return 'is missing';
   const e = expected.skill;
   const wrong = [
-    e.issue !== actual.issue || (e.insight ?? '') !== (actual.insight ?? '') || e.keywords.join() !== actual.keywords.join() ? 'content' : null,
+    e.issue !== actual.issue || (e.insight ?? '') !== (actual.insight ?? '') || e.keywords.join() !== actual.keywords.join()
+      ? 'content'
+      : null,
     e.active !== actual.active ? 'active' : null,
     ...COUNTERS.map((k) => (e[k] !== actual[k] ? `${k} ${actual[k]} (expected ${e[k]})` : null)),
   ].filter((x): x is string => x !== null);

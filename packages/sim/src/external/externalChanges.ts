@@ -20,7 +20,14 @@ export function takenInDuring(observations: RunObservations, index: number): Tak
   const last = record?.final?.book.revision;
   if (!record || !history || last === undefined) return [];
   return history
-    .filter((c) => c.kind === 'external' && c.external && c.external.reason !== 'created' && c.revision > record.initial.revision && c.revision <= last)
+    .filter(
+      (c) =>
+        c.kind === 'external' &&
+        c.external &&
+        c.external.reason !== 'created' &&
+        c.revision > record.initial.revision &&
+        c.revision <= last,
+    )
     .map((commit) => ({ revision: commit.revision, commit }));
 }
 
@@ -57,7 +64,9 @@ export function remapOps(ops: readonly AppliedOp[], idMap: ReadonlyMap<string, s
  * give in a run where another program saved the document.
  */
 export function replayWithTakenIn(
-  book: Skillbook, audit: readonly { readonly ops: readonly AppliedOp[]; readonly revision: number }[], takenIn: readonly TakenIn[],
+  book: Skillbook,
+  audit: readonly { readonly ops: readonly AppliedOp[]; readonly revision: number }[],
+  takenIn: readonly TakenIn[],
 ): { ok: true; book: Skillbook } | { ok: false; message: string } {
   let current = book;
   const external = [...takenIn];

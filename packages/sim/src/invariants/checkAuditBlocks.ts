@@ -27,14 +27,20 @@ export function checkAuditBlocks(input: CheckInput): InvariantResult {
     checkBlocks(ref, audit, say);
     checkSegments(ref, audit, say);
   }
-  return verdict(3, violations, `${entries} audit entries: each one session's own ops under its real path; one contiguous block per root merge, in merge order`);
+  return verdict(
+    3,
+    violations,
+    `${entries} audit entries: each one session's own ops under its real path; one contiguous block per root merge, in merge order`,
+  );
 }
 
 function checkAttribution(record: EpochRecord, audit: readonly AuditEntry[], say: (m: string) => void): void {
   for (const entry of audit) {
     const spawned = record.sessions.get(entry.sessionId)?.path;
-    if (entry.path[entry.path.length - 1] !== entry.sessionId) say(`audit entry of ${entry.sessionId} has path ${entry.path.join('/')}, which does not end in it`);
-    else if (!spawned || spawned.join('/') !== entry.path.join('/')) say(`audit entry of ${entry.sessionId} claims path ${entry.path.join('/')}; it was spawned at ${spawned?.join('/') ?? '(never)'}`);
+    if (entry.path[entry.path.length - 1] !== entry.sessionId)
+      say(`audit entry of ${entry.sessionId} has path ${entry.path.join('/')}, which does not end in it`);
+    else if (!spawned || spawned.join('/') !== entry.path.join('/'))
+      say(`audit entry of ${entry.sessionId} claims path ${entry.path.join('/')}; it was spawned at ${spawned?.join('/') ?? '(never)'}`);
   }
 }
 
@@ -50,12 +56,16 @@ function checkBlocks(ref: Reference, audit: readonly AuditEntry[], say: (m: stri
   const expected = ref.blocks.filter((b) => b.segments.some((s) => s.ops.length > 0));
   const seen = new Set<string>();
   for (const [i, group] of groups.entries()) {
-    if (seen.has(group.root)) say(`the work of root ${group.root} is split into more than one block of the audit (interleaved with another merge)`);
+    if (seen.has(group.root))
+      say(`the work of root ${group.root} is split into more than one block of the audit (interleaved with another merge)`);
     seen.add(group.root);
     const block = expected[i];
-    if (!block || block.rootId !== group.root) say(`audit block ${i + 1} belongs to ${group.root}; merge order says ${block?.rootId ?? 'nothing'}`);
+    if (!block || block.rootId !== group.root)
+      say(`audit block ${i + 1} belongs to ${group.root}; merge order says ${block?.rootId ?? 'nothing'}`);
     else if (group.revisions.size !== 1 || !group.revisions.has(block.revision)) {
-      say(`the block of ${group.root} spans revisions ${[...group.revisions].join(', ')}; its merge was acknowledged at revision ${block.revision}`);
+      say(
+        `the block of ${group.root} spans revisions ${[...group.revisions].join(', ')}; its merge was acknowledged at revision ${block.revision}`,
+      );
     }
   }
   if (groups.length < expected.length) say(`the audit has ${groups.length} blocks; ${expected.length} root merges carried ops`);
@@ -80,6 +90,9 @@ function sameOps(a: Segment, b: Segment): boolean {
 
 function describe(s: Segment | undefined): string {
   if (!s) return 'absent';
-  const ops = s.ops.slice(0, 3).map((op) => `${op.type} ${op.skill_id}`).join(', ');
+  const ops = s.ops
+    .slice(0, 3)
+    .map((op) => `${op.type} ${op.skill_id}`)
+    .join(', ');
   return `${s.ops.length} ops by ${s.sessionId} (${ops}${s.ops.length > 3 ? ', …' : ''})`;
 }

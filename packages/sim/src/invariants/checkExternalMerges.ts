@@ -15,7 +15,12 @@ export type MergeNotice = Extract<StoreNotice, { type: 'store.adopted' | 'store.
  * it loaded, or — when that was a save of its own the store never saw (overwritten before the
  * store looked) — what that save started from, and so on.
  */
-function trueBase(save: ExternalSaveRecord, byDigest: ReadonlyMap<string, ExternalSaveRecord>, seen: ReadonlySet<string>, chain: Set<ExternalSaveRecord>): Skillbook {
+function trueBase(
+  save: ExternalSaveRecord,
+  byDigest: ReadonlyMap<string, ExternalSaveRecord>,
+  seen: ReadonlySet<string>,
+  chain: Set<ExternalSaveRecord>,
+): Skillbook {
   let s = save;
   chain.add(s);
   for (;;) {
@@ -27,7 +32,10 @@ function trueBase(save: ExternalSaveRecord, byDigest: ReadonlyMap<string, Extern
 }
 
 const isMerge = (n: StoreNotice): n is MergeNotice =>
-  n.type === 'store.rebased' || n.type === 'store.forked' || n.type === 'store.force_saved' || (n.type === 'store.adopted' && n.source === 'external');
+  n.type === 'store.rebased' ||
+  n.type === 'store.forked' ||
+  n.type === 'store.force_saved' ||
+  (n.type === 'store.adopted' && n.source === 'external');
 
 /**
  * Invariant 8 — another program's saves are merged, not taken as removals: each time the store
@@ -71,7 +79,11 @@ export function checkExternalMerges(input: CheckInput): InvariantResult {
     live = replayed.book;
   }
   violations.push(...checkAdds(covered, live));
-  return verdict(8, violations, `${external.saves.length} saves of another program, ${checked} merges: each is the live book ⊕ its non-conflicting changes against the version it started from; its skills in the final book once each`);
+  return verdict(
+    8,
+    violations,
+    `${external.saves.length} saves of another program, ${checked} merges: each is the live book ⊕ its non-conflicting changes against the version it started from; its skills in the final book once each`,
+  );
 }
 
 interface Walk {
@@ -81,7 +93,14 @@ interface Walk {
 }
 
 /** One merge: the book after it against the reference merge of the save into the book before it. */
-function checkMerge(save: ExternalSaveRecord, live: Skillbook, after: Skillbook, history: readonly PersistedCommit[], revision: number, walk: Walk): string[] {
+function checkMerge(
+  save: ExternalSaveRecord,
+  live: Skillbook,
+  after: Skillbook,
+  history: readonly PersistedCommit[],
+  revision: number,
+  walk: Walk,
+): string[] {
   const renumbered = renumberingsUpTo(history, revision);
   const base = inBookIds(trueBase(save, walk.byDigest, walk.seen, walk.covered), renumbered);
   const expected = expectedMerge(base, inBookIds(save.saved, renumbered), live);
@@ -97,13 +116,17 @@ function checkMerge(save: ExternalSaveRecord, live: Skillbook, after: Skillbook,
 /** Every skill the program added in a save the store took in (itself or through a later one) is in the final book once. */
 function checkAdds(covered: ReadonlySet<ExternalSaveRecord>, final: Skillbook | undefined): string[] {
   const identities = new Map<string, number>();
-  for (const s of final?.skills() ?? []) identities.set(`${s.created_at}\u0000${s.issue}`, (identities.get(`${s.created_at}\u0000${s.issue}`) ?? 0) + 1);
+  for (const s of final?.skills() ?? [])
+    identities.set(`${s.created_at}\u0000${s.issue}`, (identities.get(`${s.created_at}\u0000${s.issue}`) ?? 0) + 1);
   const out: string[] = [];
   for (const save of covered) {
     for (const op of save.ops) {
       if (op.type !== 'ADD') continue;
       const n = identities.get(`${op.at}\u0000${op.issue ?? ''}`) ?? 0;
-      if (n !== 1) out.push(`the program's skill "${op.issue}" (epoch ${save.epoch}) is ${n === 0 ? 'not in the final book' : `in the final book ${n} times`}`);
+      if (n !== 1)
+        out.push(
+          `the program's skill "${op.issue}" (epoch ${save.epoch}) is ${n === 0 ? 'not in the final book' : `in the final book ${n} times`}`,
+        );
     }
   }
   return out;

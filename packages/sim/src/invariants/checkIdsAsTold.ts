@@ -37,11 +37,21 @@ export function checkIdsAsTold(input: CheckInput): InvariantResult {
       for (const id of o.added) if (!book.has(id)) say(`root ${o.sessionId} was told it added ${id}, which the book does not hold`);
     }
   }
-  return verdict(9, violations, `${told} ids told to sessions: each names that session's skill in the store's book, or nothing when its work was discarded`);
+  return verdict(
+    9,
+    violations,
+    `${told} ids told to sessions: each names that session's skill in the store's book, or nothing when its work was discarded`,
+  );
 }
 
 /** Checks the ids one session was told; how many. */
-function checkSession(record: EpochRecord, s: SessionRecord, book: Skillbook, owners: Map<string, string> | null, say: (m: string) => void): number {
+function checkSession(
+  record: EpochRecord,
+  s: SessionRecord,
+  book: Skillbook,
+  owners: Map<string, string> | null,
+  say: (m: string) => void,
+): number {
   const issues = new Map<string, string | undefined>();
   for (const item of s.log) if ('own' in item) for (const op of item.own) if (op.type === 'ADD') issues.set(op.skill_id, op.issue);
   const landed = s.path.every((id) => record.sessions.get(id)?.terminals.some((t) => t.type === 'merged') === true);
@@ -51,7 +61,8 @@ function checkSession(record: EpochRecord, s: SessionRecord, book: Skillbook, ow
     if (before !== undefined) say(`${id} was told to ${before} and to ${who}`);
     owners?.set(id, who);
     const skill = book.get(id);
-    if (landed && skill?.issue !== issues.get(id)) say(`${who} was told ${id} for "${issues.get(id) ?? '?'}"; the book has ${skill ? `"${skill.issue}" there` : 'no such skill'}`);
+    if (landed && skill?.issue !== issues.get(id))
+      say(`${who} was told ${id} for "${issues.get(id) ?? '?'}"; the book has ${skill ? `"${skill.issue}" there` : 'no such skill'}`);
     else if (!landed && skill) say(`${who} was told ${id}, and its work was discarded, yet the book has "${skill.issue}" there`);
   }
   return s.allocated.length;

@@ -23,15 +23,28 @@ import type { CheckInput } from './verdict.ts';
  */
 export function checkInvariants(input: CheckInput): InvariantResult[] {
   const checks = [
-    checkSerialisable, checkFailedWorkDiscarded, checkAuditBlocks, checkSettlement, checkUniqueIds, checkNoUnhandledErrors, checkRecovery,
-    checkExternalMerges, checkIdsAsTold, checkPersistedAudit,
+    checkSerialisable,
+    checkFailedWorkDiscarded,
+    checkAuditBlocks,
+    checkSettlement,
+    checkUniqueIds,
+    checkNoUnhandledErrors,
+    checkRecovery,
+    checkExternalMerges,
+    checkIdsAsTold,
+    checkPersistedAudit,
   ] as const;
   return checks.map((check, i) => {
     try {
       return check(input);
     } catch (thrown) {
       const id = (i + 1) as InvariantId;
-      return { id, name: INVARIANTS[id], ok: false, detail: [`the check itself threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`] };
+      return {
+        id,
+        name: INVARIANTS[id],
+        ok: false,
+        detail: [`the check itself threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`],
+      };
     }
   });
 }

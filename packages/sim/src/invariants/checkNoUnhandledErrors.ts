@@ -17,7 +17,8 @@ export function checkNoUnhandledErrors(input: CheckInput): InvariantResult {
     for (const escaped of record.escaped) violations.push(inEpoch(input, record, escaped));
     for (const { event } of record.events) {
       events += 1;
-      if (event.type === 'runtime.defect') violations.push(inEpoch(input, record, `runtime.defect: ${event.error.name}: ${event.error.message}`));
+      if (event.type === 'runtime.defect')
+        violations.push(inEpoch(input, record, `runtime.defect: ${event.error.name}: ${event.error.message}`));
     }
   }
   return verdict(6, violations, `${events} events, no defect; no unhandled rejection, uncaught exception or rejected run`);

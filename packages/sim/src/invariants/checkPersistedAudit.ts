@@ -5,7 +5,12 @@ import type { CheckInput } from './verdict.ts';
 import { epochsOf, inEpoch, verdict } from './verdict.ts';
 
 /** One audit block, whole: where it landed, whose it is, what it did. */
-function key(e: { readonly revision: number; readonly path: readonly string[]; readonly name?: string | undefined; readonly ops: AuditEntry['ops'] }): string {
+function key(e: {
+  readonly revision: number;
+  readonly path: readonly string[];
+  readonly name?: string | undefined;
+  readonly ops: AuditEntry['ops'];
+}): string {
   return `r${e.revision} ${e.path.join('/')} ${e.name ?? '-'} ${JSON.stringify(e.ops)}`;
 }
 
@@ -20,7 +25,10 @@ function difference(stored: string[], merged: string[]): string | null {
   const b = [...merged].sort();
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
     if (a[i] === b[i]) continue;
-    const only = a[i] !== undefined && !b.includes(a[i] ?? '') ? `the store holds ${a[i]?.slice(0, 160)}, which no runtime merged` : `a runtime merged ${b[i]?.slice(0, 160)}, which the store does not hold`;
+    const only =
+      a[i] !== undefined && !b.includes(a[i] ?? '')
+        ? `the store holds ${a[i]?.slice(0, 160)}, which no runtime merged`
+        : `a runtime merged ${b[i]?.slice(0, 160)}, which the store does not hold`;
     return `${a.length} blocks persisted, ${b.length} merged: ${only}`;
   }
   return null;
@@ -52,11 +60,15 @@ export function checkPersistedAudit(input: CheckInput): InvariantResult {
     const records = input.observations.epochs.slice(w.first, w.first + w.count);
     const merged = records.flatMap((r) => r.final?.audit ?? []).map(key);
     blocks += merged.length;
-    if (!w.history) violations.push('the history of the writers\' store could not be read');
+    if (!w.history) violations.push("the history of the writers' store could not be read");
     else {
       const diff = difference(persisted(w.history, w.initial.revision), merged);
       if (diff) violations.push(`the writers' store: ${diff}`);
     }
   }
-  return verdict(10, violations, `${blocks} audit blocks merged, each persisted as merged (session, path, name, ops, revision), nothing else`);
+  return verdict(
+    10,
+    violations,
+    `${blocks} audit blocks merged, each persisted as merged (session, path, name, ops, revision), nothing else`,
+  );
 }

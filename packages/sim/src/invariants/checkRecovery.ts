@@ -29,14 +29,19 @@ export function checkRecovery(input: CheckInput): InvariantResult {
   const violations: string[] = [];
   let acknowledged = 0;
   for (const reopen of reopens) {
-    const say = (m: string): number => violations.push(`reopening after epoch ${reopen.afterEpoch}${reopen.crashed ? ' (crashed)' : ''}: ${m}`);
+    const say = (m: string): number =>
+      violations.push(`reopening after epoch ${reopen.afterEpoch}${reopen.crashed ? ' (crashed)' : ''}: ${m}`);
     acknowledged += reopen.appends.filter((a) => a.result === 'acknowledged').length;
     if (reopen.history) checkTakingIn(reopen, reopen.history, say);
     else checkReopened(reopen, say);
     checkCopies(reopen, say);
   }
   const crashes = reopens.filter((r) => r.crashed).length;
-  return verdict(7, violations, `${reopens.length} reopenings (${crashes} after a crash) held exactly the acknowledged merges (${acknowledged} in all); recovery copies within bound`);
+  return verdict(
+    7,
+    violations,
+    `${reopens.length} reopenings (${crashes} after a crash) held exactly the acknowledged merges (${acknowledged} in all); recovery copies within bound`,
+  );
 }
 
 /** With another program writing the document too: see {@link checkReopenedTakingIn}. */
@@ -51,7 +56,9 @@ function checkReopened(reopen: ReopenRecord, say: (m: string) => void): void {
     return;
   }
   const acked = reopen.appends.filter((a) => a.result === 'acknowledged').map((a) => a.ops);
-  const inDoubt = reopen.appends.filter((a) => a.result !== 'acknowledged' && a.aliveAtSubmit && a.aliveAtResult !== true).map((a) => a.ops);
+  const inDoubt = reopen.appends
+    .filter((a) => a.result !== 'acknowledged' && a.aliveAtSubmit && a.aliveAtResult !== true)
+    .map((a) => a.ops);
   const base = replayAll(reopen.initial, acked);
   if (!base.ok) {
     say(`the acknowledged merges do not replay on the epoch's initial book: ${base.message}`);
@@ -60,7 +67,9 @@ function checkReopened(reopen: ReopenRecord, say: (m: string) => void): void {
   const reopened = reopen.reopened;
   const actual = reopened.toJSON();
   if (!reopen.crashed && reopen.runtimeBook && upToLeases(reopen.runtimeBook, reopened).toJSON() !== actual) {
-    say(`after a clean close, the reopened book differs from the runtime's: ${describeDifference(reopen.runtimeBook, reopen.reopened) ?? 'the documents differ'}`);
+    say(
+      `after a clean close, the reopened book differs from the runtime's: ${describeDifference(reopen.runtimeBook, reopen.reopened) ?? 'the documents differ'}`,
+    );
   }
   let candidate: Skillbook = base.book;
   if (upToLeases(candidate, reopened).toJSON() === actual) return;
@@ -77,7 +86,8 @@ function checkReopened(reopen: ReopenRecord, say: (m: string) => void): void {
 function checkCopies(reopen: ReopenRecord, say: (m: string) => void): void {
   const fixed = new Map<string, number>();
   for (const copy of reopen.copies) {
-    if (copy.depth !== null && copy.depth > RECOVERY_DEPTH_BOUND) say(`recovery copy ${copy.name} is at depth ${copy.depth}, past the bound of ${RECOVERY_DEPTH_BOUND}`);
+    if (copy.depth !== null && copy.depth > RECOVERY_DEPTH_BOUND)
+      say(`recovery copy ${copy.name} is at depth ${copy.depth}, past the bound of ${RECOVERY_DEPTH_BOUND}`);
     if (copy.fixedPoint) fixed.set(copy.writerId ?? '?', (fixed.get(copy.writerId ?? '?') ?? 0) + 1);
   }
   for (const [writer, n] of fixed) if (n > 1) say(`writer ${writer} has ${n} fixed-point recovery copies; the bound is one`);

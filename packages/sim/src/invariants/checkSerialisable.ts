@@ -35,7 +35,10 @@ export function checkSerialisable(input: CheckInput): InvariantResult {
     // a writer among several: its book is the store's, checked once for them all below
     if (w !== null && i >= w.first && i < w.first + w.count) continue;
     const say = (m: string): number => violations.push(inEpoch(input, record, m));
-    checkBook({ expected: ref.book, book: final.book, initial: record.initial, audit: final.audit, takenIn: takenInDuring(input.observations, i) }, say);
+    checkBook(
+      { expected: ref.book, book: final.book, initial: record.initial, audit: final.audit, takenIn: takenInDuring(input.observations, i) },
+      say,
+    );
   }
   if (w) {
     const records = input.observations.epochs.slice(w.first, w.first + w.count);
@@ -46,7 +49,11 @@ export function checkSerialisable(input: CheckInput): InvariantResult {
     if (!w.book || !ref) say('it could not be read after the writers closed');
     else checkBook({ expected: ref.book, book: w.book, initial: w.initial, audit, takenIn: [] }, say);
   }
-  return verdict(1, violations, `${merges} root merges, ${ops} committed ops: the book equals their serial replay, and the audit replays to it`);
+  return verdict(
+    1,
+    violations,
+    `${merges} root merges, ${ops} committed ops: the book equals their serial replay, and the audit replays to it`,
+  );
 }
 
 /** A book against its reference, and against the replay of its audit (with what was taken in from another program). */
@@ -61,7 +68,13 @@ interface BookCheck {
 function checkBook(c: BookCheck, say: (m: string) => void): void {
   const difference = describeDifference(c.expected, c.book);
   if (difference) say(`the book differs from the serial replay of the committed sessions' ops: ${difference}`);
-  const replayed = c.takenIn.length === 0 ? replayAll(c.initial, c.audit.map((e) => e.ops)) : replayWithTakenIn(c.initial, c.audit, c.takenIn);
+  const replayed =
+    c.takenIn.length === 0
+      ? replayAll(
+          c.initial,
+          c.audit.map((e) => e.ops),
+        )
+      : replayWithTakenIn(c.initial, c.audit, c.takenIn);
   if (!replayed.ok) say(`the audit does not replay on the initial book: ${replayed.message}`);
   else if (upToLeases(replayed.book, c.book).toJSON() !== c.book.toJSON()) {
     say(`replaying the audit does not give the book: ${describeDifference(replayed.book, c.book) ?? 'the documents differ'}`);

@@ -27,13 +27,18 @@ export function checkSettlement(input: CheckInput): InvariantResult {
     checkCalls(record, say);
     checkChildrenFirst(record, say);
   }
-  return verdict(4, violations, `${sessions} sessions settled exactly once; ${calls} spawn and run calls each told the outcome once; no commit before its children settled`);
+  return verdict(
+    4,
+    violations,
+    `${sessions} sessions settled exactly once; ${calls} spawn and run calls each told the outcome once; no commit before its children settled`,
+  );
 }
 
 function checkTerminals(record: EpochRecord, say: (m: string) => void): void {
   for (const s of record.sessions.values()) {
     if (s.terminals.length === 0) say(`session ${s.path.join('/')} never settled`);
-    else if (s.terminals.length > 1) say(`session ${s.path.join('/')} settled ${s.terminals.length} times (${s.terminals.map((t) => t.kind ?? t.type).join(', ')})`);
+    else if (s.terminals.length > 1)
+      say(`session ${s.path.join('/')} settled ${s.terminals.length} times (${s.terminals.map((t) => t.kind ?? t.type).join(', ')})`);
   }
 }
 
@@ -49,7 +54,9 @@ function checkCalls(record: EpochRecord, say: (m: string) => void): void {
     const terminal = record.sessions.get(outcome.sessionId)?.terminals[0];
     const expected = outcome.status === 'committed' ? 'merged' : 'failed';
     if (!terminal || terminal.type !== expected) {
-      say(`${outcome.sessionId}'s parent was told "${outcome.status}", but the session ${terminal ? `ended ${terminal.type}` : 'has no terminal event'}`);
+      say(
+        `${outcome.sessionId}'s parent was told "${outcome.status}", but the session ${terminal ? `ended ${terminal.type}` : 'has no terminal event'}`,
+      );
     } else if (outcome.status === 'failed' && terminal.kind !== outcome.failure.kind) {
       say(`${outcome.sessionId}'s parent was told it failed with ${outcome.failure.kind}; its event says ${terminal.kind ?? '?'}`);
     }

@@ -30,12 +30,14 @@ export function checkUniqueIds(input: CheckInput): InvariantResult {
     const final = record.final;
     if (!final) continue;
     const ids = [...final.book.skills()].map((s) => s.id);
-    if (new Set(ids).size !== ids.length || ids.length !== final.book.size) say(`the book lists ${ids.length} skills for ${new Set(ids).size} distinct ids`);
+    if (new Set(ids).size !== ids.length || ids.length !== final.book.size)
+      say(`the book lists ${ids.length} skills for ${new Set(ids).size} distinct ids`);
     const added = new Set<string>();
     for (const entry of final.audit) {
       for (const op of entry.ops) {
         if (op.type !== 'ADD') continue;
-        if (added.has(op.skill_id) || record.initial.has(op.skill_id)) say(`the audit adds ${op.skill_id} twice (again by ${entry.path.join('/')})`);
+        if (added.has(op.skill_id) || record.initial.has(op.skill_id))
+          say(`the audit adds ${op.skill_id} twice (again by ${entry.path.join('/')})`);
         added.add(op.skill_id);
       }
     }

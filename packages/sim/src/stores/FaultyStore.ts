@@ -31,7 +31,9 @@ export class FaultyStore extends DelegatingStore {
   override append(commit: CommitRecord): Promise<AppendResult> {
     this.count += 1;
     if (this.count !== this.fault.append) return this.inner.append(commit);
-    this.onFault(`store append #${this.count} (${commit.sessionId}) ${this.fault.as === 'throw' ? 'throws' : 'is refused with an io error'}`);
+    this.onFault(
+      `store append #${this.count} (${commit.sessionId}) ${this.fault.as === 'throw' ? 'throws' : 'is refused with an io error'}`,
+    );
     if (this.fault.as === 'throw') return Promise.reject(new Error(`simulated store defect on append #${this.count}`));
     return Promise.resolve({ ok: false, error: { code: 'io', message: `simulated write error on append #${this.count}` } });
   }

@@ -36,7 +36,11 @@ export class RecordingStore extends DelegatingStore {
 
   override append(commit: CommitRecord): Promise<AppendResult> {
     const record: AppendRecord = {
-      sessionId: commit.sessionId, ops: commitOps(commit), aliveAtSubmit: this.alive(), result: 'pending', aliveAtResult: null,
+      sessionId: commit.sessionId,
+      ops: commitOps(commit),
+      aliveAtSubmit: this.alive(),
+      result: 'pending',
+      aliveAtResult: null,
     };
     this.appends.push(record);
     return this.inner.append(commit).then(

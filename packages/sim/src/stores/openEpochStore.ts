@@ -49,19 +49,28 @@ export async function openEpochStore(request: OpenRequest): Promise<{ ok: true; 
   const { plan, clock } = request;
   if (plan.kind === 'memory' || !request.sim) {
     const memory = new MemoryStore(request.initial, { clock });
-    const inner: Store = plan.kind === 'memory' && plan.fault && request.withFault ? new FaultyStore(memory, plan.fault, request.onFault) : memory;
+    const inner: Store =
+      plan.kind === 'memory' && plan.fault && request.withFault ? new FaultyStore(memory, plan.fault, request.onFault) : memory;
     const recording = new RecordingStore(inner, () => true);
     return { ok: true, store: { recording, book: (await memory.load()).book, mount: null, file: null, openNotices: [] } };
   }
   const mount = request.sim.mount();
   const fs = plan.fault && request.withFault ? faultyFs(mount, plan.fault, request.onFault) : mount;
   const fileOptions = {
-    fs, clock, process: mount.process, writerId: `w${request.epoch}`,
+    fs,
+    clock,
+    process: mount.process,
+    writerId: `w${request.epoch}`,
     // the count alone decides, so that small books see checkpoints (and crashes inside them) often
-    checkpointEvery: plan.checkpointEvery, checkpointJournalRatio: 0, idleCheckpointMs: plan.idleCheckpointMs,
-    initialBook: request.initial, lockWaitMs: 1_000,
+    checkpointEvery: plan.checkpointEvery,
+    checkpointJournalRatio: 0,
+    idleCheckpointMs: plan.idleCheckpointMs,
+    initialBook: request.initial,
+    lockWaitMs: 1_000,
   };
-  const opened = request.staleBase ? await openMutantFileStore('stale-base', SIM_DOCUMENT, fileOptions) : await FileStore.open(SIM_DOCUMENT, fileOptions);
+  const opened = request.staleBase
+    ? await openMutantFileStore('stale-base', SIM_DOCUMENT, fileOptions)
+    : await FileStore.open(SIM_DOCUMENT, fileOptions);
   if (!opened.ok) return { ok: false, message: describeOpenError(opened.error) };
   const file = opened.store;
   const inner: Store = request.ackBeforeSync ? new AckBeforeSyncStore(file) : file;

@@ -41,7 +41,11 @@ export function assembleState(parts: DocumentParts, revision: number): BookState
   const active = { context: 0, harness: 0 };
   for (const [id, skill] of parts.skills) {
     // frozen here, where their shape is known, so that freezing the state skips them
-    shardedSet(draft.skills, id, Object.freeze({ skill: freezeSkill(skill), contentRev: revision, activeRev: revision, countersRev: revision }));
+    shardedSet(
+      draft.skills,
+      id,
+      Object.freeze({ skill: freezeSkill(skill), contentRev: revision, activeRev: revision, countersRev: revision }),
+    );
     if (skill.active) active[skill.section as Section] += 1;
     nextId = Math.max(nextId, idSuffix(id) ?? nextId);
   }

@@ -33,10 +33,37 @@ export function makeSkill(f: SkillFields): Skill {
   const { section, keywords, issue, occurrences } = f;
   // two literals rather than a spread of `{ insight }`: every skill an object of one of two shapes, made without a temporary
   if (f.insight === null) {
-    return { id, section, keywords, issue, occurrences, active, used_count, helpful_count, harmful_count, neutral_count, created_at: f.created, updated_at: f.at };
+    return {
+      id,
+      section,
+      keywords,
+      issue,
+      occurrences,
+      active,
+      used_count,
+      helpful_count,
+      harmful_count,
+      neutral_count,
+      created_at: f.created,
+      updated_at: f.at,
+    };
   }
   const insight = f.insight;
-  return { id, section, keywords, issue, insight, occurrences, active, used_count, helpful_count, harmful_count, neutral_count, created_at: f.created, updated_at: f.at };
+  return {
+    id,
+    section,
+    keywords,
+    issue,
+    insight,
+    occurrences,
+    active,
+    used_count,
+    helpful_count,
+    harmful_count,
+    neutral_count,
+    created_at: f.created,
+    updated_at: f.at,
+  };
 }
 
 /** Deep-freezes a skill (its insight sources are frozen when made). */

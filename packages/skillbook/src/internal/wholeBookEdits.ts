@@ -23,7 +23,12 @@ export function purgeState(state: BookState, ids: readonly string[], revision: n
   if (gone.size === 0) return null;
   return editState(state, (d) => {
     d.revision = revision;
-    d.changes = appendChange(state.changes, { from: state.revision, revision, nextIdBefore: state.nextId, hashes: [...gone.keys()].map(keyHash) });
+    d.changes = appendChange(state.changes, {
+      from: state.revision,
+      revision,
+      nextIdBefore: state.nextId,
+      hashes: [...gone.keys()].map(keyHash),
+    });
     const active = { ...state.active };
     for (const [id, skill] of gone) {
       shardedDelete(d.skills, id);
@@ -57,11 +62,23 @@ export interface AdoptedSkills {
 
 /** A skill as given, in the book's own shape and frozen. */
 function ownSkill(s: PlainSkill): Skill {
-  return freezeSkill(makeSkill({
-    id: s.id, section: s.section, keywords: [...s.keywords], issue: s.issue, insight: s.insight ?? null, occurrences: [...s.occurrences],
-    active: s.active, used_count: s.used_count, helpful_count: s.helpful_count, harmful_count: s.harmful_count,
-    neutral_count: s.neutral_count, created: s.created_at, at: s.updated_at,
-  }));
+  return freezeSkill(
+    makeSkill({
+      id: s.id,
+      section: s.section,
+      keywords: [...s.keywords],
+      issue: s.issue,
+      insight: s.insight ?? null,
+      occurrences: [...s.occurrences],
+      active: s.active,
+      used_count: s.used_count,
+      helpful_count: s.helpful_count,
+      harmful_count: s.harmful_count,
+      neutral_count: s.neutral_count,
+      created: s.created_at,
+      at: s.updated_at,
+    }),
+  );
 }
 
 /** Takes `change` in at `revision` (see `Skillbook.adopt`). */
@@ -84,7 +101,13 @@ export function adoptState(state: BookState, change: AdoptedSkills, revision: nu
     nextId = Math.max(nextId, idSuffix(skill.id) ?? 0);
   }
   const put = commitChanges(state, { revision, nextId, active, entries, added, addedSections });
-  return purgeState(put, change.purged.filter((id) => !entries.has(id)), revision) ?? put;
+  return (
+    purgeState(
+      put,
+      change.purged.filter((id) => !entries.has(id)),
+      revision,
+    ) ?? put
+  );
 }
 
 /** The state with `next_id` at least `nextId` (same revision, same skills); itself when it is there already. */

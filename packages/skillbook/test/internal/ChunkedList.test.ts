@@ -18,7 +18,10 @@ describe('ChunkedList', () => {
     const versions: [ChunkedList<number>, number][] = [];
     let n = 0;
     for (const size of [1, 63, 1, 64, 200, 3767, 1, 4096, 5]) {
-      list = push(list, Array.from({ length: size }, () => n++));
+      list = push(
+        list,
+        Array.from({ length: size }, () => n++),
+      );
       versions.push([list, n]);
     }
     expect(list.length).toBe(n);
@@ -41,7 +44,10 @@ describe('ChunkedList', () => {
     for (const length of [0, 1, 64, 65, 4096, 4097]) {
       const items = Array.from({ length }, (_, i) => i);
       const built = listFromArray(items);
-      const pushed = push(immer.produce(emptyList<number>(), () => undefined), items);
+      const pushed = push(
+        immer.produce(emptyList<number>(), () => undefined),
+        items,
+      );
       expect({ length: built.length, height: built.height, items: listToArray(built) }).toEqual({
         length: pushed.length,
         height: pushed.height,

@@ -24,7 +24,10 @@ function nodes(map: ShardedMap<number>): Set<unknown> {
 
 describe('ShardedMap', () => {
   const keys = ['__proto__', 'constructor', 'toString', '7', '', ...Array.from({ length: 5000 }, (_, i) => `context-${i}`)];
-  const big = edit(immer.produce(emptyShardedMap<number>(), () => undefined), (d) => keys.forEach((k, i) => shardedSet(d, k, i)));
+  const big = edit(
+    immer.produce(emptyShardedMap<number>(), () => undefined),
+    (d) => keys.forEach((k, i) => shardedSet(d, k, i)),
+  );
 
   it('gets, sets and deletes any string key, including __proto__, constructor and 7', () => {
     expect(big.size).toBe(keys.length);
@@ -47,12 +50,18 @@ describe('ShardedMap', () => {
   });
 
   it('shardedWithAll - a commit of many keys gives the map setting them one by one gives, copying each node on their paths once', () => {
-    const batch = new Map<string, number>([['context-17', -1], ['__proto__', -2], ['valueOf', -3], ...Array.from({ length: 3000 }, (_, i): [string, number] => [`harness-${i}`, i])]);
+    const batch = new Map<string, number>([
+      ['context-17', -1],
+      ['__proto__', -2],
+      ['valueOf', -3],
+      ...Array.from({ length: 3000 }, (_, i): [string, number] => [`harness-${i}`, i]),
+    ]);
     const before = nodes(big);
     const after = shardedWithAll(big, batch);
     const oneByOne = edit(big, (d) => batch.forEach((v, k) => shardedSet(d, k, v)));
     expect(after.size).toBe(oneByOne.size);
-    const buckets = (m: ShardedMap<number>): unknown[] => [...nodes(m)].filter((n) => n instanceof Map).map((b) => [...(b as Map<string, number>)]);
+    const buckets = (m: ShardedMap<number>): unknown[] =>
+      [...nodes(m)].filter((n) => n instanceof Map).map((b) => [...(b as Map<string, number>)]);
     expect(buckets(after).sort()).toEqual(buckets(oneByOne).sort());
     // one fresh node per distinct path prefix of the written keys (the root, 32-slot nodes, buckets)
     const fresh = [...nodes(after)].filter((n) => !before.has(n));

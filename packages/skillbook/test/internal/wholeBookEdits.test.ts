@@ -13,18 +13,21 @@ function book(ops: readonly Record<string, unknown>[], from = Skillbook.empty())
 const skills = (b: Skillbook): Record<string, Skill> => Object.fromEntries([...b.skills()].map((s) => [s.id, s]));
 
 describe('whole-book edits', () => {
-  it('adopt - takes another writer\'s skills as they are, adds newcomers, purges what it deleted, in one revision', () => {
+  it("adopt - takes another writer's skills as they are, adds newcomers, purges what it deleted, in one revision", () => {
     const ours = book([
       { type: 'ADD', section: 'context', issue: 'a', insight: 'x' },
       { type: 'ADD', section: 'harness', issue: 'b' },
       { type: 'ADD', section: 'harness', issue: 'c' },
     ]);
     // ACE loads the document, edits a skill, adds one, deletes one, and saves
-    const theirs = book([
-      { type: 'UPDATE', skill_id: 'context-00001', insight: 'changed by ACE' },
-      { type: 'TAG', skill_id: 'context-00001', metadata: { delta: 1 } },
-      { type: 'ADD', section: 'harness', issue: 'newcomer' },
-    ], Skillbook.fromJSON(ours.toJSON())).purge(['harness-00003']);
+    const theirs = book(
+      [
+        { type: 'UPDATE', skill_id: 'context-00001', insight: 'changed by ACE' },
+        { type: 'TAG', skill_id: 'context-00001', metadata: { delta: 1 } },
+        { type: 'ADD', section: 'harness', issue: 'newcomer' },
+      ],
+      Skillbook.fromJSON(ours.toJSON()),
+    ).purge(['harness-00003']);
     const changed = [theirs.get('context-00001'), theirs.get('harness-00004')].filter((s): s is Skill => s !== undefined);
     const adopted = ours.adopt({ skills: changed, purged: ['harness-00003'], nextId: theirs.nextId });
     expect(adopted.revision).toBe(ours.revision + 1);
@@ -40,8 +43,18 @@ describe('whole-book edits', () => {
     const start = book([{ type: 'ADD', section: 'harness', issue: 'p', skill_id: '__proto__' }]);
     const proto = start.get('__proto__');
     if (!proto) throw new Error('no skill');
-    const adopted = start.adopt({ skills: [{ ...proto, issue: 'q' }, { ...proto, id: 'constructor' }], purged: [], nextId: 0 });
-    expect([...adopted.skills()].map((s) => [s.id, s.issue])).toEqual([['__proto__', 'q'], ['constructor', 'p']]);
+    const adopted = start.adopt({
+      skills: [
+        { ...proto, issue: 'q' },
+        { ...proto, id: 'constructor' },
+      ],
+      purged: [],
+      nextId: 0,
+    });
+    expect([...adopted.skills()].map((s) => [s.id, s.issue])).toEqual([
+      ['__proto__', 'q'],
+      ['constructor', 'p'],
+    ]);
     expect(adopted.purge(['__proto__']).has('__proto__')).toBe(false);
   });
 

@@ -53,7 +53,17 @@ export const rawOperation: fc.Arbitrary<Record<string, unknown>> = fc.record(
 );
 
 /** The fields an operation has (see `OperationFields`). */
-export const OPERATION_FIELDS = ['type', 'section', 'skill_id', 'issue', 'keywords', 'insight', 'metadata', 'reason', 'insight_source'] as const;
+export const OPERATION_FIELDS = [
+  'type',
+  'section',
+  'skill_id',
+  'issue',
+  'keywords',
+  'insight',
+  'metadata',
+  'reason',
+  'insight_source',
+] as const;
 
 /** An op with every field its own property, `undefined` where the op has none. */
 export function withEveryField(op: Record<string, unknown>): OperationFields {

@@ -28,7 +28,12 @@ export class Database {
 
   /** A new (unpooled) client with the same settings, for `LISTEN`. */
   client(): pg.Client {
-    return new pg.Client({ connectionString: this.options.url, connectionTimeoutMillis: this.options.connectTimeoutMs, application_name: `cohort ${this.options.writerId} listen`, keepAlive: true });
+    return new pg.Client({
+      connectionString: this.options.url,
+      connectionTimeoutMillis: this.options.connectTimeoutMs,
+      application_name: `cohort ${this.options.writerId} listen`,
+      keepAlive: true,
+    });
   }
 
   /**

@@ -82,7 +82,7 @@ export class GroupWriter {
         try {
           await client.query('BEGIN');
           const row = await readBookRow(client, s.options.schema, true);
-          if (!row) throw new Error('the store\'s book row is gone: another program dropped its tables');
+          if (!row) throw new Error("the store's book row is gone: another program dropped its tables");
           caught = await catchUp(client, s.options.schema, s.sequencer, s.position, row);
           decided = await this.decide(client, items, token);
           phase.now = 'commit';
@@ -102,8 +102,14 @@ export class GroupWriter {
 
   private async decide(client: PoolClient, items: readonly GroupItem[], token: string): Promise<DecidedGroup> {
     const s = this.s;
-    const grant = (count: number, floor: number, revision: number) => grantLease(client, s.options.schema, count, floor, revision, s.options.writerId);
-    const decided = await decideGroup(s.sequencer, items, { writerId: s.options.writerId, token, at: s.options.clock.now(), document: s.options.display }, grant);
+    const grant = (count: number, floor: number, revision: number) =>
+      grantLease(client, s.options.schema, count, floor, revision, s.options.writerId);
+    const decided = await decideGroup(
+      s.sequencer,
+      items,
+      { writerId: s.options.writerId, token, at: s.options.clock.now(), document: s.options.display },
+      grant,
+    );
     const book = s.sequencer.book;
     if (decided.changed || decided.rows.log.length > 0) {
       await writeGroupRows(client, s.options.schema, decided.rows, book.revision, book.nextId, decided.rows.commits.length > 0);
@@ -119,7 +125,12 @@ export class GroupWriter {
     return decided.results;
   }
 
-  private async failed(items: readonly GroupItem[], failure: Failure, decided: DecidedGroup | null, restore: { before: StoreState['sequencer']['state']; leaseNumber: number }): Promise<readonly ItemResult[]> {
+  private async failed(
+    items: readonly GroupItem[],
+    failure: Failure,
+    decided: DecidedGroup | null,
+    restore: { before: StoreState['sequencer']['state']; leaseNumber: number },
+  ): Promise<readonly ItemResult[]> {
     const s = this.s;
     const token = decided?.token ?? null;
     const outcome: Resolved = failure.phase === 'commit' && token !== null ? await this.resolve(token) : 'absent';
@@ -128,9 +139,17 @@ export class GroupWriter {
     s.position.leaseNumber = restore.leaseNumber;
     const message = messageOf(failure.error);
     if (outcome === 'unknown') {
-      s.poison({ code: 'io', message: `the connection broke while a group was committing and the database could not be asked whether it was: reopen the store (${message})`, cause: failure.error });
+      s.poison({
+        code: 'io',
+        message: `the connection broke while a group was committing and the database could not be asked whether it was: reopen the store (${message})`,
+        cause: failure.error,
+      });
     }
-    const error: StoreError = s.poisoned ?? { code: 'io', message: `the database could not be written: ${message}; nothing of this append was kept`, cause: failure.error };
+    const error: StoreError = s.poisoned ?? {
+      code: 'io',
+      message: `the database could not be written: ${message}; nothing of this append was kept`,
+      cause: failure.error,
+    };
     s.reportIo('append', message, items.length, s.poisoned !== null);
     return items.map((i) => itemRefusal(i.kind, error));
   }

@@ -39,7 +39,9 @@ export class RefusalLog {
       body: { sessionId: r.sessionId, path: r.path, expectedRevision: r.expectedRevision, message: r.message, conflicts: r.conflicts },
     }));
     try {
-      await this.s.db.with((client) => client.query(inSchema(INSERT, this.s.options.schema), [JSON.stringify(rows), this.s.options.writerId]));
+      await this.s.db.with((client) =>
+        client.query(inSchema(INSERT, this.s.options.schema), [JSON.stringify(rows), this.s.options.writerId]),
+      );
     } catch (error) {
       this.s.reportIo('log', messageOf(error), 0, false);
     }

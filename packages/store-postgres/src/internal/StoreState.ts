@@ -37,10 +37,17 @@ export class StoreState {
     if (caught.to === caught.from) return;
     const book = caught.book;
     this.notices.next({
-      type: 'store.adopted', ...this.base('adopted', 'cohort', caught.from, caught.to, this.options.writerId),
-      revision: caught.to, fromRevision: caught.from, diskDigest: '', rebased: 0, idMap: {},
+      type: 'store.adopted',
+      ...this.base('adopted', 'cohort', caught.from, caught.to, this.options.writerId),
+      revision: caught.to,
+      fromRevision: caught.from,
+      diskDigest: '',
+      rebased: 0,
+      idMap: {},
       external: { added: [], changed: [], removed: [], dropped: [], counts: { added: 0, changed: 0, removed: 0, dropped: 0 } },
-      source: 'cohort', writerId: caught.writers[0] ?? null, commits: caught.commits,
+      source: 'cohort',
+      writerId: caught.writers[0] ?? null,
+      commits: caught.commits,
     });
     this.external.next({ book, revision: book.revision });
   }
@@ -58,8 +65,13 @@ export class StoreState {
   /** Reports an I/O failure as a notice, and logs it when the database can be reached (without waiting for it). */
   reportIo(operation: string, message: string, refused: number, poisoned: boolean): void {
     const notice: StoreNotice = {
-      type: 'store.io_failed', ...this.base('io_failed', operation, message, this.options.clock.now()),
-      operation, file: this.options.display, message, refused, poisoned,
+      type: 'store.io_failed',
+      ...this.base('io_failed', operation, message, this.options.clock.now()),
+      operation,
+      file: this.options.display,
+      message,
+      refused,
+      poisoned,
     };
     this.notices.next(notice);
     void this.log(notice);
@@ -70,7 +82,10 @@ export class StoreState {
     await this.db
       .with((client) =>
         client.query(inSchema('INSERT INTO {schema}.log (kind, type, writer_id, body) VALUES ($1, $2, $3, $4)', this.options.schema), [
-          'notice', notice.type, this.options.writerId, JSON.stringify(notice),
+          'notice',
+          notice.type,
+          this.options.writerId,
+          JSON.stringify(notice),
         ]),
       )
       .catch(() => undefined);

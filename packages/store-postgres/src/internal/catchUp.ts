@@ -37,7 +37,9 @@ function replayInto(sequencer: CommitSequencer, commits: readonly PersistedCommi
     if (c.revision !== book.revision + 1 && !(c.kind === 'external' && c.revision > book.revision)) return false;
     if (c.kind === 'external') {
       if (!c.external) return false;
-      sequencer.absorb(book.adopt({ skills: c.external.skills, purged: c.external.purged, nextId: c.external.nextId }, { revision: c.revision }));
+      sequencer.absorb(
+        book.adopt({ skills: c.external.skills, purged: c.external.purged, nextId: c.external.nextId }, { revision: c.revision }),
+      );
       continue;
     }
     const replayed = book.replay(commitOps(c));
@@ -54,7 +56,13 @@ function replayInto(sequencer: CommitSequencer, commits: readonly PersistedCommi
  * exact; run outside one (a notification, `load`), it takes in what was committed so far.
  * When what it reads does not follow from the sequencer's book, it reads the whole book again.
  */
-export async function catchUp(client: PoolClient, schema: string, sequencer: CommitSequencer, position: Position, row?: BookRow): Promise<CaughtUp> {
+export async function catchUp(
+  client: PoolClient,
+  schema: string,
+  sequencer: CommitSequencer,
+  position: Position,
+  row?: BookRow,
+): Promise<CaughtUp> {
   const from = sequencer.book.revision;
   const head = row ?? (await readBookRow(client, schema, false));
   const leases = await readLeases(client, schema, position.leaseNumber);

@@ -35,7 +35,12 @@ export interface GroupWriterIdentity {
  * conflict record per commit refused for its conflicts. Nothing is durable until the
  * caller's transaction commits.
  */
-export async function decideGroup(sequencer: CommitSequencer, items: readonly GroupItem[], who: GroupWriterIdentity, grant: GrantLease): Promise<DecidedGroup> {
+export async function decideGroup(
+  sequencer: CommitSequencer,
+  items: readonly GroupItem[],
+  who: GroupWriterIdentity,
+  grant: GrantLease,
+): Promise<DecidedGroup> {
   const before = sequencer.book;
   const commits: Record<string, unknown>[] = [];
   const blocks: Record<string, unknown>[] = [];
@@ -60,7 +65,16 @@ export async function decideGroup(sequencer: CommitSequencer, items: readonly Gr
     results.push({ kind: 'append', result: { ok: true, revision, book: decided.book, ...remapped } });
     // a commit whose every op changed nothing is acknowledged, not written
     if (decided.blocks.length === 0) continue;
-    commits.push({ revision, kind: 'commit', writer_id: who.writerId, session_id: commit.sessionId, path: commit.path, at: commit.at, token: `${who.token}:${commits.length}`, external: null });
+    commits.push({
+      revision,
+      kind: 'commit',
+      writer_id: who.writerId,
+      session_id: commit.sessionId,
+      path: commit.path,
+      at: commit.at,
+      token: `${who.token}:${commits.length}`,
+      external: null,
+    });
     let index = 0;
     decided.blocks.forEach((b, position) => {
       blocks.push({ revision, position, session_id: b.sessionId, path: b.path, name: b.name ?? null, at: b.at, ops: b.ops });
@@ -78,7 +92,11 @@ export async function decideGroup(sequencer: CommitSequencer, items: readonly Gr
 }
 
 async function leaseItem(sequencer: CommitSequencer, count: number, grant: GrantLease): Promise<ItemResult> {
-  if (!validLeaseCount(count)) return { kind: 'lease', result: { ok: false, error: { code: 'invalid_request', message: `a lease is 1 to 1,000,000 ids, not ${count}` } } };
+  if (!validLeaseCount(count))
+    return {
+      kind: 'lease',
+      result: { ok: false, error: { code: 'invalid_request', message: `a lease is 1 to 1,000,000 ids, not ${count}` } },
+    };
   const book = sequencer.book;
   const floor = Math.max(book.nextId, sequencer.leaseRecord.through);
   const lease = await grant(count, floor, book.revision);
@@ -87,7 +105,11 @@ async function leaseItem(sequencer: CommitSequencer, count: number, grant: Grant
 }
 
 /** The rows of the skills `ids` as they are in `book` (a skill no longer there is not written). */
-function skillRows(book: Skillbook, ids: ReadonlySet<string>, added: ReadonlyMap<string, readonly [number, number]>): Record<string, unknown>[] {
+function skillRows(
+  book: Skillbook,
+  ids: ReadonlySet<string>,
+  added: ReadonlyMap<string, readonly [number, number]>,
+): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   for (const id of ids) {
     const skill = book.get(id);
@@ -100,14 +122,31 @@ function skillRows(book: Skillbook, ids: ReadonlySet<string>, added: ReadonlyMap
 }
 
 function conflictRecord(commit: CommitRecord, error: StoreError, writerId: string): Record<string, unknown> {
-  const body = { sessionId: commit.sessionId, path: commit.path, expectedRevision: commit.expectedRevision, message: error.message, conflicts: error.conflicts ?? [] };
+  const body = {
+    sessionId: commit.sessionId,
+    path: commit.path,
+    expectedRevision: commit.expectedRevision,
+    message: error.message,
+    conflicts: error.conflicts ?? [],
+  };
   return { kind: 'conflict', type: 'commit.refused', revision: null, session_id: commit.sessionId, writer_id: writerId, body };
 }
 
-function remapRecord(commit: CommitRecord, revision: number, idMap: ReadonlyMap<string, string>, who: GroupWriterIdentity): Record<string, unknown> {
+function remapRecord(
+  commit: CommitRecord,
+  revision: number,
+  idMap: ReadonlyMap<string, string>,
+  who: GroupWriterIdentity,
+): Record<string, unknown> {
   const body: StoreNotice = {
-    type: 'store.ids_remapped', id: occurrenceId('ids_remapped', who.document, commit.sessionId, revision), at: who.at, document: who.document,
-    sessionId: commit.sessionId, path: [...commit.path], revision, idMap: Object.fromEntries(idMap),
+    type: 'store.ids_remapped',
+    id: occurrenceId('ids_remapped', who.document, commit.sessionId, revision),
+    at: who.at,
+    document: who.document,
+    sessionId: commit.sessionId,
+    path: [...commit.path],
+    revision,
+    idMap: Object.fromEntries(idMap),
   };
   return { kind: 'notice', type: 'store.ids_remapped', revision, session_id: commit.sessionId, writer_id: who.writerId, body };
 }

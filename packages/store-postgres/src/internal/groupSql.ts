@@ -63,7 +63,14 @@ export function channelOf(schema: string): string {
 }
 
 /** Writes a group's rows and moves the book to `revision` and `nextId` (inside the group's transaction). */
-export async function writeGroupRows(client: PoolClient, schema: string, rows: GroupRows, revision: number, nextId: number, notify: boolean): Promise<void> {
+export async function writeGroupRows(
+  client: PoolClient,
+  schema: string,
+  rows: GroupRows,
+  revision: number,
+  nextId: number,
+  notify: boolean,
+): Promise<void> {
   await client.query(inSchema(WRITE_GROUP, schema), [JSON.stringify(rows), revision, nextId, channelOf(schema), notify]);
 }
 
@@ -73,13 +80,25 @@ export async function writeGroupRows(client: PoolClient, schema: string, rows: G
  * transaction. The sequence does not roll back: a lease whose transaction fails leaves a gap,
  * never a number granted twice.
  */
-export async function grantLease(client: PoolClient, schema: string, count: number, floor: number, revision: number, writerId: string): Promise<{ from: number; to: number }> {
+export async function grantLease(
+  client: PoolClient,
+  schema: string,
+  count: number,
+  floor: number,
+  revision: number,
+  writerId: string,
+): Promise<{ from: number; to: number }> {
   const r = await client.query<{ last: string }>(
     inSchema(`SELECT setval('{schema}.skill_ids', greatest(last_value, $1) + $2) AS last FROM {schema}.skill_ids`, schema),
     [floor, count],
   );
   const last = Number(r.rows[0]?.last);
   const lease = { from: last - count + 1, to: last + 1 };
-  await client.query(inSchema('INSERT INTO {schema}.leases (first, past, revision, writer_id) VALUES ($1, $2, $3, $4)', schema), [lease.from, lease.to, revision, writerId]);
+  await client.query(inSchema('INSERT INTO {schema}.leases (first, past, revision, writer_id) VALUES ($1, $2, $3, $4)', schema), [
+    lease.from,
+    lease.to,
+    revision,
+    writerId,
+  ]);
   return lease;
 }

@@ -14,14 +14,26 @@ import { writeCreated } from './writeCreated.ts';
  */
 export async function importInto(s: StoreState, text: string): Promise<ImportResult> {
   const parsed = Skillbook.parse(text, { revision: 1 });
-  if (!parsed.ok) return { ok: false, error: { code: 'invalid_request', message: `not an ACE schema-v2 document: ${parsed.error.message}`, cause: parsed.error } };
+  if (!parsed.ok)
+    return {
+      ok: false,
+      error: { code: 'invalid_request', message: `not an ACE schema-v2 document: ${parsed.error.message}`, cause: parsed.error },
+    };
   const book = parsed.book;
   try {
     const done = await s.db.transaction(async (client): Promise<ImportResult> => {
       const row = await readBookRow(client, s.options.schema, true);
-      const found = await client.query(inSchema('SELECT (SELECT count(*) FROM {schema}.skills) + (SELECT count(*) FROM {schema}.commits) AS n', s.options.schema));
+      const found = await client.query(
+        inSchema('SELECT (SELECT count(*) FROM {schema}.skills) + (SELECT count(*) FROM {schema}.commits) AS n', s.options.schema),
+      );
       if (!row || row.revision !== 0 || Number(found.rows[0]?.n) !== 0) {
-        return { ok: false, error: { code: 'invalid_request', message: `the store is not empty (revision ${row?.revision ?? '?'}): import loads a document into an empty store only` } };
+        return {
+          ok: false,
+          error: {
+            code: 'invalid_request',
+            message: `the store is not empty (revision ${row?.revision ?? '?'}): import loads a document into an empty store only`,
+          },
+        };
       }
       await writeCreated(client, s.options.schema, book, s.options.writerId, s.options.clock.now(), true);
       return { ok: true, revision: book.revision, skills: book.size };
@@ -29,6 +41,9 @@ export async function importInto(s: StoreState, text: string): Promise<ImportRes
     if (done.ok && s.sequencer.book.revision === 0) s.sequencer.absorb(book);
     return done;
   } catch (error) {
-    return { ok: false, error: { code: 'io', message: `the database could not be written: ${messageOf(error)}; nothing was imported`, cause: error } };
+    return {
+      ok: false,
+      error: { code: 'io', message: `the database could not be written: ${messageOf(error)}; nothing was imported`, cause: error },
+    };
   }
 }

@@ -106,7 +106,9 @@ export function inSchema(sql: string, schema: string): string {
 }
 
 /** What {@link migrate} found: the version the schema is at now, or a newer one than this code knows. */
-export type MigrateResult = { readonly ok: true; readonly applied: number; readonly version: number } | { readonly ok: false; readonly version: number };
+export type MigrateResult =
+  | { readonly ok: true; readonly applied: number; readonly version: number }
+  | { readonly ok: false; readonly version: number };
 
 /**
  * Creates the schema when absent and applies the migrations it lacks, in one transaction
@@ -118,8 +120,15 @@ export async function migrate(client: PoolClient, schema: string): Promise<Migra
   try {
     await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`cohort.migrate:${schema}`]);
     await client.query(inSchema('CREATE SCHEMA IF NOT EXISTS {schema}', schema));
-    await client.query(inSchema('CREATE TABLE IF NOT EXISTS {schema}.migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())', schema));
-    const done = await client.query<{ version: number }>(inSchema('SELECT coalesce(max(version), 0)::int AS version FROM {schema}.migrations', schema));
+    await client.query(
+      inSchema(
+        'CREATE TABLE IF NOT EXISTS {schema}.migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+        schema,
+      ),
+    );
+    const done = await client.query<{ version: number }>(
+      inSchema('SELECT coalesce(max(version), 0)::int AS version FROM {schema}.migrations', schema),
+    );
     const at = done.rows[0]?.version ?? 0;
     if (at > LATEST_VERSION) {
       await client.query('ROLLBACK');

@@ -18,12 +18,17 @@ async function schemaExists(db: Database, schema: string): Promise<boolean> {
 
 async function openWith(db: Database, options: ResolvedPostgresOptions): Promise<Opened> {
   const fail = (code: StoreOpenError['code'], message: string, cause?: unknown): Opened => ({
-    ok: false, error: { code, message, file: options.display, ...(cause === undefined ? {} : { cause }) },
+    ok: false,
+    error: { code, message, file: options.display, ...(cause === undefined ? {} : { cause }) },
   });
-  if (!options.create && !(await schemaExists(db, options.schema))) return fail('missing_document', `there is no store in schema ${options.schema} (and create is false)`);
+  if (!options.create && !(await schemaExists(db, options.schema)))
+    return fail('missing_document', `there is no store in schema ${options.schema} (and create is false)`);
   const migrated = await db.with((c) => migrate(c, options.schema));
   if (!migrated.ok) {
-    return fail('unsupported_schema_version', `the schema is at version ${migrated.version}, newer than this version of Cohort knows (${LATEST_VERSION}): upgrade Cohort`);
+    return fail(
+      'unsupported_schema_version',
+      `the schema is at version ${migrated.version}, newer than this version of Cohort knows (${LATEST_VERSION}): upgrade Cohort`,
+    );
   }
   if (options.create) await db.with((c) => createBook(c, options.schema, options.initialBook, options.writerId, options.clock.now()));
   const read = await db.with((c) => readBook(c, options.schema));

@@ -39,7 +39,10 @@ export async function readBookRow(client: PoolClient, schema: string, lock: bool
 
 /** Leases numbered past `after`, in the order granted. */
 export async function readLeases(client: PoolClient, schema: string, after: number): Promise<LeasesRead> {
-  const r = await client.query<{ number: string; first: string; past: string }>(inSchema('SELECT number, first, past FROM {schema}.leases WHERE number > $1 ORDER BY number', schema), [after]);
+  const r = await client.query<{ number: string; first: string; past: string }>(
+    inSchema('SELECT number, first, past FROM {schema}.leases WHERE number > $1 ORDER BY number', schema),
+    [after],
+  );
   const leases = r.rows.map((row) => ({ from: Number(row.first), to: Number(row.past) }));
   const last = r.rows.length > 0 ? Number(r.rows[r.rows.length - 1]?.number) : after;
   return { leases, last };
@@ -57,10 +60,15 @@ function withSimilarity(book: Skillbook, similarity: string | null): Skillbook {
 async function readAll(client: PoolClient, schema: string): Promise<BookRead | null> {
   const row = await readBookRow(client, schema, false);
   if (!row) return null;
-  const skills = await client.query<SkillRow>(inSchema(`SELECT ${SKILL_COLUMNS} FROM {schema}.skills ORDER BY added_revision, added_index`, schema));
+  const skills = await client.query<SkillRow>(
+    inSchema(`SELECT ${SKILL_COLUMNS} FROM {schema}.skills ORDER BY added_revision, added_index`, schema),
+  );
   const leases = await readLeases(client, schema, 0);
   const empty = Skillbook.empty({ revision: row.revision });
-  const book = skills.rows.length === 0 && row.nextId === 0 ? empty : empty.adopt({ skills: skills.rows.map(skillOfRow), purged: [], nextId: row.nextId }, { revision: row.revision });
+  const book =
+    skills.rows.length === 0 && row.nextId === 0
+      ? empty
+      : empty.adopt({ skills: skills.rows.map(skillOfRow), purged: [], nextId: row.nextId }, { revision: row.revision });
   return { book: withSimilarity(book, row.similarity), leases: leases.leases, leaseNumber: leases.last };
 }
 

@@ -12,7 +12,13 @@ export async function readHistoryPage(s: StoreState, options: HistoryOptions): P
   const after = options.after ?? -1;
   const limit = options.limit ?? DEFAULT_HISTORY_LIMIT;
   if (!Number.isSafeInteger(after) || !Number.isSafeInteger(limit) || limit < 1) {
-    return { ok: false, error: { code: 'invalid_request', message: `history: after must be an integer and limit a positive integer (got ${String(options.after)}, ${String(options.limit)})` } };
+    return {
+      ok: false,
+      error: {
+        code: 'invalid_request',
+        message: `history: after must be an integer and limit a positive integer (got ${String(options.after)}, ${String(options.limit)})`,
+      },
+    };
   }
   try {
     const r = await s.db.with((client) => client.query<CommitRow>(inSchema(HISTORY_SQL, s.options.schema), [after, limit + 1]));
@@ -26,7 +32,9 @@ export async function readHistoryPage(s: StoreState, options: HistoryOptions): P
 
 /** The notices in the store's log table, oldest first (a record this version does not know as a notice is left out). */
 export async function readLoggedNotices(s: StoreState): Promise<StoreNotice[]> {
-  const r = await s.db.with((c) => c.query<{ body: unknown }>(inSchema("SELECT body FROM {schema}.log WHERE kind = 'notice' ORDER BY id", s.options.schema)));
+  const r = await s.db.with((c) =>
+    c.query<{ body: unknown }>(inSchema("SELECT body FROM {schema}.log WHERE kind = 'notice' ORDER BY id", s.options.schema)),
+  );
   return r.rows.flatMap((row) => {
     const parsed = StoreNoticeSchema.safeParse(row.body);
     return parsed.success ? [parsed.data] : [];
@@ -35,6 +43,8 @@ export async function readLoggedNotices(s: StoreState): Promise<StoreNotice[]> {
 
 /** How many `conflict` rows the store's log table has: the commits refused for their conflicts. */
 export async function countRefusedCommits(s: StoreState): Promise<number> {
-  const r = await s.db.with((c) => c.query<{ n: string }>(inSchema("SELECT count(*) AS n FROM {schema}.log WHERE kind = 'conflict'", s.options.schema)));
+  const r = await s.db.with((c) =>
+    c.query<{ n: string }>(inSchema("SELECT count(*) AS n FROM {schema}.log WHERE kind = 'conflict'", s.options.schema)),
+  );
   return Number(r.rows[0]?.n ?? 0);
 }

@@ -5,24 +5,47 @@ import type { ExternalChange, PersistedBlock, PersistedCommit } from '@cohort/st
 export type SkillRow = Omit<PlainSkill, 'insight' | 'keywords'> & { readonly insight: string | null; readonly keywords: string[] };
 
 /** The columns of a skill row, in the order {@link SkillRow} lists them. */
-export const SKILL_COLUMNS = 'id, section, issue, insight, keywords, occurrences, active, used_count, helpful_count, harmful_count, neutral_count, created_at, updated_at';
+export const SKILL_COLUMNS =
+  'id, section, issue, insight, keywords, occurrences, active, used_count, helpful_count, harmful_count, neutral_count, created_at, updated_at';
 
 /** A skill as the book holds it, from its row. */
 export function skillOfRow(row: SkillRow): PlainSkill {
   return {
-    id: row.id, section: row.section, keywords: row.keywords, issue: row.issue, ...(row.insight === null ? {} : { insight: row.insight }),
-    occurrences: row.occurrences, active: row.active, used_count: row.used_count, helpful_count: row.helpful_count,
-    harmful_count: row.harmful_count, neutral_count: row.neutral_count, created_at: row.created_at, updated_at: row.updated_at,
+    id: row.id,
+    section: row.section,
+    keywords: row.keywords,
+    issue: row.issue,
+    ...(row.insight === null ? {} : { insight: row.insight }),
+    occurrences: row.occurrences,
+    active: row.active,
+    used_count: row.used_count,
+    helpful_count: row.helpful_count,
+    harmful_count: row.harmful_count,
+    neutral_count: row.neutral_count,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
   };
 }
 
 /** A skill as the group write sends it (JSON; `added` places a new skill in document order). */
 export function skillRecord(skill: Skill, revision: number, added: readonly [number, number]): Record<string, unknown> {
   return {
-    id: skill.id, section: skill.section, issue: skill.issue, insight: skill.insight ?? null, keywords: skill.keywords,
-    occurrences: skill.occurrences, active: skill.active, used_count: skill.used_count, helpful_count: skill.helpful_count,
-    harmful_count: skill.harmful_count, neutral_count: skill.neutral_count, created_at: skill.created_at, updated_at: skill.updated_at,
-    revision, added_revision: added[0], added_index: added[1],
+    id: skill.id,
+    section: skill.section,
+    issue: skill.issue,
+    insight: skill.insight ?? null,
+    keywords: skill.keywords,
+    occurrences: skill.occurrences,
+    active: skill.active,
+    used_count: skill.used_count,
+    helpful_count: skill.helpful_count,
+    harmful_count: skill.harmful_count,
+    neutral_count: skill.neutral_count,
+    created_at: skill.created_at,
+    updated_at: skill.updated_at,
+    revision,
+    added_revision: added[0],
+    added_index: added[1],
   };
 }
 
@@ -58,7 +81,13 @@ export interface SerialisedExternal {
 
 /** An external change as stored. */
 export function serialiseExternal(change: ExternalChange): SerialisedExternal {
-  return { reason: change.reason, skills: [...change.skills], purged: [...change.purged], nextId: change.nextId, renumbered: [...change.renumbered] };
+  return {
+    reason: change.reason,
+    skills: [...change.skills],
+    purged: [...change.purged],
+    nextId: change.nextId,
+    renumbered: [...change.renumbered],
+  };
 }
 
 /** The history query's SELECT list and joins, for commits past `$1` (at most `$2`). */
@@ -71,11 +100,29 @@ export const HISTORY_SQL = `
 /** A persisted commit from its row. */
 export function commitOfRow(row: CommitRow): PersistedCommit {
   const revision = Number(row.revision);
-  const entries = (row.blocks ?? []).map((b): PersistedBlock => ({
-    sessionId: b.session_id, path: b.path, ...(b.name === null ? {} : { name: b.name }), ops: b.ops, at: Number(b.at), revision,
-  }));
-  const base = { kind: row.kind, revision, writerId: row.writer_id, sessionId: row.session_id, path: row.path, at: Number(row.at), entries };
+  const entries = (row.blocks ?? []).map(
+    (b): PersistedBlock => ({
+      sessionId: b.session_id,
+      path: b.path,
+      ...(b.name === null ? {} : { name: b.name }),
+      ops: b.ops,
+      at: Number(b.at),
+      revision,
+    }),
+  );
+  const base = {
+    kind: row.kind,
+    revision,
+    writerId: row.writer_id,
+    sessionId: row.session_id,
+    path: row.path,
+    at: Number(row.at),
+    entries,
+  };
   if (row.kind !== 'external' || row.external === null) return base;
   const x = row.external;
-  return { ...base, external: { reason: x.reason, skills: x.skills, purged: x.purged, nextId: x.nextId, renumbered: new Map(x.renumbered) } };
+  return {
+    ...base,
+    external: { reason: x.reason, skills: x.skills, purged: x.purged, nextId: x.nextId, renumbered: new Map(x.renumbered) },
+  };
 }

@@ -10,7 +10,9 @@ const run = promisify(execFile);
 
 /** The newest PostgreSQL server binaries installed (`/usr/lib/postgresql/<version>/bin`). */
 async function serverBin(): Promise<string> {
-  const versions = (await readdir('/usr/lib/postgresql').catch(() => [] as string[])).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+  const versions = (await readdir('/usr/lib/postgresql').catch(() => [] as string[]))
+    .filter((v) => /^\d+$/.test(v))
+    .sort((a, b) => Number(b) - Number(a));
   const newest = versions[0];
   if (!newest) throw new Error('no PostgreSQL server binaries under /usr/lib/postgresql (install postgresql)');
   return join('/usr/lib/postgresql', newest, 'bin');

@@ -10,7 +10,11 @@ export function freshSchema(prefix = 't'): string {
 }
 
 /** Runs one statement on its own connection to `url`. */
-export async function sql<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values: unknown[] = [], url = PG_URL): Promise<R[]> {
+export async function sql<R extends pg.QueryResultRow = pg.QueryResultRow>(
+  text: string,
+  values: unknown[] = [],
+  url = PG_URL,
+): Promise<R[]> {
   const client = new pg.Client({ connectionString: url });
   client.on('error', () => undefined);
   await client.connect();

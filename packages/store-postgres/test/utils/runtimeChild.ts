@@ -43,7 +43,11 @@ export interface SessionReport {
 export type ChildReport =
   | { readonly t: 'ready'; readonly writer: string; readonly revision: number }
   | {
-      readonly t: 'ack'; readonly writer: string; readonly root: string; readonly revision: number; readonly sessions: readonly SessionReport[];
+      readonly t: 'ack';
+      readonly writer: string;
+      readonly root: string;
+      readonly revision: number;
+      readonly sessions: readonly SessionReport[];
       /** How the descendants that failed failed (their work is not in the commit). */
       readonly failedBelow: readonly string[];
     }
@@ -66,7 +70,13 @@ function random(): number {
 /** Opens the store, trying again a few times (a connection killed while it opens is an io error, as it would be for a service). */
 async function open(): Promise<Awaited<ReturnType<typeof PostgresStore.open>>> {
   for (let attempt = 1; ; attempt += 1) {
-    const r = await PostgresStore.open({ url: options.url, schema: options.schema, writerId: options.writerId, poolSize: 3, connectTimeoutMs: 2_000 });
+    const r = await PostgresStore.open({
+      url: options.url,
+      schema: options.schema,
+      writerId: options.writerId,
+      poolSize: 3,
+      connectTimeoutMs: 2_000,
+    });
     if (r.ok || attempt === 5) return r;
     await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
   }
@@ -106,7 +116,8 @@ async function work(s: Session, adds: [string, string][], crashRate: number): Pr
     ops += 1;
   }
   if ('ok' in (await s.tools.tag_skill({ skill_id: options.hot, tag: random() < 0.5 ? 'helpful' : 'harmful' }))) ops += 1;
-  if (random() < 0.05 && 'ok' in (await s.tools.update_skill({ skill_id: options.hot, insight: `${options.writerId} ${s.id} was here` }))) ops += 1;
+  if (random() < 0.05 && 'ok' in (await s.tools.update_skill({ skill_id: options.hot, insight: `${options.writerId} ${s.id} was here` })))
+    ops += 1;
   await s.sleep(Math.floor(random() * 5));
   if (random() < crashRate) throw new Error(`${s.id} crashes on purpose`);
   return ops;
@@ -135,17 +146,26 @@ async function body(s: Session, depth: number): Promise<Tree> {
 async function root(): Promise<void> {
   const outcome = await rt.run<unknown, Tree>((s) => body(s, 2));
   if (outcome.status === 'committed') {
-    say({ t: 'ack', writer: options.writerId, root: outcome.sessionId, revision: outcome.revision, sessions: outcome.output.sessions, failedBelow: outcome.output.failed });
+    say({
+      t: 'ack',
+      writer: options.writerId,
+      root: outcome.sessionId,
+      revision: outcome.revision,
+      sessions: outcome.output.sessions,
+      failedBelow: outcome.output.failed,
+    });
   } else say({ t: 'fail', writer: options.writerId, root: outcome.sessionId, kind: outcome.failure.kind });
 }
 
 say({ t: 'ready', writer: options.writerId, revision: rt.revision });
 let started = 0;
-await Promise.all(Array.from({ length: options.concurrency }, async () => {
-  while (options.roots === 0 || started < options.roots) {
-    started += 1;
-    await root();
-  }
-}));
+await Promise.all(
+  Array.from({ length: options.concurrency }, async () => {
+    while (options.roots === 0 || started < options.roots) {
+      started += 1;
+      await root();
+    }
+  }),
+);
 await rt.close();
 say({ t: 'done', writer: options.writerId });

@@ -41,7 +41,13 @@ export async function runtimeChildCommand(): Promise<ChildCommand> {
   const dir = await mkdtemp(join(tmpdir(), 'cohort-pg-child-'));
   const outfile = join(dir, 'child.mjs');
   await esbuild.build({
-    entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile, logLevel: 'error',
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile,
+    logLevel: 'error',
     banner: { js: "import { createRequire as cohortRequire } from 'node:module'; const require = cohortRequire(import.meta.url);" },
   });
   return { args: [outfile], dispose: () => rm(dir, { recursive: true, force: true }) };

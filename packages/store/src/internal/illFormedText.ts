@@ -10,6 +10,7 @@ import type { CommitRecord } from '../Store.ts';
  * illFormedText(commit); // 'commit of s1: entries[0].ops[0].issue: a lone surrogate (\\ud800) at character 5 is not Unicode text'
  */
 export function illFormedText(commit: CommitRecord): string | null {
-  const found = loneSurrogate(commit.sessionId, 'sessionId') ?? loneSurrogate(commit.path, 'path') ?? loneSurrogate(commit.entries, 'entries');
+  const found =
+    loneSurrogate(commit.sessionId, 'sessionId') ?? loneSurrogate(commit.path, 'path') ?? loneSurrogate(commit.entries, 'entries');
   return found ? `commit of ${commit.sessionId}: ${describeLoneSurrogate(found)}` : null;
 }

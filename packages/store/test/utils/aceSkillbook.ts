@@ -93,7 +93,12 @@ export class AceSkillbook {
     if (skills instanceof Map) for (const [id, value] of skills) if (value instanceof Map) book.skills.set(id, fromDict(value));
     const sections = payload.get('sections');
     if (sections instanceof Map) {
-      for (const [name, ids] of sections) if (Array.isArray(ids)) book.sections.set(name, ids.map((x) => optionalText(x) ?? ''));
+      for (const [name, ids] of sections)
+        if (Array.isArray(ids))
+          book.sections.set(
+            name,
+            ids.map((x) => optionalText(x) ?? ''),
+          );
     }
     const next = payload.get('next_id');
     book.nextId = next === null || next === undefined ? 0 : count(next);
@@ -129,8 +134,19 @@ export class AceSkillbook {
     const id = `${normalized.split(/\s+/)[0]?.toLowerCase() ?? normalized}-${String(this.nextId).padStart(5, '0')}`;
     const created = nowIso();
     const skill: AceSkill = {
-      id, section: normalized, keywords, issue: issueText, insight, occurrences: [], active: true,
-      used_count: 0, helpful_count: 0, harmful_count: 0, neutral_count: 0, created_at: created, updated_at: nowIso(),
+      id,
+      section: normalized,
+      keywords,
+      issue: issueText,
+      insight,
+      occurrences: [],
+      active: true,
+      used_count: 0,
+      helpful_count: 0,
+      harmful_count: 0,
+      neutral_count: 0,
+      created_at: created,
+      updated_at: nowIso(),
     };
     this.skills.set(id, skill);
     this.sectionList(normalized).push(id);
@@ -187,16 +203,32 @@ export class AceSkillbook {
   toDict(): PyObject {
     const skills: PyObject = new Map();
     for (const [id, s] of this.skills) {
-      skills.set(id, new Map<string, PyValue>([
-        ['id', s.id], ['section', s.section], ['keywords', [...s.keywords]], ['issue', s.issue], ['insight', s.insight],
-        ['occurrences', s.occurrences], ['active', s.active], ['used_count', new PyNumber(String(s.used_count))],
-        ['helpful_count', new PyNumber(String(s.helpful_count))], ['harmful_count', new PyNumber(String(s.harmful_count))],
-        ['neutral_count', new PyNumber(String(s.neutral_count))], ['created_at', s.created_at], ['updated_at', s.updated_at],
-      ]));
+      skills.set(
+        id,
+        new Map<string, PyValue>([
+          ['id', s.id],
+          ['section', s.section],
+          ['keywords', [...s.keywords]],
+          ['issue', s.issue],
+          ['insight', s.insight],
+          ['occurrences', s.occurrences],
+          ['active', s.active],
+          ['used_count', new PyNumber(String(s.used_count))],
+          ['helpful_count', new PyNumber(String(s.helpful_count))],
+          ['harmful_count', new PyNumber(String(s.harmful_count))],
+          ['neutral_count', new PyNumber(String(s.neutral_count))],
+          ['created_at', s.created_at],
+          ['updated_at', s.updated_at],
+        ]),
+      );
     }
     const sections: PyObject = new Map([...this.sections].map(([k, v]) => [k, [...v]]));
     return new Map<string, PyValue>([
-      ['schema_version', '2'], ['skills', skills], ['sections', sections], ['next_id', new PyNumber(String(this.nextId))], ['similarity_decisions', this.similarity],
+      ['schema_version', '2'],
+      ['skills', skills],
+      ['sections', sections],
+      ['next_id', new PyNumber(String(this.nextId))],
+      ['similarity_decisions', this.similarity],
     ]);
   }
 
@@ -221,10 +253,18 @@ function fromDict(data: PyObject): AceSkill {
   const now = nowIso();
   const text = (k: string): string | null => optionalText(data.get(k) ?? null);
   return {
-    id: optionalText(data.get('id') ?? null) ?? '', section, keywords: coerced, issue: requiredText(data.get('issue'), 'issue'),
-    insight: text('insight'), occurrences: Array.isArray(data.get('occurrences')) ? (data.get('occurrences') as PyValue[]).filter((o) => o instanceof Map) : [],
+    id: optionalText(data.get('id') ?? null) ?? '',
+    section,
+    keywords: coerced,
+    issue: requiredText(data.get('issue'), 'issue'),
+    insight: text('insight'),
+    occurrences: Array.isArray(data.get('occurrences')) ? (data.get('occurrences') as PyValue[]).filter((o) => o instanceof Map) : [],
     active: active === undefined ? true : Boolean(active instanceof PyNumber ? active.value : active),
-    used_count: count(data.get('used_count')), helpful_count: count(data.get('helpful_count')), harmful_count: count(data.get('harmful_count')),
-    neutral_count: count(data.get('neutral_count')), created_at: text('created_at') ?? now, updated_at: text('updated_at') ?? now,
+    used_count: count(data.get('used_count')),
+    helpful_count: count(data.get('helpful_count')),
+    harmful_count: count(data.get('harmful_count')),
+    neutral_count: count(data.get('neutral_count')),
+    created_at: text('created_at') ?? now,
+    updated_at: text('updated_at') ?? now,
   };
 }

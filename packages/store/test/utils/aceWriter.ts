@@ -45,7 +45,6 @@ export interface AceSave {
   readonly ops: readonly AceOp[];
 }
 
-
 function load(path: string): AceSkillbook {
   for (;;) {
     try {

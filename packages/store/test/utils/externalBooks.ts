@@ -11,11 +11,27 @@ export function edit(book: Skillbook, at: number, ...operations: Record<string, 
 }
 
 /** An ADD of a context skill under an explicit id. */
-export const add = (id: string, issue: string, insight = `insight of ${issue}`): Record<string, unknown> => ({ type: 'ADD', section: 'context', skill_id: id, issue, insight });
+export const add = (id: string, issue: string, insight = `insight of ${issue}`): Record<string, unknown> => ({
+  type: 'ADD',
+  section: 'context',
+  skill_id: id,
+  issue,
+  insight,
+});
 /** An UPDATE of a skill's insight. */
-export const update = (id: string, insight: string): Record<string, unknown> => ({ type: 'UPDATE', section: 'context', skill_id: id, insight });
+export const update = (id: string, insight: string): Record<string, unknown> => ({
+  type: 'UPDATE',
+  section: 'context',
+  skill_id: id,
+  insight,
+});
 /** A TAG (helpful by default). */
-export const tag = (id: string, delta = 1): Record<string, unknown> => ({ type: 'TAG', section: 'context', skill_id: id, metadata: { delta } });
+export const tag = (id: string, delta = 1): Record<string, unknown> => ({
+  type: 'TAG',
+  section: 'context',
+  skill_id: id,
+  metadata: { delta },
+});
 /** A soft REMOVE. */
 export const remove = (id: string): Record<string, unknown> => ({ type: 'REMOVE', section: 'context', skill_id: id });
 

@@ -34,7 +34,10 @@ async function main(): Promise<void> {
   const options = JSON.parse(process.argv[2] ?? '{}') as ChildOptions;
   if (options.waitForGo) await waitForGo();
   const opened = await FileStore.open(options.document, {
-    writerId: options.writerId, checkpointEvery: options.checkpointEvery, idleCheckpointMs: options.idleCheckpointMs, lockWaitMs: 30_000,
+    writerId: options.writerId,
+    checkpointEvery: options.checkpointEvery,
+    idleCheckpointMs: options.idleCheckpointMs,
+    lockWaitMs: 30_000,
   });
   if (!opened.ok) {
     process.stderr.write(`${describeOpenError(opened.error)}\n`);

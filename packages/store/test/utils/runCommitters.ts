@@ -21,10 +21,14 @@ export interface CommitterOptions {
 
 function opsFor(book: Skillbook, random: () => number, issue: string): RawOp[] {
   const ids = [...book.skills()].map((s) => s.id);
-  const ops: RawOp[] = [{ type: 'ADD', section: random() < 0.8 ? 'context' : 'harness', issue, insight: `insight of ${issue}`, keywords: ['kill'] }];
+  const ops: RawOp[] = [
+    { type: 'ADD', section: random() < 0.8 ? 'context' : 'harness', issue, insight: `insight of ${issue}`, keywords: ['kill'] },
+  ];
   const pick = (): string => ids[Math.floor(random() * ids.length)] ?? '';
-  if (ids.length > 0 && random() < 0.5) ops.push({ type: 'TAG', section: 'context', skill_id: pick(), metadata: { delta: random() < 0.7 ? 1 : -1 } });
-  if (ids.length > 0 && random() < 0.3) ops.push({ type: 'UPDATE', section: 'context', skill_id: pick(), insight: `rewritten by ${issue}` });
+  if (ids.length > 0 && random() < 0.5)
+    ops.push({ type: 'TAG', section: 'context', skill_id: pick(), metadata: { delta: random() < 0.7 ? 1 : -1 } });
+  if (ids.length > 0 && random() < 0.3)
+    ops.push({ type: 'UPDATE', section: 'context', skill_id: pick(), insight: `rewritten by ${issue}` });
   if (random() < 0.3) ops.push({ type: 'ADD', section: 'context', issue: `${issue} (second)`, insight: 'more' });
   return ops;
 }
@@ -80,12 +84,20 @@ export async function runCommitters(store: Store, options: CommitterOptions): Pr
       const session = `${options.prefix}-${n}`;
       // enough for every committer's next commit: they run between this one's wait and its commit
       await leased.reserve(2 * options.committers);
-      const made = makeCommit(latest, opsFor(latest, random, `${session} skill`), { ids, sessionId: session, basis: 'store', at: Date.now(), allocation: 'leased' });
+      const made = makeCommit(latest, opsFor(latest, random, `${session} skill`), {
+        ids,
+        sessionId: session,
+        basis: 'store',
+        at: Date.now(),
+        allocation: 'leased',
+      });
       const result = await store.append(made.commit);
       if (!result.ok) continue;
       if (result.book.revision > latest.revision) latest = result.book;
       const ack: AckLine = {
-        session, revision: result.revision, ops: made.ops.length,
+        session,
+        revision: result.revision,
+        ops: made.ops.length,
         adds: made.ops.filter((op) => op.type === 'ADD').map((op) => ({ id: op.skill_id, issue: op.issue ?? '' })),
       };
       writeSync(1, formatLine('ACK', ack));

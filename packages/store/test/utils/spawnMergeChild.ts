@@ -47,7 +47,15 @@ export async function childCommand(entry: string = MERGE_CHILD, bundle = true): 
     const esbuild = fromTsx('esbuild') as Esbuild;
     const dir = await mkdtemp(join(tmpdir(), 'cohort-child-'));
     const outfile = join(dir, 'child.mjs');
-    await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile, logLevel: 'error' });
+    await esbuild.build({
+      entryPoints: [entry],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      outfile,
+      logLevel: 'error',
+    });
     return { args: [outfile], dispose: () => rm(dir, { recursive: true, force: true }) };
   } catch {
     return viaTsx;
@@ -55,7 +63,10 @@ export async function childCommand(entry: string = MERGE_CHILD, bundle = true): 
 }
 
 /** Starts a child (`command`, default `node --import tsx <mergeChild.ts>`) with JSON options and parses what it prints. */
-export function spawnMergeChild(options: Record<string, unknown>, command: Pick<ChildCommand, 'args'> = { args: ['--import', 'tsx', MERGE_CHILD] }): MergeChild {
+export function spawnMergeChild(
+  options: Record<string, unknown>,
+  command: Pick<ChildCommand, 'args'> = { args: ['--import', 'tsx', MERGE_CHILD] },
+): MergeChild {
   const proc = spawn(process.execPath, [...command.args, JSON.stringify(options)], {
     cwd: fileURLToPath(new URL('../../', import.meta.url)),
     stdio: ['pipe', 'pipe', 'pipe'],

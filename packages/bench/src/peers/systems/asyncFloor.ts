@@ -16,7 +16,9 @@ async function child(w: Workload, path: readonly number[]): Promise<Insert[]> {
   await Promise.all(
     Array.from({ length: children }, (_, i) =>
       child(w, [...path, i]).then(
-        (theirs) => { view.push(...theirs); },
+        (theirs) => {
+          view.push(...theirs);
+        },
         () => undefined,
       ),
     ),

@@ -15,7 +15,7 @@ interface ExportFlags {
 export const registerExportBook: RegisterCommand = (book, { io, exit }) => {
   book
     .command('export')
-    .description('write a PostgreSQL store\'s book as an ACE schema-v2 document (stdout, or --out)')
+    .description("write a PostgreSQL store's book as an ACE schema-v2 document (stdout, or --out)")
     .argument('<pg-url>', 'the store, e.g. postgres://user@host:5432/db?schema=cohort')
     .option('--out <file>', 'write the document to this file instead of stdout')
     .action(async (url: string, flags: ExportFlags) => {

@@ -30,13 +30,19 @@ function what(e: InspectedCommit): string {
 function logLines(entries: readonly InspectedCommit[]): string {
   const writer = Math.max(6, ...entries.map((e) => printable(e.writer).length));
   const path = Math.max(4, ...entries.map((e) => where(e).length));
-  return entries.map((e) => {
-    const head = `${e.inDocument ? ' ' : '*'}r${String(e.revision).padEnd(6)} ${time(e.at)}  ${printable(e.writer).padEnd(writer)}  ${where(e).padEnd(path)}  ${what(e)}`.trimEnd();
-    if (e.kind !== 'commit' || e.blocks.length <= 1) return `${head}\n`;
-    const indent = ' '.repeat(8 + time(e.at).length + 2 + writer + 2);
-    const blocks = e.blocks.map((b) => `${indent}${'  '.repeat(Math.max(0, b.path.length - e.path.length))}${printable(b.path.join('/'))}  ${printable(b.ops.join(', '))}\n`);
-    return `${head}\n${blocks.join('')}`;
-  }).join('');
+  return entries
+    .map((e) => {
+      const head =
+        `${e.inDocument ? ' ' : '*'}r${String(e.revision).padEnd(6)} ${time(e.at)}  ${printable(e.writer).padEnd(writer)}  ${where(e).padEnd(path)}  ${what(e)}`.trimEnd();
+      if (e.kind !== 'commit' || e.blocks.length <= 1) return `${head}\n`;
+      const indent = ' '.repeat(8 + time(e.at).length + 2 + writer + 2);
+      const blocks = e.blocks.map(
+        (b) =>
+          `${indent}${'  '.repeat(Math.max(0, b.path.length - e.path.length))}${printable(b.path.join('/'))}  ${printable(b.ops.join(', '))}\n`,
+      );
+      return `${head}\n${blocks.join('')}`;
+    })
+    .join('');
 }
 
 function log(report: BookInspection, flags: LogFlags, io: CliIo): number {

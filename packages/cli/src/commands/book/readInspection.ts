@@ -11,11 +11,16 @@ import { readProgressFs, storeBytes } from './readProgressFs.ts';
 export async function pathProblem(path: string): Promise<string | null> {
   const found = await stat(path).catch((error: unknown) => fsErrorCode(error) ?? 'EIO');
   if (typeof found === 'string') {
-    return found === 'ENOENT' ? `${path} does not exist (give the store's document, e.g. data/skillbook.json)` : `cannot read ${path} (${found})`;
+    return found === 'ENOENT'
+      ? `${path} does not exist (give the store's document, e.g. data/skillbook.json)`
+      : `cannot read ${path} (${found})`;
   }
   if (found.isDirectory()) {
     const inside = join(path, 'skillbook.json');
-    const hint = await stat(inside).then((s) => s.isFile(), () => false);
+    const hint = await stat(inside).then(
+      (s) => s.isFile(),
+      () => false,
+    );
     return `${path} is a directory: give the store's document${hint ? `, e.g. ${inside}` : ' (its .json file)'}`;
   }
   return found.isFile() ? null : `${path} is not a file`;

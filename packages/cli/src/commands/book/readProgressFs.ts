@@ -11,7 +11,16 @@ export async function storeBytes(document: string): Promise<number> {
   const dir = dirname(document);
   const name = basename(document);
   const names = await readdir(dir).catch(() => [] as string[]);
-  const sizes = await Promise.all(names.filter((n) => n.startsWith(name)).map((n) => stat(join(dir, n)).then((s) => (s.isFile() ? s.size : 0), () => 0)));
+  const sizes = await Promise.all(
+    names
+      .filter((n) => n.startsWith(name))
+      .map((n) =>
+        stat(join(dir, n)).then(
+          (s) => (s.isFile() ? s.size : 0),
+          () => 0,
+        ),
+      ),
+  );
   return sizes.reduce((a, b) => a + b, 0);
 }
 
@@ -35,14 +44,29 @@ export function readProgressFs(fs: StoreFs, bar: ProgressBar): StoreFs {
   };
   return {
     ...fs,
-    readFile: (path) => reading(path, () => fs.readFile(path), (b) => b?.length ?? 0),
-    readFrom: (path, offset) => reading(path, () => fs.readFrom(path, offset), (b) => b?.length ?? 0),
+    readFile: (path) =>
+      reading(
+        path,
+        () => fs.readFile(path),
+        (b) => b?.length ?? 0,
+      ),
+    readFrom: (path, offset) =>
+      reading(
+        path,
+        () => fs.readFrom(path, offset),
+        (b) => b?.length ?? 0,
+      ),
     readChunks: (path, onChunk) => {
       let bytes = 0;
-      return reading(path, () => fs.readChunks(path, (chunk) => {
-        bytes += chunk.length;
-        onChunk(chunk);
-      }), () => bytes);
+      return reading(
+        path,
+        () =>
+          fs.readChunks(path, (chunk) => {
+            bytes += chunk.length;
+            onChunk(chunk);
+          }),
+        () => bytes,
+      );
     },
   };
 }

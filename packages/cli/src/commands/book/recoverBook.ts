@@ -16,26 +16,42 @@ const clip = (text: string | null, width = 60): string => {
 };
 
 function conflictLines(conflicts: readonly RecoverConflict[]): string {
-  return conflicts.map((c) => {
-    const flag = (active: boolean): string => (active ? '' : ' (removed)');
-    return `    ${c.skillId}  ${clip(c.live.issue, 40)}\n      live: ${clip(c.live.insight)}${flag(c.live.active)}\n      copy: ${clip(c.copy.insight)}${flag(c.copy.active)}\n`;
-  }).join('');
+  return conflicts
+    .map((c) => {
+      const flag = (active: boolean): string => (active ? '' : ' (removed)');
+      return `    ${c.skillId}  ${clip(c.live.issue, 40)}\n      live: ${clip(c.live.insight)}${flag(c.live.active)}\n      copy: ${clip(c.copy.insight)}${flag(c.copy.active)}\n`;
+    })
+    .join('');
 }
 
 function print(r: Extract<RecoverResult, { ok: true }>, io: CliIo): void {
   const moved = r.taken.filter((t) => t.id !== t.copyId);
   io.out.write(`${basename(r.copy)} → ${r.document} (revision ${r.revision})\n`);
-  io.out.write(rows([
-    ['taken', `${r.taken.length} skill${r.taken.length === 1 ? '' : 's'} the live document lacked${moved.length > 0 ? ` (${moved.length} under a new id: ${moved.slice(0, 5).map((t) => `${t.copyId} → ${t.id}`).join(', ')}${moved.length > 5 ? ', …' : ''})` : ''}`],
-    ['already there', r.already],
-    ['not taken', `${r.conflicts.length} skill${r.conflicts.length === 1 ? '' : 's'} the live document holds otherwise`],
-  ]));
+  io.out.write(
+    rows([
+      [
+        'taken',
+        `${r.taken.length} skill${r.taken.length === 1 ? '' : 's'} the live document lacked${
+          moved.length > 0
+            ? ` (${moved.length} under a new id: ${moved
+                .slice(0, 5)
+                .map((t) => `${t.copyId} → ${t.id}`)
+                .join(', ')}${moved.length > 5 ? ', …' : ''})`
+            : ''
+        }`,
+      ],
+      ['already there', r.already],
+      ['not taken', `${r.conflicts.length} skill${r.conflicts.length === 1 ? '' : 's'} the live document holds otherwise`],
+    ]),
+  );
   if (r.conflicts.length > 0) {
     io.out.write(`\n  conflicts (the live side stays; merge by hand, or through a session's update_skill):\n${conflictLines(r.conflicts)}`);
   }
-  io.out.write(r.conflicts.length === 0
-    ? `\nthe live document holds everything in the copy: you can delete ${basename(r.copy)} and its .meta.json\n`
-    : `\nthe copy is unchanged: delete it and its .meta.json once the conflicts are settled\n`);
+  io.out.write(
+    r.conflicts.length === 0
+      ? `\nthe live document holds everything in the copy: you can delete ${basename(r.copy)} and its .meta.json\n`
+      : `\nthe copy is unchanged: delete it and its .meta.json once the conflicts are settled\n`,
+  );
 }
 
 /**
@@ -51,7 +67,10 @@ export const registerRecoverBook: RegisterCommand = (book, { io, exit }) => {
     .argument('<copy>', 'the recovery copy, e.g. data/skillbook.recovery-1f3a….json')
     .option('--json', 'machine-readable output (taken, already, conflicts with both sides)')
     .action(async (path: string, copy: string, flags: RecoverFlags) => {
-      const missing = await stat(path).then((s) => (s.isFile() ? null : `${path} is not a file`), () => `${path} does not exist (give the store's document, e.g. data/skillbook.json)`);
+      const missing = await stat(path).then(
+        (s) => (s.isFile() ? null : `${path} is not a file`),
+        () => `${path} does not exist (give the store's document, e.g. data/skillbook.json)`,
+      );
       if (missing) {
         io.err.write(`cohort book recover: ${missing}\n`);
         exit(1);

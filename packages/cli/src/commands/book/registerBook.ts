@@ -10,7 +10,14 @@ import { registerVerifyBook } from './verifyBook.ts';
 
 /** The `book` commands, in the order `cohort book --help` lists them. A new one is a file and a line here. */
 const BOOK_COMMANDS: readonly RegisterCommand[] = [
-  registerShowBook, registerStatsBook, registerLogBook, registerVerifyBook, registerRepairBook, registerRecoverBook, registerExportBook, registerImportBook,
+  registerShowBook,
+  registerStatsBook,
+  registerLogBook,
+  registerVerifyBook,
+  registerRepairBook,
+  registerRecoverBook,
+  registerExportBook,
+  registerImportBook,
 ];
 
 /**
@@ -24,7 +31,12 @@ const BOOK_COMMANDS: readonly RegisterCommand[] = [
 export const registerBook: RegisterCommand = (program, context) => {
   const book = program
     .command('book')
-    .description("inspect a store's Skillbook, journal and integrity (read-only); repair a damaged journal; merge a recovery copy back; ACE documents in and out of PostgreSQL")
-    .addHelpText('after', '\nExamples:\n  cohort book show data/skillbook.json\n  cohort book log data/skillbook.json --limit 20\n  cohort book verify data/skillbook.json --json\n  cohort book repair data/skillbook.json --yes\n  cohort book recover data/skillbook.json data/skillbook.recovery-1f3a0c2b9d8e7f60.json\n  cohort book stats postgres://postgres@127.0.0.1:5432/app?schema=cohort\n  cohort book import skillbook.json postgres://postgres@127.0.0.1:5432/app\n');
+    .description(
+      "inspect a store's Skillbook, journal and integrity (read-only); repair a damaged journal; merge a recovery copy back; ACE documents in and out of PostgreSQL",
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  cohort book show data/skillbook.json\n  cohort book log data/skillbook.json --limit 20\n  cohort book verify data/skillbook.json --json\n  cohort book repair data/skillbook.json --yes\n  cohort book recover data/skillbook.json data/skillbook.recovery-1f3a0c2b9d8e7f60.json\n  cohort book stats postgres://postgres@127.0.0.1:5432/app?schema=cohort\n  cohort book import skillbook.json postgres://postgres@127.0.0.1:5432/app\n',
+    );
   for (const register of BOOK_COMMANDS) register(book, context);
 };

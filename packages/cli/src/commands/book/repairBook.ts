@@ -15,13 +15,21 @@ interface RepairFlags {
 function describe(repair: JournalRepair, out: CliOutput): void {
   const what = repair.damage === 'corrupt' ? 'damaged' : 'torn at its last write';
   out.write(`the journal is ${what} at line ${repair.line} (byte ${repair.offset}): ${printable(repair.message)}\n`);
-  out.write(`cutting it there removes ${repair.lines} line${repair.lines === 1 ? '' : 's'} (${repair.bytes} bytes)${repair.records.length > 0 ? ', with these records:' : ''}\n`);
+  out.write(
+    `cutting it there removes ${repair.lines} line${repair.lines === 1 ? '' : 's'} (${repair.bytes} bytes)${repair.records.length > 0 ? ', with these records:' : ''}\n`,
+  );
   for (const r of repair.records) {
     const note = r.kind === 'commit' && !r.inDocument ? '  (acknowledged; not in the document)' : r.inDocument ? '  (in the document)' : '';
-    out.write(`  line ${String(r.line).padEnd(6)} r${String(r.revision).padEnd(6)} ${r.kind.padEnd(8)} ${printable(r.writer)}  ${printable(r.sessionId ?? '')}${note}\n`);
+    out.write(
+      `  line ${String(r.line).padEnd(6)} r${String(r.revision).padEnd(6)} ${r.kind.padEnd(8)} ${printable(r.writer)}  ${printable(r.sessionId ?? '')}${note}\n`,
+    );
   }
-  if (repair.lost > 0) out.write(`${repair.lost} acknowledged merge${repair.lost === 1 ? '' : 's'} the document does not hold go with it (the backup keeps them)\n`);
-  if (repair.movesLedger) out.write('the cut starts before the last checkpoint: the ledger is moved back to it (the document keeps that checkpoint\'s book)\n');
+  if (repair.lost > 0)
+    out.write(
+      `${repair.lost} acknowledged merge${repair.lost === 1 ? '' : 's'} the document does not hold go with it (the backup keeps them)\n`,
+    );
+  if (repair.movesLedger)
+    out.write("the cut starts before the last checkpoint: the ledger is moved back to it (the document keeps that checkpoint's book)\n");
 }
 
 /**
@@ -60,9 +68,11 @@ export const registerRepairBook: RegisterCommand = (book, { io, exit }) => {
         return exit(0);
       }
       describe(repair, printableOutput(io.out));
-      io.out.write(applied
-        ? `cut: the journal now ends at byte ${repair.offset}; the whole journal was kept as ${backup ?? ''}\n`
-        : 'nothing was changed: run again with --yes to cut it (the whole journal is kept as a backup first)\n');
+      io.out.write(
+        applied
+          ? `cut: the journal now ends at byte ${repair.offset}; the whole journal was kept as ${backup ?? ''}\n`
+          : 'nothing was changed: run again with --yes to cut it (the whole journal is kept as a backup first)\n',
+      );
       return exit(code);
     });
 };

@@ -37,14 +37,19 @@ function stats(report: BookInspection, flags: BookFlags, io: CliIo): number {
     io.out.write(rows([['revision', book.revision], ...counts, ['commits', report.journal.commits], conflictLog]));
     return 0;
   }
-  io.out.write(rows([
-    ['revision', `${book.revision} (document at ${summary.documentRevision ?? '—'}, ${report.journal.pastDocument} in the journal past it)`],
-    ...counts,
-    ['journal', `${report.journal.commits} commits, ${report.journal.marks} marks, ${report.journal.bytes} bytes`],
-    ['recovery copies', report.recoveryCopies.length === 0 ? 'none' : report.recoveryCopies.join(', ')],
-    conflictLog,
-    ['lock', report.lock ? `pid ${report.lock.pid} on ${report.lock.host} (${report.lock.writerId})` : 'free'],
-  ]));
+  io.out.write(
+    rows([
+      [
+        'revision',
+        `${book.revision} (document at ${summary.documentRevision ?? '—'}, ${report.journal.pastDocument} in the journal past it)`,
+      ],
+      ...counts,
+      ['journal', `${report.journal.commits} commits, ${report.journal.marks} marks, ${report.journal.bytes} bytes`],
+      ['recovery copies', report.recoveryCopies.length === 0 ? 'none' : report.recoveryCopies.join(', ')],
+      conflictLog,
+      ['lock', report.lock ? `pid ${report.lock.pid} on ${report.lock.host} (${report.lock.writerId})` : 'free'],
+    ]),
+  );
   return 0;
 }
 

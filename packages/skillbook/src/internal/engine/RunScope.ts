@@ -152,12 +152,15 @@ export class RunScope implements RuleScope {
     const { before, after } = effect;
     const id = after.id;
     if (this.inPlace) this.logReplaced(id);
-    this.entries.set(id, Object.freeze({
-      skill: after,
-      contentRev: effect.content ? r : entry.contentRev,
-      activeRev: effect.active ? r : entry.activeRev,
-      countersRev: effect.counters ? r : entry.countersRev,
-    }));
+    this.entries.set(
+      id,
+      Object.freeze({
+        skill: after,
+        contentRev: effect.content ? r : entry.contentRev,
+        activeRev: effect.active ? r : entry.activeRev,
+        countersRev: effect.counters ? r : entry.countersRev,
+      }),
+    );
     if (before.active && !after.active) this.active[before.section as Section] -= 1;
   }
 
@@ -207,7 +210,8 @@ export class RunScope implements RuleScope {
       id = formatSkillId(section, this.counter);
     } else {
       const allocated = this.options.allocate(section);
-      if (allocated === null) return { error: errorInfo('ids_unavailable', 'the id allocator has no id at hand for this ADD', { opIndex: op.opIndex }) };
+      if (allocated === null)
+        return { error: errorInfo('ids_unavailable', 'the id allocator has no id at hand for this ADD', { opIndex: op.opIndex }) };
       id = allocated;
     }
     if (this.exists(id)) return this.duplicate(op, id);

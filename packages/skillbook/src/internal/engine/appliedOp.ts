@@ -49,9 +49,18 @@ export function sealApplied(op: AppliedOp, effect: OpEffect): AppliedOp {
 
 /** Whether two applied ops this package made say the same (they are then built alike, key order included). */
 export function sameApplied(a: AppliedOp, b: AppliedOp): boolean {
-  return a.type === b.type && a.section === b.section && a.skill_id === b.skill_id && a.at === b.at
-    && a.issue === b.issue && a.insight === b.insight && a.reason === b.reason
-    && sameItems(a.keywords, b.keywords) && sameItems(a.insight_source, b.insight_source) && sameCounts(a.metadata, b.metadata);
+  return (
+    a.type === b.type &&
+    a.section === b.section &&
+    a.skill_id === b.skill_id &&
+    a.at === b.at &&
+    a.issue === b.issue &&
+    a.insight === b.insight &&
+    a.reason === b.reason &&
+    sameItems(a.keywords, b.keywords) &&
+    sameItems(a.insight_source, b.insight_source) &&
+    sameCounts(a.metadata, b.metadata)
+  );
 }
 
 /** Equal lists of text or sources (sources by identity: canonical sources are shared). */

@@ -66,14 +66,24 @@ interface Plan {
  */
 function planOf(revision: number, write: Write): Plan | { readonly ok: false; readonly error: SkillbookErrorInfo } {
   if ('ops' in write) {
-    const options: RunOptions = { revision, time: { clock: write.options.clock ?? systemClock }, allocate: write.options.allocateId ?? 'own' };
+    const options: RunOptions = {
+      revision,
+      time: { clock: write.options.clock ?? systemClock },
+      allocate: write.options.allocateId ?? 'own',
+    };
     return { count: write.ops.length, parsed: write.ops, replayed: null, options };
   }
   const ops = write.replay;
-  if (allProduced(ops)) return { count: ops.length, parsed: null, replayed: ops, options: { revision, time: { at: null, inputs: ops }, allocate: null } };
+  if (allProduced(ops))
+    return { count: ops.length, parsed: null, replayed: ops, options: { revision, time: { at: null, inputs: ops }, allocate: null } };
   const parsed = parseAppliedOps(ops);
   if (!parsed.ok) return parsed;
-  return { count: ops.length, parsed: parsed.ops, replayed: ops, options: { revision, time: { at: parsed.at, inputs: ops }, allocate: null } };
+  return {
+    count: ops.length,
+    parsed: parsed.ops,
+    replayed: ops,
+    options: { revision, time: { at: parsed.at, inputs: ops }, allocate: null },
+  };
 }
 
 /** Runs every op of `plan` in order on `scope`; the first refusal undoes the run. */

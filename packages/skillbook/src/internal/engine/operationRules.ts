@@ -91,14 +91,30 @@ export function updateSkill(scope: RuleScope, op: ParsedOperation, entry: SkillE
   const at = scope.timeOf(op);
   const content = issue !== old.issue || insight !== (old.insight ?? null) || !sameList(keywords, old.keywords);
   const skill = makeSkill({
-    id: old.id, section: old.section, keywords, issue, insight, occurrences, active: old.active, used_count: old.used_count,
-    helpful_count: old.helpful_count, harmful_count: old.harmful_count, neutral_count: old.neutral_count, at, created: old.created_at,
+    id: old.id,
+    section: old.section,
+    keywords,
+    issue,
+    insight,
+    occurrences,
+    active: old.active,
+    used_count: old.used_count,
+    helpful_count: old.helpful_count,
+    harmful_count: old.harmful_count,
+    neutral_count: old.neutral_count,
+    at,
+    created: old.created_at,
   });
   const effect: Effect = { before: old, after: skill, content, active: false, counters: occurrences !== old.occurrences };
   scope.putEffect(entry, effect);
   const given: AppliedFields = {
-    section: old.section, skill_id: old.id, issue: op.issue, keywords: op.keywords.length > 0 ? op.keywords : null,
-    insight: op.insight, sources: op.sources ?? [], at,
+    section: old.section,
+    skill_id: old.id,
+    issue: op.issue,
+    keywords: op.keywords.length > 0 ? op.keywords : null,
+    insight: op.insight,
+    sources: op.sources ?? [],
+    at,
   };
   return { applied: scope.applied(op, given, effect) };
 }
@@ -109,12 +125,19 @@ export function tagSkill(scope: RuleScope, op: ParsedOperation, entry: SkillEntr
   const occurrences = appendUniqueSources(old.occurrences, op.sources ?? []);
   const at = scope.timeOf(op);
   const skill = makeSkill({
-    id: old.id, section: old.section, keywords: old.keywords, issue: old.issue, insight: old.insight ?? null, occurrences,
-    active: old.active, used_count: old.used_count,
+    id: old.id,
+    section: old.section,
+    keywords: old.keywords,
+    issue: old.issue,
+    insight: old.insight ?? null,
+    occurrences,
+    active: old.active,
+    used_count: old.used_count,
     helpful_count: old.helpful_count + (op.delta === 1 ? 1 : 0),
     harmful_count: old.harmful_count + (op.delta === -1 ? 1 : 0),
     neutral_count: old.neutral_count + (op.delta === 0 ? 1 : 0),
-    at, created: old.created_at,
+    at,
+    created: old.created_at,
   });
   const effect: Effect = { before: old, after: skill, content: false, active: false, counters: true };
   scope.putEffect(entry, effect);
@@ -131,9 +154,19 @@ export function removeSkill(scope: RuleScope, op: ParsedOperation, entry: SkillE
   if (!old.active && occurrences === old.occurrences) return { skipped: `skill ${old.id} is already removed`, code: 'no_change' };
   const at = scope.timeOf(op);
   const skill = makeSkill({
-    id: old.id, section: old.section, keywords: old.keywords, issue: old.issue, insight: old.insight ?? null, occurrences, active: false,
-    used_count: old.used_count, helpful_count: old.helpful_count, harmful_count: old.harmful_count, neutral_count: old.neutral_count,
-    at, created: old.created_at,
+    id: old.id,
+    section: old.section,
+    keywords: old.keywords,
+    issue: old.issue,
+    insight: old.insight ?? null,
+    occurrences,
+    active: false,
+    used_count: old.used_count,
+    helpful_count: old.helpful_count,
+    harmful_count: old.harmful_count,
+    neutral_count: old.neutral_count,
+    at,
+    created: old.created_at,
   });
   const effect: Effect = { before: old, after: skill, content: false, active: old.active, counters: occurrences !== old.occurrences };
   scope.putEffect(entry, effect);

@@ -102,11 +102,20 @@ function isPlainAppliedOp(raw: unknown): raw is AppliedOp {
   const at = op['at'];
   const keywords = op['keywords'];
   const metadata = op['metadata'];
-  return OP_TYPES.has(op['type']) && typeof op['section'] === 'string' && typeof id === 'string' && id.length > 0
-    && optionalText(op['issue']) && optionalText(op['insight']) && optionalText(op['reason'])
-    && (keywords === undefined || (Array.isArray(keywords) && keywords.every((k) => typeof k === 'string')))
-    && (metadata === undefined || isCounts(metadata)) && op['insight_source'] === undefined
-    && typeof at === 'string' && ACE_TIMESTAMP_PATTERN.test(at);
+  return (
+    OP_TYPES.has(op['type']) &&
+    typeof op['section'] === 'string' &&
+    typeof id === 'string' &&
+    id.length > 0 &&
+    optionalText(op['issue']) &&
+    optionalText(op['insight']) &&
+    optionalText(op['reason']) &&
+    (keywords === undefined || (Array.isArray(keywords) && keywords.every((k) => typeof k === 'string'))) &&
+    (metadata === undefined || isCounts(metadata)) &&
+    op['insight_source'] === undefined &&
+    typeof at === 'string' &&
+    ACE_TIMESTAMP_PATTERN.test(at)
+  );
 }
 
 const NO_KEYWORDS: readonly string[] = Object.freeze([]);

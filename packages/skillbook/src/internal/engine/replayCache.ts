@@ -32,7 +32,9 @@ export type OpEffect = Effect | Skill;
 /** A base class whose constructor returns its argument: a subclass then adds its fields to that object. */
 const Returning = function (target: object) {
   return target;
-} as unknown as new (target: object) => object;
+} as unknown as new (
+  target: object,
+) => object;
 
 /** Stamps an op with its effect: `new Stamp(op, effect)` adds the private field to `op` itself. */
 class Stamp extends Returning {

@@ -30,7 +30,8 @@ function expectSameAsCopies(target: Skillbook, ops: readonly AppliedOp[]): Batch
   expect(outcome(reused, reused.book)).toEqual(outcome(full, full.book));
   expect(reused.book.toJSON()).toBe(full.book.toJSON());
   const drafts = [target.edit(), target.edit()];
-  for (const d of drafts) d.applyBatch({ operations: [{ type: 'ADD', section: 'harness', skill_id: 'journal-1', issue: 'j' }] }, { clock: tickingClock() });
+  for (const d of drafts)
+    d.applyBatch({ operations: [{ type: 'ADD', section: 'harness', skill_id: 'journal-1', issue: 'j' }] }, { clock: tickingClock() });
   const [lean, general] = drafts as [SkillbookDraft, SkillbookDraft];
   expect(outcome(lean.replay(ops), lean)).toEqual(outcome(general.replay(copied(ops)), general));
   expect(lean.finish().toJSON()).toBe(general.finish().toJSON());
@@ -44,7 +45,10 @@ describe('applyOps, replaying - ops this package made skip parsing and reuse wha
   ]).book;
 
   it('a commit of ADDs shares the skills it made: the same objects at every level', () => {
-    const child = applied(start, [{ type: 'ADD', section: 'harness', issue: 'c' }, { type: 'ADD', section: 'context', issue: 'd', insight: 'y' }]);
+    const child = applied(start, [
+      { type: 'ADD', section: 'harness', issue: 'c' },
+      { type: 'ADD', section: 'context', issue: 'd', insight: 'y' },
+    ]);
     const r = expectSameAsCopies(start, child.ops);
     expect(r.ok && r.applied.every((op, i) => op === child.ops[i])).toBe(true);
     for (const op of child.ops) expect(r.book.get(op.skill_id)).toBe(child.book.get(op.skill_id));
@@ -68,7 +72,10 @@ describe('applyOps, replaying - ops this package made skip parsing and reuse wha
   });
 
   it('an ADD of an id that exists is refused with the same error, and the draft keeps none of the ops before it', () => {
-    const child = applied(start, [{ type: 'ADD', section: 'harness', issue: 'c' }, { type: 'TAG', skill_id: 'harness-00001' }]);
+    const child = applied(start, [
+      { type: 'ADD', section: 'harness', issue: 'c' },
+      { type: 'TAG', skill_id: 'harness-00001' },
+    ]);
     const taken = applied(start, [{ type: 'ADD', section: 'harness', issue: 'took it' }]).book;
     const ops = [...child.ops, ...child.ops.slice(0, 1)];
     const r = expectSameAsCopies(start, ops);
@@ -84,8 +91,16 @@ describe('applyOps, replaying - ops this package made skip parsing and reuse wha
   });
 
   it('a list mixing made ops with copies, or with hand-written ops, gives what the copies alone give', () => {
-    const child = applied(start, [{ type: 'ADD', section: 'harness', issue: 'c' }, { type: 'TAG', skill_id: 'context-00002' }]);
-    const handWritten = { type: 'REMOVE', section: 'harness', skill_id: 'harness-00001', at: '2027-01-02T00:00:00.000000+00:00' } as AppliedOp;
+    const child = applied(start, [
+      { type: 'ADD', section: 'harness', issue: 'c' },
+      { type: 'TAG', skill_id: 'context-00002' },
+    ]);
+    const handWritten = {
+      type: 'REMOVE',
+      section: 'harness',
+      skill_id: 'harness-00001',
+      at: '2027-01-02T00:00:00.000000+00:00',
+    } as AppliedOp;
     expectSameAsCopies(start, [child.ops[0] as AppliedOp, ...copied(child.ops.slice(1))]);
     expectSameAsCopies(start, [...child.ops, handWritten]);
     const bad = { type: 'ADD', section: 'harness' } as unknown as AppliedOp;
@@ -98,9 +113,18 @@ describe('applyOps, replaying - ops this package made skip parsing and reuse wha
   });
 
   it('property: on a book that moved on, a replay of made ops gives what a replay of their copies gives, also on a draft', () => {
-    const meanwhile = fc.array(fc.tuple(fc.nat(), fc.constantFrom(
-      { type: 'TAG', metadata: { delta: 1 } }, { type: 'UPDATE', insight: 'changed' }, { type: 'REMOVE' }, { type: 'ADD', section: 'harness', issue: 'took the id' },
-    )), { maxLength: 4 });
+    const meanwhile = fc.array(
+      fc.tuple(
+        fc.nat(),
+        fc.constantFrom(
+          { type: 'TAG', metadata: { delta: 1 } },
+          { type: 'UPDATE', insight: 'changed' },
+          { type: 'REMOVE' },
+          { type: 'ADD', section: 'harness', issue: 'took the id' },
+        ),
+      ),
+      { maxLength: 4 },
+    );
     fc.assert(
       fc.property(book, rawBatch, meanwhile, fc.array(fc.boolean(), { maxLength: 8 }), (old, batch, picked, mask) => {
         const result = old.applyBatch(batch, { clock });
@@ -109,7 +133,10 @@ describe('applyOps, replaying - ops this package made skip parsing and reuse wha
         const moved = old.applyBatch({ operations: touched }, { clock }).book;
         expectSameAsCopies(moved, result.applied);
         // some ops copied: the whole list takes the general path, op by op reusing what it can
-        expectSameAsCopies(moved, result.applied.map((op, i) => (mask[i] ? copied([op])[0] as AppliedOp : op)));
+        expectSameAsCopies(
+          moved,
+          result.applied.map((op, i) => (mask[i] ? (copied([op])[0] as AppliedOp) : op)),
+        );
         // replayed twice on one draft: the second finds its own ADDs and is refused, leaving the first
         const draft = moved.edit();
         const first = draft.replay(result.applied);

@@ -46,8 +46,19 @@ function parsed(raw: unknown): ParsedOperation {
 }
 
 const entry: SkillEntry = {
-  skill: makeSkill({ id: 'context-00001', section: 'context', keywords: ['k'], issue: 'i', insight: 'x', occurrences: [], created: AT, at: AT }),
-  contentRev: 1, activeRev: 1, countersRev: 1,
+  skill: makeSkill({
+    id: 'context-00001',
+    section: 'context',
+    keywords: ['k'],
+    issue: 'i',
+    insight: 'x',
+    occurrences: [],
+    created: AT,
+    at: AT,
+  }),
+  contentRev: 1,
+  activeRev: 1,
+  countersRev: 1,
 };
 
 const applied = (o: Outcome) => ('applied' in o ? o.applied : o);
@@ -55,12 +66,18 @@ const applied = (o: Outcome) => ('applied' in o ? o.applied : o);
 describe('operationRules', () => {
   it('addSkill - a legacy section folds into context with its name as the first keyword and the issue as the insight', () => {
     const scope = new Recorder();
-    expect(applied(addSkill(scope, parsed({ type: 'ADD', section: 'Old Notes', issue: 'units' })))).toMatchObject({ section: 'context', skill_id: 'context-00007', insight: 'units' });
+    expect(applied(addSkill(scope, parsed({ type: 'ADD', section: 'Old Notes', issue: 'units' })))).toMatchObject({
+      section: 'context',
+      skill_id: 'context-00007',
+      insight: 'units',
+    });
     expect(scope.added[0]?.keywords).toEqual(['old_notes']);
   });
 
   it('addSkill - an id named before is refused; a context skill without an insight throws the Python error the run reports', () => {
-    expect(addSkill(new Recorder(), parsed({ type: 'ADD', section: 'harness', issue: 'a', skill_id: 'taken' }))).toMatchObject({ error: { code: 'duplicate_skill_id' } });
+    expect(addSkill(new Recorder(), parsed({ type: 'ADD', section: 'harness', issue: 'a', skill_id: 'taken' }))).toMatchObject({
+      error: { code: 'duplicate_skill_id' },
+    });
     expect(() => addSkill(new Recorder(), parsed({ type: 'ADD', section: 'context', issue: 'a' }))).toThrow(/insight/);
   });
 
@@ -68,7 +85,10 @@ describe('operationRules', () => {
     const scope = new Recorder();
     updateSkill(scope, parsed({ type: 'UPDATE', skill_id: 'context-00001', keywords: ['k'] }), entry);
     updateSkill(scope, parsed({ type: 'UPDATE', skill_id: 'context-00001', insight: 'y' }), entry);
-    expect(scope.effects.map((e) => [e.content, e.after.insight, e.after.issue])).toEqual([[false, 'x', 'i'], [true, 'y', 'i']]);
+    expect(scope.effects.map((e) => [e.content, e.after.insight, e.after.issue])).toEqual([
+      [false, 'x', 'i'],
+      [true, 'y', 'i'],
+    ]);
   });
 
   it('tagSkill and removeSkill - a TAG counts by the sign of delta; a REMOVE is soft; removing a removed skill is a no-change skip unless it brings a source', () => {
@@ -76,10 +96,15 @@ describe('operationRules', () => {
     tagSkill(scope, parsed({ type: 'TAG', skill_id: 'context-00001', metadata: { delta: -5 } }), entry);
     removeSkill(scope, parsed({ type: 'REMOVE', skill_id: 'context-00001' }), entry);
     const removed = { ...entry, skill: scope.effects[1]?.after ?? entry.skill };
-    expect(removeSkill(scope, parsed({ type: 'REMOVE', skill_id: 'context-00001' }), removed)).toEqual({ skipped: 'skill context-00001 is already removed', code: 'no_change' });
+    expect(removeSkill(scope, parsed({ type: 'REMOVE', skill_id: 'context-00001' }), removed)).toEqual({
+      skipped: 'skill context-00001 is already removed',
+      code: 'no_change',
+    });
     removeSkill(scope, parsed({ type: 'REMOVE', skill_id: 'context-00001', insight_source: { trace_uid: 'ace:1' } }), removed);
     expect(scope.effects.map((e) => [e.after.harmful_count, e.after.active, e.active, e.counters])).toEqual([
-      [1, true, false, true], [0, false, true, false], [0, false, false, true],
+      [1, true, false, true],
+      [0, false, true, false],
+      [0, false, false, true],
     ]);
   });
 });

@@ -18,7 +18,9 @@ describe('replayCache', () => {
     if (!updated.ok) return;
     const effect = effectOf(updated.applied[0]);
     expect(effect && isUpdateEffect(effect) && [effect.before, effect.after, effect.content]).toEqual([
-      added.book.get('harness-00001'), updated.book.get('harness-00001'), true,
+      added.book.get('harness-00001'),
+      updated.book.get('harness-00001'),
+      true,
     ]);
   });
 
@@ -45,7 +47,15 @@ describe('replayCache', () => {
     expect(Reflect.ownKeys(op ?? {})).toEqual(['type', 'section', 'issue', 'keywords', 'insight', 'skill_id', 'at']);
     expect(Object.getPrototypeOf(op)).toBe(Object.prototype);
     expect(op?.constructor).toBe(Object);
-    expect(op).toStrictEqual({ type: 'ADD', section: 'harness', issue: 'a', keywords: ['harness'], insight: 'b', skill_id: 'harness-00001', at: op?.at });
+    expect(op).toStrictEqual({
+      type: 'ADD',
+      section: 'harness',
+      issue: 'a',
+      keywords: ['harness'],
+      insight: 'b',
+      skill_id: 'harness-00001',
+      at: op?.at,
+    });
     expect(Object.isFrozen(op)).toBe(true);
     expect(effectOf(op)).toBe(r.book.get('harness-00001'));
   });

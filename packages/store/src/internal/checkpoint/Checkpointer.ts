@@ -44,10 +44,15 @@ export class Checkpointer {
   async write(view: DiskView, reason: CheckpointReason): Promise<CheckpointOutcome> {
     if (!this.pending(view)) return { ok: true, view };
     const written = await writeCheckpoint(this.ctx, view, {
-      book: this.ctx.sequencer.book, reason, rewriteDocument: true,
-      expectFingerprint: view.docFingerprint, expectDigest: view.docDigest ?? view.ledger.contentDigest,
+      book: this.ctx.sequencer.book,
+      reason,
+      rewriteDocument: true,
+      expectFingerprint: view.docFingerprint,
+      expectDigest: view.docDigest ?? view.ledger.contentDigest,
     });
-    return written.ok ? { ok: true, view: written.view } : { ok: false, error: { code: 'locked', message: `checkpoint skipped: ${written.reason}` } };
+    return written.ok
+      ? { ok: true, view: written.view }
+      : { ok: false, error: { code: 'locked', message: `checkpoint skipped: ${written.reason}` } };
   }
 
   /** Starts (again) the idle timer: `fire` runs after `idleCheckpointMs` without another arm or disarm. */

@@ -68,13 +68,20 @@ export async function fingerprintIfHolds(ctx: StoreContext, digest: string): Pro
 function ledgerOf(ctx: StoreContext, view: DiskView, base: DiskView, request: CheckpointRequest, digest: string): Ledger {
   const remembered = [...view.ledger.renumbered, ...(request.renumbered ?? [])].slice(-REMEMBERED_RENUMBERINGS);
   return {
-    format: 'cohort-ledger/2', revision: request.book.revision, contentDigest: digest, chain: base.chain,
-    writerId: ctx.options.writerId, journalOffset: base.journalEnd,
-    lineage: request.lineage === undefined ? view.ledger.lineage : request.lineage, at: ctx.options.clock.now(),
-    leases: ctx.sequencer.leaseRecord, renumbered: remembered,
-    checkpoints: request.rewriteDocument || request.text !== undefined
-      ? [...view.ledger.checkpoints.filter((r) => r !== request.book.revision), request.book.revision].slice(-REMEMBERED_CHECKPOINTS)
-      : view.ledger.checkpoints,
+    format: 'cohort-ledger/2',
+    revision: request.book.revision,
+    contentDigest: digest,
+    chain: base.chain,
+    writerId: ctx.options.writerId,
+    journalOffset: base.journalEnd,
+    lineage: request.lineage === undefined ? view.ledger.lineage : request.lineage,
+    at: ctx.options.clock.now(),
+    leases: ctx.sequencer.leaseRecord,
+    renumbered: remembered,
+    checkpoints:
+      request.rewriteDocument || request.text !== undefined
+        ? [...view.ledger.checkpoints.filter((r) => r !== request.book.revision), request.book.revision].slice(-REMEMBERED_CHECKPOINTS)
+        : view.ledger.checkpoints,
   };
 }
 
@@ -86,7 +93,11 @@ function ledgerOf(ctx: StoreContext, view: DiskView, base: DiskView, request: Ch
  * was replaced, then something failed) is a {@link CheckpointIncomplete}.
  */
 async function upToCommitPoint(
-  ctx: StoreContext, view: DiskView, request: CheckpointRequest, bytes: Uint8Array, digest: string,
+  ctx: StoreContext,
+  view: DiskView,
+  request: CheckpointRequest,
+  bytes: Uint8Array,
+  digest: string,
 ): Promise<{ readonly base: DiskView; readonly ledger: Ledger } | 'lock_lost'> {
   const { fs, paths } = ctx;
   const temps = request.rewriteDocument ? [tempPath(paths.document), tempPath(paths.base)] : [tempPath(paths.base)];
@@ -101,7 +112,14 @@ async function upToCommitPoint(
     }
     if (request.external) {
       const line: ExternalLine = {
-        v: 2, t: 'external', rev: request.book.revision, prev: view.chain, writer: ctx.options.writerId, ...request.external, digest, at: ctx.options.clock.now(),
+        v: 2,
+        t: 'external',
+        rev: request.book.revision,
+        prev: view.chain,
+        writer: ctx.options.writerId,
+        ...request.external,
+        digest,
+        at: ctx.options.clock.now(),
       };
       base = afterLines(view, await appendRecord(ctx, view, line), 2, chainDigest(view.chain, lineBody(line)));
     }
@@ -151,7 +169,11 @@ export async function writeCheckpoint(ctx: StoreContext, view: DiskView, request
     await fs.syncDir(paths.dir);
     const { docDigest: _was, ...rest } = base;
     after = {
-      ...rest, ledger, baseBook: request.book, since: [], docFingerprint: await fingerprintIfHolds(ctx, digest),
+      ...rest,
+      ledger,
+      baseBook: request.book,
+      since: [],
+      docFingerprint: await fingerprintIfHolds(ctx, digest),
       replaced: watchAfter(view, replacement, request.expectDigest),
     };
   } catch (error) {
@@ -164,8 +186,12 @@ export async function writeCheckpoint(ctx: StoreContext, view: DiskView, request
     ctx.versions.keep({ source: 'cohort', digest, book: request.book, revision: request.book.revision, at: ctx.options.clock.now() });
   }
   await ctx.notices.emit({
-    type: 'store.saved', ...noticeBase(ctx, 'saved', request.book.revision, digest, request.reason),
-    revision: request.book.revision, digest, reason: request.reason, entries,
+    type: 'store.saved',
+    ...noticeBase(ctx, 'saved', request.book.revision, digest, request.reason),
+    revision: request.book.revision,
+    digest,
+    reason: request.reason,
+    entries,
   });
   return { ok: true, view: after, digest, documentReplaced: replacement !== 'kept' && replacement !== 'late' };
 }

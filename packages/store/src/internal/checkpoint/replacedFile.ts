@@ -47,7 +47,10 @@ export type Replacement = { readonly identity: string } | 'created' | 'kept' | '
  * the store looked (`expectFingerprint`). The old file keeps a second name (`.replaced`).
  */
 export async function replaceDocument(
-  ctx: StoreContext, view: DiskView, expectFingerprint: string | null, absorbsLate: string | undefined,
+  ctx: StoreContext,
+  view: DiskView,
+  expectFingerprint: string | null,
+  absorbsLate: string | undefined,
 ): Promise<Replacement> {
   const { fs, paths } = ctx;
   const newFile = tempPath(paths.document);
@@ -66,10 +69,13 @@ export async function replaceDocument(
   // a write between the look and the rename lands in the old file, which keeps this name
   let linked = false;
   if (current) {
-    linked = await fs.link(paths.document, paths.replaced).then(() => true, (error: unknown) => {
-      if (fsErrorCode(error) !== 'ENOENT') throw error;
-      return false;
-    });
+    linked = await fs.link(paths.document, paths.replaced).then(
+      () => true,
+      (error: unknown) => {
+        if (fsErrorCode(error) !== 'ENOENT') throw error;
+        return false;
+      },
+    );
   }
   await fs.rename(newFile, paths.document);
   return current && linked ? { identity: current.identity } : 'created';
@@ -77,7 +83,8 @@ export async function replaceDocument(
 
 /** The watch after a checkpoint that left the document as `replacement` (`expectDigest`: what the replaced file held). */
 export function watchAfter(view: DiskView, replacement: Replacement | null, expectDigest: string | null): DiskView['replaced'] {
-  if (typeof replacement === 'object' && replacement !== null) return expectDigest === null ? null : { identity: replacement.identity, digest: expectDigest };
+  if (typeof replacement === 'object' && replacement !== null)
+    return expectDigest === null ? null : { identity: replacement.identity, digest: expectDigest };
   return replacement === null || replacement === 'late' ? view.replaced : null;
 }
 

@@ -37,7 +37,9 @@ interface SnapshotHeader {
 export type SnapshotRefusal = 'missing' | 'damaged' | 'stale' | 'unreadable';
 
 /** The outcome of {@link readSnapshotFile}. */
-type SnapshotRead = { readonly ok: true; readonly book: Skillbook } | { readonly ok: false; readonly reason: SnapshotRefusal; readonly message: string };
+type SnapshotRead =
+  | { readonly ok: true; readonly book: Skillbook }
+  | { readonly ok: false; readonly reason: SnapshotRefusal; readonly message: string };
 
 const NEWLINE = 0x0a;
 
@@ -69,8 +71,11 @@ function parseHeader(bytes: Uint8Array, end: number): SnapshotHeader | null {
     const header: unknown = JSON.parse(text);
     if (typeof header !== 'object' || header === null) return null;
     const h = header as Record<string, unknown>;
-    const valid = h['format'] === SNAPSHOT_FILE_FORMAT && typeof h['revision'] === 'number'
-      && typeof h['contentDigest'] === 'string' && typeof h['bodyDigest'] === 'string';
+    const valid =
+      h['format'] === SNAPSHOT_FILE_FORMAT &&
+      typeof h['revision'] === 'number' &&
+      typeof h['contentDigest'] === 'string' &&
+      typeof h['bodyDigest'] === 'string';
     return valid ? (header as SnapshotHeader) : null;
   } catch {
     return null;
@@ -89,7 +94,11 @@ export async function readSnapshotFile(reading: Promise<Uint8Array | undefined>,
   const header = nl < 0 ? null : parseHeader(bytes, nl);
   if (!header) return { ok: false, reason: 'damaged', message: 'the snapshot has no header line' };
   if (header.revision !== ledger.revision || header.contentDigest !== ledger.contentDigest) {
-    return { ok: false, reason: 'stale', message: `the snapshot is of revision ${header.revision}, the ledger names revision ${ledger.revision}` };
+    return {
+      ok: false,
+      reason: 'stale',
+      message: `the snapshot is of revision ${header.revision}, the ledger names revision ${ledger.revision}`,
+    };
   }
   const body = bytes.subarray(nl + 1);
   if (sha256Hex(body) !== header.bodyDigest) return { ok: false, reason: 'damaged', message: 'the snapshot does not match its digest' };

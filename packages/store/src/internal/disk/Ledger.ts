@@ -84,6 +84,11 @@ export async function writeLedger(fs: StoreFs, path: string, ledger: Ledger): Pr
 
 /** Whether two ledgers describe the same checkpoint. */
 export function sameLedger(a: Ledger, b: Ledger): boolean {
-  return a.revision === b.revision && a.contentDigest === b.contentDigest && a.chain === b.chain
-    && a.journalOffset === b.journalOffset && a.lineage === b.lineage;
+  return (
+    a.revision === b.revision &&
+    a.contentDigest === b.contentDigest &&
+    a.chain === b.chain &&
+    a.journalOffset === b.journalOffset &&
+    a.lineage === b.lineage
+  );
 }

@@ -142,8 +142,12 @@ export class RecoveryCopies {
     request: CopyRequest,
   ): Promise<void> {
     const meta: Meta = {
-      format: 'cohort-recovery/1', ...fields, writerId: request.writerId, document: this.paths.document,
-      createdAt: request.at, occurrence: request.occurrence,
+      format: 'cohort-recovery/1',
+      ...fields,
+      writerId: request.writerId,
+      document: this.paths.document,
+      createdAt: request.at,
+      occurrence: request.occurrence,
     };
     await atomicWrite(this.fs, copyPath(this.paths, metaName(name)), utf8(`${JSON.stringify(meta, null, 2)}\n`));
   }
@@ -159,5 +163,8 @@ function unionOf(fresh: Skillbook, previous: Skillbook): { book: Skillbook; carr
   const carried: PlainSkill[] = [];
   for (const s of previous.skills()) if (!fresh.has(s.id)) carried.push(s);
   if (carried.length === 0) return { book: fresh, carried: 0 };
-  return { book: fresh.adopt({ skills: carried, purged: [], nextId: previous.nextId }, { revision: fresh.revision }), carried: carried.length };
+  return {
+    book: fresh.adopt({ skills: carried, purged: [], nextId: previous.nextId }, { revision: fresh.revision }),
+    carried: carried.length,
+  };
 }

@@ -59,8 +59,12 @@ export class WriterLock {
     let takeover: { previous: LockHolder; reason: 'dead_process' | 'lease_expired' } | null = null;
     for (;;) {
       const mine: LockHolder = {
-        pid: this.identity.pid, host: this.identity.host, writerId: this.writerId,
-        generation: this.generation + 1, acquiredAt: this.clock.now(), leaseMs: this.timing.leaseMs,
+        pid: this.identity.pid,
+        host: this.identity.host,
+        writerId: this.writerId,
+        generation: this.generation + 1,
+        acquiredAt: this.clock.now(),
+        leaseMs: this.timing.leaseMs,
       };
       if (await this.tryCreate(mine)) return { ok: true, takeover };
       const existing = await this.readHolder();
@@ -135,7 +139,8 @@ export class WriterLock {
   private async sweep(): Promise<void> {
     const name = basename(this.path);
     for (const entry of await this.fs.readdir(dirname(this.path))) {
-      if (entry.startsWith(`${name}.`) && entry.endsWith('.tmp')) await this.fs.unlink(join(dirname(this.path), entry)).catch(() => undefined);
+      if (entry.startsWith(`${name}.`) && entry.endsWith('.tmp'))
+        await this.fs.unlink(join(dirname(this.path), entry)).catch(() => undefined);
     }
   }
 

@@ -14,7 +14,8 @@ export function documentPathProblem(path: unknown): string | null {
   if (path === '') return "the document's path is empty";
   if (path.includes('\0')) return "the document's path contains a NUL byte";
   const name = basename(path);
-  if (path.endsWith('/') || name === '' || name === '.' || name === '..') return `the document's path must end in a file name: ${JSON.stringify(path)}`;
+  if (path.endsWith('/') || name === '' || name === '.' || name === '..')
+    return `the document's path must end in a file name: ${JSON.stringify(path)}`;
   return null;
 }
 
@@ -35,13 +36,27 @@ export async function resolveDocument(fs: StoreFs, path: string): Promise<Resolv
   const real = await fs.realpath(named);
   if (real === undefined) {
     // missing — or a link to nothing, which creating the document would replace with a file
-    const seen = await fs.stat(named).then(() => 'file', (error: unknown) => (fsErrorCode(error) === 'ELOOP' ? 'link' : 'file'));
-    if (seen === 'link') return { ok: false, error: { code: 'symlink', message: 'the document is a symbolic link to a file that does not exist', file: path } };
+    const seen = await fs.stat(named).then(
+      () => 'file',
+      (error: unknown) => (fsErrorCode(error) === 'ELOOP' ? 'link' : 'file'),
+    );
+    if (seen === 'link')
+      return {
+        ok: false,
+        error: { code: 'symlink', message: 'the document is a symbolic link to a file that does not exist', file: path },
+      };
     return { ok: true, document: named === absolute ? path : named };
   }
   const stat = await fs.stat(real);
   if (stat && stat.kind !== 'file') {
-    return { ok: false, error: { code: 'invalid_options', message: `the document's path names a ${stat.kind === 'directory' ? 'directory' : 'file that is not a regular file'}`, file: path } };
+    return {
+      ok: false,
+      error: {
+        code: 'invalid_options',
+        message: `the document's path names a ${stat.kind === 'directory' ? 'directory' : 'file that is not a regular file'}`,
+        file: path,
+      },
+    };
   }
   const linked = stat ? await otherNames(fs, real, stat) : 0;
   if (linked > 0) return { ok: false, error: hardLinked(path, linked + 1) };
@@ -66,8 +81,9 @@ async function otherNames(fs: StoreFs, real: string, stat: StoreFileStat): Promi
 function hardLinked(path: string, names: number): StoreOpenError {
   return {
     code: 'hard_link',
-    message: `the document has ${names} names (hard links): a store is one file under one name, with its journal and lock beside it; `
-      + 'remove the other names, or make them symbolic links to this one',
+    message:
+      `the document has ${names} names (hard links): a store is one file under one name, with its journal and lock beside it; ` +
+      'remove the other names, or make them symbolic links to this one',
     file: path,
   };
 }

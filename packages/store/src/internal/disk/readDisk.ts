@@ -15,7 +15,6 @@ import type { SnapshotRefusal } from '../checkpoint/snapshotFile.ts';
 import type { StorePaths } from './StorePaths.ts';
 import { tempPath } from './StorePaths.ts';
 
-
 /** A file as read: its text, digest and identity. */
 export interface FileRead {
   readonly text: string | null;
@@ -78,7 +77,12 @@ async function look(fs: StoreFs, path: string): Promise<FileLook | null> {
 }
 
 /** Parses an ACE document, naming the file and position of what is wrong. */
-export function parseDocument(text: string | null, file: string, revision: number, code: 'unreadable_document' | 'unreadable_base' = 'unreadable_document'): Read<Skillbook> {
+export function parseDocument(
+  text: string | null,
+  file: string,
+  revision: number,
+  code: 'unreadable_document' | 'unreadable_base' = 'unreadable_document',
+): Read<Skillbook> {
   if (text === null) return { ok: false, error: { code, message: 'the file is not UTF-8 text', file } };
   const parsed = Skillbook.parse(text, { revision });
   if (parsed.ok) return { ok: true, value: parsed.book };
@@ -87,14 +91,21 @@ export function parseDocument(text: string | null, file: string, revision: numbe
   const py = /line (\d+) column (\d+) \(char (\d+)\)/.exec(info.message);
   const js = /position (\d+)/.exec(info.message);
   const position = {
-    ...(py ? { offset: Number(py[3]), line: Number(py[1]), column: Number(py[2]) } : js ? { offset: Number(js[1]), ...lineAndColumn(text, Number(js[1])) } : {}),
+    ...(py
+      ? { offset: Number(py[3]), line: Number(py[1]), column: Number(py[2]) }
+      : js
+        ? { offset: Number(js[1]), ...lineAndColumn(text, Number(js[1])) }
+        : {}),
     ...(info.path !== undefined ? { path: info.path } : {}),
   };
   return {
     ok: false,
     error: {
       code: info.code === 'unsupported_schema_version' ? 'unsupported_schema_version' : code,
-      message: info.message, file, ...(Object.keys(position).length > 0 ? { position } : {}), cause: info,
+      message: info.message,
+      file,
+      ...(Object.keys(position).length > 0 ? { position } : {}),
+      cause: info,
     },
   };
 }
@@ -105,7 +116,12 @@ export function parseDocument(text: string | null, file: string, revision: numbe
  * found to be the ledger's (read again whole and checked again: it may have changed since).
  */
 export async function readBaseBook(
-  fs: StoreFs, paths: StorePaths, ledger: Ledger, source: string, trustSnapshot: boolean, snapshotRead?: Promise<Uint8Array | undefined>,
+  fs: StoreFs,
+  paths: StorePaths,
+  ledger: Ledger,
+  source: string,
+  trustSnapshot: boolean,
+  snapshotRead?: Promise<Uint8Array | undefined>,
 ): Promise<Read<{ book: Skillbook; source: BaseSource }>> {
   let refusal: BaseSource = 'not_tried';
   if (trustSnapshot) {
@@ -115,7 +131,14 @@ export async function readBaseBook(
   }
   const bytes = await fs.readFile(source);
   if (!bytes || sha256Hex(bytes) !== ledger.contentDigest) {
-    return { ok: false, error: { code: 'unreadable_base', message: `the file that held the ledger's revision ${ledger.revision} changed while it was read`, file: source } };
+    return {
+      ok: false,
+      error: {
+        code: 'unreadable_base',
+        message: `the file that held the ledger's revision ${ledger.revision} changed while it was read`,
+        file: source,
+      },
+    };
   }
   const book = parseDocument(fromUtf8(bytes), paths.base, ledger.revision, 'unreadable_base');
   return book.ok ? { ok: true, value: { book: book.value, source: refusal } } : book;
@@ -147,7 +170,10 @@ export async function readDisk(fs: StoreFs, paths: StorePaths, options: ReadDisk
     const document = await readText(fs, paths.document);
     const journal = await fs.stat(paths.journal);
     if (journal && journal.size > 0) {
-      return { ok: false, error: { code: 'unreadable_ledger', message: 'the journal exists but the ledger is missing', file: paths.ledger } };
+      return {
+        ok: false,
+        error: { code: 'unreadable_ledger', message: 'the journal exists but the ledger is missing', file: paths.ledger },
+      };
     }
     if (!document) return { ok: true, value: { kind: 'missing' } };
     const book = parseDocument(document.text, paths.document, 0);
@@ -162,17 +188,42 @@ export async function readDisk(fs: StoreFs, paths: StorePaths, options: ReadDisk
   journalRead.catch(() => undefined);
   snapshotRead?.catch(() => undefined);
   const [document, docTmp, base, baseTmp] = await Promise.all([
-    look(fs, paths.document), look(fs, tempPath(paths.document)), look(fs, paths.base), look(fs, tempPath(paths.base)),
+    look(fs, paths.document),
+    look(fs, tempPath(paths.document)),
+    look(fs, paths.base),
+    look(fs, tempPath(paths.base)),
   ]);
   const rollDocument = document?.digest !== ledger.contentDigest && docTmp?.digest === ledger.contentDigest;
   if (!document && !rollDocument) {
-    return { ok: false, error: { code: 'missing_document', message: 'the document is missing (the ledger says it was written); restore it, or move the side files away to start over', file: paths.document } };
+    return {
+      ok: false,
+      error: {
+        code: 'missing_document',
+        message: 'the document is missing (the ledger says it was written); restore it, or move the side files away to start over',
+        file: paths.document,
+      },
+    };
   }
   const rollBase = base?.digest !== ledger.contentDigest && baseTmp?.digest === ledger.contentDigest;
-  const source = base?.digest === ledger.contentDigest ? paths.base : rollBase ? tempPath(paths.base)
-    : rollDocument ? tempPath(paths.document) : document?.digest === ledger.contentDigest ? paths.document : null;
+  const source =
+    base?.digest === ledger.contentDigest
+      ? paths.base
+      : rollBase
+        ? tempPath(paths.base)
+        : rollDocument
+          ? tempPath(paths.document)
+          : document?.digest === ledger.contentDigest
+            ? paths.document
+            : null;
   if (!source) {
-    return { ok: false, error: { code: 'unreadable_base', message: `no file holds the ledger's revision ${ledger.revision} (digest ${ledger.contentDigest.slice(0, 12)})`, file: paths.base } };
+    return {
+      ok: false,
+      error: {
+        code: 'unreadable_base',
+        message: `no file holds the ledger's revision ${ledger.revision} (digest ${ledger.contentDigest.slice(0, 12)})`,
+        file: paths.base,
+      },
+    };
   }
   const baseRead = await readBaseBook(fs, paths, ledger, source, options.trustSnapshot ?? false, snapshotRead);
   if (!baseRead.ok) return baseRead;
@@ -184,14 +235,29 @@ export async function readDisk(fs: StoreFs, paths: StorePaths, options: ReadDisk
   const journal = scanJournal(bytes, 0, 1, (e) => replay.take(e), ledger.journalOffset);
   if (journal.corruption) {
     const c = journal.corruption;
-    return { ok: false, error: { code: 'corrupt_journal', message: `line ${c.lineNo}: ${c.message}`, file: paths.journal, position: { offset: c.offset, line: c.lineNo } } };
+    return {
+      ok: false,
+      error: {
+        code: 'corrupt_journal',
+        message: `line ${c.lineNo}: ${c.message}`,
+        file: paths.journal,
+        position: { offset: c.offset, line: c.lineNo },
+      },
+    };
   }
   const replayed = replay.result();
   if (!replayed.ok) return replayed;
   const rewriteBase = source !== paths.base && !rollBase;
   const value: DiskRead = {
-    kind: 'tracked', ledger, document: rollDocument ? null : document, rollForward: { document: rollDocument, base: rollBase },
-    rewriteBase, baseBook, baseSource: baseRead.value.source, journal, ...replayed.value,
+    kind: 'tracked',
+    ledger,
+    document: rollDocument ? null : document,
+    rollForward: { document: rollDocument, base: rollBase },
+    rewriteBase,
+    baseBook,
+    baseSource: baseRead.value.source,
+    journal,
+    ...replayed.value,
   };
   return { ok: true, value };
 }

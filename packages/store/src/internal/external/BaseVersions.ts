@@ -64,7 +64,9 @@ export class BaseVersions {
 
   /** Records a version; one of the same digest moves to the newest place. Evicts the oldest of its source past the bound. */
   keep(version: DocumentVersion): void {
-    const at = this.versions.findIndex((v) => (version.digest === null ? v.digest === null && v.revision === version.revision : v.digest === version.digest));
+    const at = this.versions.findIndex((v) =>
+      version.digest === null ? v.digest === null && v.revision === version.revision : v.digest === version.digest,
+    );
     if (at >= 0) this.versions.splice(at, 1);
     this.versions.push(version);
     const ofSource = this.versions.filter((v) => v.source === version.source);
@@ -101,22 +103,35 @@ export class BaseVersions {
    * would let a writer that never saw it overwrite them; then the newest.
    */
   static best(candidates: readonly DocumentVersion[], disk: Skillbook): BaseMatch | null {
-    const scored = candidates.map((version) => ({ version, score: scoreBase(version.book, disk) })).filter((c) => isBase(c.score, c.version.book.size));
+    const scored = candidates
+      .map((version) => ({ version, score: scoreBase(version.book, disk) }))
+      .filter((c) => isBase(c.score, c.version.book.size));
     let best: Ranked | null = null;
     for (let i = scored.length - 1; i >= 0; i -= 1) {
       const { version, score } = scored[i] as BaseMatch;
-      const next: Ranked = { match: { version, score }, rank: rank(score), late: isLate(version, score), counter: explainsCounter(version, score, disk) };
+      const next: Ranked = {
+        match: { version, score },
+        rank: rank(score),
+        late: isLate(version, score),
+        counter: explainsCounter(version, score, disk),
+      };
       if (!best || next.rank > best.rank || (next.rank === best.rank && tieBreak(next, best))) best = next;
     }
     if (!best || best.match.version.source !== 'external') return best?.match ?? null;
     const top = best.rank;
     // the newest version Cohort wrote that explains the document as well
-    const tied = [...scored].reverse().find((c) => c.version.source === 'cohort' && rank(c.score) === top && !isLate(c.version, c.score) && explainsCounter(c.version, c.score, disk));
+    const tied = [...scored]
+      .reverse()
+      .find(
+        (c) =>
+          c.version.source === 'cohort' &&
+          rank(c.score) === top &&
+          !isLate(c.version, c.score) &&
+          explainsCounter(c.version, c.score, disk),
+      );
     return tied ? { ...best.match, tied: tied.version } : best.match;
   }
-
 }
-
 
 /** Whether `version` was written after the document's newest change on top of it (so the writer cannot have loaded it). */
 function isLate(version: DocumentVersion, score: BaseScore): boolean {

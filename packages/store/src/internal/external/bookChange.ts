@@ -22,10 +22,22 @@ function sameSource(a: InsightSource, b: InsightSource): boolean {
 
 /** Whether two skills hold the same fields (what a document writes for them). */
 export function sameSkillFields(a: Skill, b: Skill): boolean {
-  return a === b || (a.id === b.id && a.section === b.section && a.issue === b.issue && a.insight === b.insight && a.active === b.active
-    && a.used_count === b.used_count && a.helpful_count === b.helpful_count && a.harmful_count === b.harmful_count
-    && a.neutral_count === b.neutral_count && a.created_at === b.created_at && a.updated_at === b.updated_at
-    && sameList(a.keywords, b.keywords, (x, y) => x === y) && sameList(a.occurrences, b.occurrences, sameSource));
+  return (
+    a === b ||
+    (a.id === b.id &&
+      a.section === b.section &&
+      a.issue === b.issue &&
+      a.insight === b.insight &&
+      a.active === b.active &&
+      a.used_count === b.used_count &&
+      a.helpful_count === b.helpful_count &&
+      a.harmful_count === b.harmful_count &&
+      a.neutral_count === b.neutral_count &&
+      a.created_at === b.created_at &&
+      a.updated_at === b.updated_at &&
+      sameList(a.keywords, b.keywords, (x, y) => x === y) &&
+      sameList(a.occurrences, b.occurrences, sameSource))
+  );
 }
 
 /** The skills `after` adds or changes against `before`, the ids it lacks, and its `next_id`. O(n). */

@@ -8,7 +8,10 @@ const SAMPLE = 50;
 export function changeSummary(lists: Readonly<Record<'added' | 'changed' | 'removed' | 'dropped', readonly string[]>>): ExternalChanges {
   const { added, changed, removed, dropped } = lists;
   return {
-    added: added.slice(0, SAMPLE), changed: changed.slice(0, SAMPLE), removed: removed.slice(0, SAMPLE), dropped: dropped.slice(0, SAMPLE),
+    added: added.slice(0, SAMPLE),
+    changed: changed.slice(0, SAMPLE),
+    removed: removed.slice(0, SAMPLE),
+    dropped: dropped.slice(0, SAMPLE),
     counts: { added: added.length, changed: changed.length, removed: removed.length, dropped: dropped.length },
   };
 }

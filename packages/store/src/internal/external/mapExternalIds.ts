@@ -72,7 +72,8 @@ export function mapExternalIds(base: Skillbook | null, disk: Skillbook, live: Sk
   const fresh: Renumbered[] = [];
   const gone = new Set(purged);
   const newIds = new Set(renamed.map((s) => s.id));
-  const taken = (id: string): boolean => disk.has(id) || live.has(id) || newIds.has(id) || base?.has(id) === true || live.tombstone(id) !== undefined;
+  const taken = (id: string): boolean =>
+    disk.has(id) || live.has(id) || newIds.has(id) || base?.has(id) === true || live.tombstone(id) !== undefined;
   let counter = Math.max(live.nextId, disk.nextId, ids.leasedThrough);
   for (const skill of disk.skills()) {
     if (gone.has(skill.id) || !mustRenumber(skill, base, live, newIds, ids)) continue;

@@ -72,9 +72,21 @@ export async function rebuildVersions(ctx: StoreContext, view: DiskView): Promis
       const before = book;
       book = adoptExternal(book, line);
       const theirs = line.theirs;
-      const from = !theirs ? undefined : theirs.base === null ? before
-        : theirs.base.source === 'external' ? externals.get(theirs.base.digest ?? '')?.book : revisions.get(theirs.base.rev);
-      if (theirs && from) externals.set(theirs.digest, { source: 'external', digest: theirs.digest, book: applyTheirs(from, theirs), revision: line.rev, at: line.at });
+      const from = !theirs
+        ? undefined
+        : theirs.base === null
+          ? before
+          : theirs.base.source === 'external'
+            ? externals.get(theirs.base.digest ?? '')?.book
+            : revisions.get(theirs.base.rev);
+      if (theirs && from)
+        externals.set(theirs.digest, {
+          source: 'external',
+          digest: theirs.digest,
+          book: applyTheirs(from, theirs),
+          revision: line.rev,
+          at: line.at,
+        });
       written.add(line.rev);
       for (const [was, to] of line.renumbered) {
         const skill = line.skills.find((s) => s.id === to);
@@ -83,6 +95,8 @@ export async function rebuildVersions(ctx: StoreContext, view: DiskView): Promis
     }
     revisions.set(book.revision, book);
   }
-  const candidates = [...revisions.entries()].filter(([revision]) => written.has(revision)).map(([revision, b]): DocumentVersion => ({ source: 'cohort', digest: null, book: b, revision, at: 0 }));
+  const candidates = [...revisions.entries()]
+    .filter(([revision]) => written.has(revision))
+    .map(([revision, b]): DocumentVersion => ({ source: 'cohort', digest: null, book: b, revision, at: 0 }));
   return { candidates, externals: [...externals.values()], renumbered };
 }

@@ -66,7 +66,14 @@ function newestUnchanged(base: Skillbook, disk: Skillbook): string {
  * changes nothing the second time. `at`: when (ACE's timestamp format); `counterBase`: a version
  * as likely to be the base (counters count from the later of the two). Pure: no I/O.
  */
-export function reconcileBook(base: Skillbook | null, disk: Skillbook, live: Skillbook, ids: IdKnowledge, at: string, counterBase: Skillbook | null = null): BookReconciliation {
+export function reconcileBook(
+  base: Skillbook | null,
+  disk: Skillbook,
+  live: Skillbook,
+  ids: IdKnowledge,
+  at: string,
+  counterBase: Skillbook | null = null,
+): BookReconciliation {
   const mapped = mapExternalIds(base, disk, live, ids);
   const b = mapped.base;
   const d = mapped.disk;
@@ -103,6 +110,8 @@ export function reconcileBook(base: Skillbook | null, disk: Skillbook, live: Ski
     }
   }
   const changed = puts.length > 0 || purged.length > 0;
-  const book = changed ? live.adopt({ skills: puts, purged, nextId: d.nextId }, { revision: live.revision + 1 }) : live.reserveIds(d.nextId);
+  const book = changed
+    ? live.adopt({ skills: puts, purged, nextId: d.nextId }, { revision: live.revision + 1 })
+    : live.reserveIds(d.nextId);
   return { book, disk: d, baseKnown: b !== null, changes: changeSummary(lists), conflicts, idMap: mapped.idMap, fresh: mapped.fresh };
 }

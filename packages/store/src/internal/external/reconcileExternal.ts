@@ -45,11 +45,20 @@ function lastSession(view: DiskView, skillId: string): string | null {
 }
 
 function forkConflicts(view: DiskView, conflicts: readonly ReconcileConflict[]): ForkConflict[] {
-  return conflicts.map((c) => ({ skillId: c.skillId, type: c.type, reason: c.reason, theirs: c.theirs && skillSide(c.theirs), ours: c.ours && skillSide(c.ours), sessionId: lastSession(view, c.skillId) }));
+  return conflicts.map((c) => ({
+    skillId: c.skillId,
+    type: c.type,
+    reason: c.reason,
+    theirs: c.theirs && skillSide(c.theirs),
+    ours: c.ours && skillSide(c.ours),
+    sessionId: lastSession(view, c.skillId),
+  }));
 }
 
 function reconcileBase(found: BaseMatch | null): ReconcileBase {
-  return found ? { source: found.version.source, revision: found.version.revision, digest: found.version.digest } : { source: 'none', revision: null, digest: null };
+  return found
+    ? { source: found.version.source, revision: found.version.revision, digest: found.version.digest }
+    : { source: 'none', revision: null, digest: null };
 }
 
 interface NoticeInput {
@@ -63,9 +72,17 @@ interface NoticeInput {
 
 function buildNotice(ctx: StoreContext, view: DiskView, doc: ForeignDocument, n: NoticeInput): ReconcileNotice {
   const common = {
-    id: n.id, at: ctx.options.clock.now(), document: ctx.paths.document, revision: n.main.revision,
-    fromRevision: ctx.sequencer.book.revision, diskDigest: doc.digest, rebased: view.since.length, idMap: Object.fromEntries(n.reconciled.idMap),
-    external: n.reconciled.changes, base: reconcileBase(n.found), conflicts: forkConflicts(view, n.reconciled.conflicts),
+    id: n.id,
+    at: ctx.options.clock.now(),
+    document: ctx.paths.document,
+    revision: n.main.revision,
+    fromRevision: ctx.sequencer.book.revision,
+    diskDigest: doc.digest,
+    rebased: view.since.length,
+    idMap: Object.fromEntries(n.reconciled.idMap),
+    external: n.reconciled.changes,
+    base: reconcileBase(n.found),
+    conflicts: forkConflicts(view, n.reconciled.conflicts),
   };
   if (n.outcome === 'adopt') return { type: 'store.adopted', ...common, source: 'external', writerId: null, commits: 0 };
   if (n.outcome === 'rebase' || !n.copy) return { type: 'store.rebased', ...common };
@@ -103,9 +120,20 @@ function documentHoldsAll(reconciled: BookReconciliation, doc: ForeignDocument):
 export async function reconcileExternal(ctx: StoreContext, view: DiskView, doc: ForeignDocument): Promise<DiskView | null> {
   const ours = ctx.sequencer.book;
   const leasedThrough = ctx.sequencer.leaseRecord.through;
-  const ids = { leased: (n: number) => ctx.sequencer.leased(n), leasedThrough, remembered: (id: string, at: string) => ctx.renumbered.lookup(id, at) };
+  const ids = {
+    leased: (n: number) => ctx.sequencer.leased(n),
+    leasedThrough,
+    remembered: (id: string, at: string) => ctx.renumbered.lookup(id, at),
+  };
   const found = await ctx.seams.findBase(ctx, view, doc, ids);
-  const reconciled = reconcileBook(found?.version.book ?? null, doc.book, ours, ids, formatAceTimestamp(ctx.options.clock.now()), found?.tied?.book ?? null);
+  const reconciled = reconcileBook(
+    found?.version.book ?? null,
+    doc.book,
+    ours,
+    ids,
+    formatAceTimestamp(ctx.options.clock.now()),
+    found?.tied?.book ?? null,
+  );
   const losing = losingSide(reconciled.conflicts);
   const outcome: Outcome = documentHoldsAll(reconciled, doc) ? 'adopt' : losing ? 'fork' : 'rebase';
   const reason = outcome === 'adopt' ? 'adopted' : outcome === 'rebase' ? 'rebased' : 'forked';
@@ -135,8 +163,13 @@ export async function reconcileExternal(ctx: StoreContext, view: DiskView, doc: 
     ...(doc.late ? { absorbsLate: doc.digest } : {}),
     lineage,
     external: {
-      reason: notice.type === 'store.force_saved' ? 'force_saved' : reason, notice: id,
-      skills: change.skills, purged: change.purged, next: change.next, renumbered: [...reconciled.idMap], theirs: theirs.record,
+      reason: notice.type === 'store.force_saved' ? 'force_saved' : reason,
+      notice: id,
+      skills: change.skills,
+      purged: change.purged,
+      next: change.next,
+      renumbered: [...reconciled.idMap],
+      theirs: theirs.record,
     },
     renumbered: reconciled.fresh,
   });
@@ -146,8 +179,12 @@ export async function reconcileExternal(ctx: StoreContext, view: DiskView, doc: 
   await ctx.notices.emit(notice);
   if (reconciled.fresh.length > 0) {
     await ctx.notices.emit({
-      type: 'store.ids_remapped', ...noticeBase(ctx, 'ids_remapped', 'external', doc.digest, view.chain),
-      sessionId: 'external', path: ['external'], revision: main.revision, idMap: Object.fromEntries(reconciled.fresh.map((r) => [r.from, r.to])),
+      type: 'store.ids_remapped',
+      ...noticeBase(ctx, 'ids_remapped', 'external', doc.digest, view.chain),
+      sessionId: 'external',
+      path: ['external'],
+      revision: main.revision,
+      idMap: Object.fromEntries(reconciled.fresh.map((r) => [r.from, r.to])),
     });
   }
   return result.view;

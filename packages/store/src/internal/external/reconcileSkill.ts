@@ -26,7 +26,9 @@ const KEEP: SkillReconciliation = { outcome: 'keep' };
 
 /** The canonical JSON of a source (keys sorted), as ACE de-duplicates them. */
 function signature(source: InsightSource): string {
-  const entries = Object.entries(source).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const entries = Object.entries(source)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return JSON.stringify(entries);
 }
 
@@ -73,10 +75,18 @@ function settle(live: Skill, next: PlainSkill, theirs: Skill, at: string, confli
  * `at` is when the reconciliation happens (ACE's timestamp format). `counterBase`: another version the
  * writer may have started from (see `BaseMatch.tied`): increments count from the later of the two.
  */
-export function reconcileSkill(base: Skill | undefined, theirs: Skill | undefined, live: Skill | undefined, at: string, counterBase?: Skill): SkillReconciliation {
+export function reconcileSkill(
+  base: Skill | undefined,
+  theirs: Skill | undefined,
+  live: Skill | undefined,
+  at: string,
+  counterBase?: Skill,
+): SkillReconciliation {
   if (!theirs) {
     if (!base || !live) return KEEP;
-    return sameContent(base, live) ? { outcome: 'purge' } : { ...KEEP, conflict: { type: 'REMOVE', reason: 'content_changed', theirs: null } };
+    return sameContent(base, live)
+      ? { outcome: 'purge' }
+      : { ...KEEP, conflict: { type: 'REMOVE', reason: 'content_changed', theirs: null } };
   }
   if (!live) {
     if (!base) return { outcome: 'put', skill: theirs };

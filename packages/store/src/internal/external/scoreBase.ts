@@ -27,7 +27,9 @@ export interface BaseScore {
 }
 
 function descends(from: Skill, to: Skill): boolean {
-  return to.updated_at >= from.updated_at && SKILL_COUNTERS.every((k) => to[k] >= from[k]) && to.occurrences.length >= from.occurrences.length;
+  return (
+    to.updated_at >= from.updated_at && SKILL_COUNTERS.every((k) => to[k] >= from[k]) && to.occurrences.length >= from.occurrences.length
+  );
 }
 
 /** Scores `version` as the base of `disk` (both as their writers wrote them, ids untouched). O(n). */
@@ -48,8 +50,7 @@ export function scoreBase(version: Skillbook, disk: Skillbook): BaseScore {
     else if (descends(v, d)) {
       descended += 1;
       if (d.updated_at === v.updated_at) ambiguous += 1;
-    }
-    else {
+    } else {
       inconsistent += 1;
       continue;
     }

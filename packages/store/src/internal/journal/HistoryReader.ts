@@ -47,7 +47,13 @@ export class HistoryReader {
     const after = options.after ?? -1;
     const limit = options.limit ?? DEFAULT_HISTORY_LIMIT;
     if (!Number.isInteger(after) || !Number.isSafeInteger(limit) || limit < 1) {
-      return { ok: false, error: { code: 'invalid_request', message: `history: after must be an integer and limit a positive integer (got ${String(options.after)}, ${String(options.limit)})` } };
+      return {
+        ok: false,
+        error: {
+          code: 'invalid_request',
+          message: `history: after must be an integer and limit a positive integer (got ${String(options.after)}, ${String(options.limit)})`,
+        },
+      };
     }
     const start = this.startFor(after);
     let bytes: Uint8Array | undefined;
@@ -56,7 +62,10 @@ export class HistoryReader {
       origin = await this.origin(after);
       bytes = await this.fs.readFrom(this.paths.journal, start.offset);
     } catch (error) {
-      return { ok: false, error: { code: 'io', message: `history: the files could not be read: ${(error as Error).message}`, cause: error } };
+      return {
+        ok: false,
+        error: { code: 'io', message: `history: the files could not be read: ${(error as Error).message}`, cause: error },
+      };
     }
     if (typeof origin === 'string') return { ok: false, error: { code: 'io', message: `history: ${origin} (${this.paths.origin})` } };
     const commits: PersistedCommit[] = origin ? [origin] : [];
@@ -83,7 +92,13 @@ export class HistoryReader {
       else commits.push(commit);
     });
     if (scan.corruption) {
-      return { ok: false, error: { code: 'io', message: `history: the journal is damaged at line ${scan.corruption.lineNo} past byte ${start.offset}: ${scan.corruption.message}` } };
+      return {
+        ok: false,
+        error: {
+          code: 'io',
+          message: `history: the journal is damaged at line ${scan.corruption.lineNo} past byte ${start.offset}: ${scan.corruption.message}`,
+        },
+      };
     }
     return { ok: true, commits, next: more ? (commits[commits.length - 1]?.revision ?? null) : null };
   }

@@ -75,7 +75,10 @@ export const BlockLineSchema = z.object({
   ops: z.array(AppliedOpSchema),
 });
 /** See {@link BlockLineSchema}. */
-export type BlockLine = Omit<z.infer<typeof BlockLineSchema>, 'ops' | 'path'> & { readonly path?: readonly string[]; readonly ops: readonly AppliedOp[] };
+export type BlockLine = Omit<z.infer<typeof BlockLineSchema>, 'ops' | 'path'> & {
+  readonly path?: readonly string[];
+  readonly ops: readonly AppliedOp[];
+};
 
 /** A block with every field, the commit's filled in where the line leaves them out. */
 export interface FullBlock {
@@ -113,7 +116,10 @@ export const TheirsSchema = z.object({
   next: z.number().int().nonnegative(),
 });
 /** See {@link TheirsSchema}. */
-export type Theirs = Omit<z.infer<typeof TheirsSchema>, 'skills' | 'purged'> & { readonly skills: readonly PlainSkill[]; readonly purged: readonly string[] };
+export type Theirs = Omit<z.infer<typeof TheirsSchema>, 'skills' | 'purged'> & {
+  readonly skills: readonly PlainSkill[];
+  readonly purged: readonly string[];
+};
 
 /** Changes taken in that did not arrive as ops (see `ExternalChange`), and the document digest they came with. */
 export const ExternalLineSchema = z.object({
@@ -194,7 +200,14 @@ export type RecordLine = CommitLine | ExternalLine | LeaseLine | CommitLineV1 | 
 export type JournalLine = RecordLine | GroupLine;
 
 /** Any journal line, as read. */
-export const LineSchema = z.union([CommitLineSchema, ExternalLineSchema, LeaseLineSchema, GroupLineSchema, CommitLineV1Schema, MarkLineSchema]);
+export const LineSchema = z.union([
+  CommitLineSchema,
+  ExternalLineSchema,
+  LeaseLineSchema,
+  GroupLineSchema,
+  CommitLineV1Schema,
+  MarkLineSchema,
+]);
 
 /** The ops of a commit line of either format, in order (a line of one block gives that block's own list). */
 export function opsOfLine(line: CommitLine | CommitLineV1): readonly AppliedOp[] {
@@ -207,12 +220,19 @@ export function opsOfLine(line: CommitLine | CommitLineV1): readonly AppliedOp[]
 export function blocksOf(line: CommitLine | CommitLineV1): readonly FullBlock[] {
   if (line.v === 1) return [{ session: line.session, path: line.path, at: line.at, ops: line.ops }];
   return line.blocks.map((b) => ({
-    session: b.session ?? line.session, path: b.path ?? line.path, ...(b.name === undefined ? {} : { name: b.name }), at: b.at ?? line.at, ops: b.ops,
+    session: b.session ?? line.session,
+    path: b.path ?? line.path,
+    ...(b.name === undefined ? {} : { name: b.name }),
+    at: b.at ?? line.at,
+    ops: b.ops,
   }));
 }
 
 /** A block as a commit line writes it: the fields that are the commit's own left out. */
-export function blockLine(block: FullBlock, commit: { readonly session: string; readonly path: readonly string[]; readonly at: number }): BlockLine {
+export function blockLine(
+  block: FullBlock,
+  commit: { readonly session: string; readonly path: readonly string[]; readonly at: number },
+): BlockLine {
   const samePath = block.path.length === commit.path.length && block.path.every((p, i) => p === commit.path[i]);
   return {
     ...(block.session === commit.session ? {} : { session: block.session }),

@@ -53,7 +53,12 @@ export class JournalReplay {
   /** The journal's bytes from the ledger's offset on. */
   private readonly bytes: Uint8Array;
 
-  constructor(baseBook: Skillbook, private readonly ledger: Ledger, private readonly file: string, journal: Uint8Array) {
+  constructor(
+    baseBook: Skillbook,
+    private readonly ledger: Ledger,
+    private readonly file: string,
+    journal: Uint8Array,
+  ) {
     this.head = baseBook.edit();
     this.chain = ledger.chain;
     // a copy of the part past the ledger lets the history before it be collected; not worth it for a little history
@@ -102,7 +107,10 @@ export class JournalReplay {
   }
 
   private stop(e: JournalEntry, message: string): void {
-    this.fault = { ok: false, error: { code: 'corrupt_journal', message, file: this.file, position: { offset: e.offset, line: e.lineNo } } };
+    this.fault = {
+      ok: false,
+      error: { code: 'corrupt_journal', message, file: this.file, position: { offset: e.offset, line: e.lineNo } },
+    };
   }
 
   /** The head book, the commits past the ledger, the chain at the head and the leases past it; or the first fault. */
@@ -115,7 +123,13 @@ export class JournalReplay {
 }
 
 /** Replays the journal's records past the ledger's revision onto the base book, checking order and the hash chain. */
-export function replayJournal(baseBook: Skillbook, ledger: Ledger, entries: readonly JournalEntry[], file: string, journal: Uint8Array): Read<Replayed> {
+export function replayJournal(
+  baseBook: Skillbook,
+  ledger: Ledger,
+  entries: readonly JournalEntry[],
+  file: string,
+  journal: Uint8Array,
+): Read<Replayed> {
   const replay = new JournalReplay(baseBook, ledger, file, journal);
   for (const e of entries) replay.take(e);
   return replay.result();

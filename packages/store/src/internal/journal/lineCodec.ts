@@ -62,7 +62,9 @@ export function checksummed(text: string): { readonly ok: true; readonly body: s
     return { ok: false, fault: 'invalid_line', message: 'no checksum field at the end of the line' };
   }
   const body = `${text.slice(0, at)}}`;
-  return checksum(body) === tail.slice(0, SUM_LENGTH) ? { ok: true, body } : { ok: false, fault: 'bad_checksum', message: 'checksum mismatch' };
+  return checksum(body) === tail.slice(0, SUM_LENGTH)
+    ? { ok: true, body }
+    : { ok: false, fault: 'bad_checksum', message: 'checksum mismatch' };
 }
 
 /**
@@ -93,6 +95,7 @@ export function parseBody(body: string): { readonly ok: true; readonly line: Jou
   }
   if (isPlainCommitLine(json)) return { ok: true, line: json, body };
   const parsed = LineSchema.safeParse(json);
-  if (!parsed.success) return { ok: false, fault: 'invalid_line', message: `not a journal line: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
+  if (!parsed.success)
+    return { ok: false, fault: 'invalid_line', message: `not a journal line: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
   return { ok: true, line: parsed.data, body };
 }

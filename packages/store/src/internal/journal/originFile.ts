@@ -37,7 +37,13 @@ export type OriginRead = { readonly ok: true; readonly origin: Origin | null } |
 /** Writes the origin of a store being created (fsynced; the creation's checkpoint syncs the directory). */
 export async function writeOrigin(fs: StoreFs, paths: StorePaths, origin: Origin): Promise<void> {
   const body = utf8(origin.book.toSnapshot());
-  const header: OriginHeader = { format: ORIGIN_FORMAT, revision: origin.book.revision, writer: origin.writer, at: origin.at, bodyDigest: sha256Hex(body) };
+  const header: OriginHeader = {
+    format: ORIGIN_FORMAT,
+    revision: origin.book.revision,
+    writer: origin.writer,
+    at: origin.at,
+    bodyDigest: sha256Hex(body),
+  };
   const head = utf8(`${JSON.stringify(header)}\n`);
   const bytes = new Uint8Array(head.length + body.length);
   bytes.set(head, 0);
@@ -52,7 +58,14 @@ function parseHeader(text: string | null): OriginHeader | null {
     const h: unknown = JSON.parse(text);
     if (typeof h !== 'object' || h === null) return null;
     const { format, revision, writer, at, bodyDigest } = h as Partial<Record<keyof OriginHeader, unknown>>;
-    if (format !== ORIGIN_FORMAT || typeof revision !== 'number' || typeof writer !== 'string' || typeof at !== 'number' || typeof bodyDigest !== 'string') return null;
+    if (
+      format !== ORIGIN_FORMAT ||
+      typeof revision !== 'number' ||
+      typeof writer !== 'string' ||
+      typeof at !== 'number' ||
+      typeof bodyDigest !== 'string'
+    )
+      return null;
     return { format, revision, writer, at, bodyDigest };
   } catch {
     return null;
@@ -69,5 +82,7 @@ export async function readOrigin(fs: StoreFs, paths: StorePaths): Promise<Origin
   const body = bytes.subarray(nl + 1);
   if (sha256Hex(body) !== header.bodyDigest) return { ok: false, message: 'the origin file does not match its digest' };
   const read = Skillbook.fromSnapshot(fromUtf8(body) ?? '', { revision: header.revision });
-  return read.ok ? { ok: true, origin: { book: read.book, writer: header.writer, at: header.at } } : { ok: false, message: read.error.message };
+  return read.ok
+    ? { ok: true, origin: { book: read.book, writer: header.writer, at: header.at } }
+    : { ok: false, message: read.error.message };
 }

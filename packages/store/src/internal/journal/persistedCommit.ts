@@ -10,24 +10,69 @@ export const EXTERNAL_SESSION = 'external';
 export function persistedCommit(line: RecordLine): PersistedCommit | null {
   if (line.t === 'lease') return null;
   if (line.t === 'commit') {
-    const entries = blocksOf(line).map((b): PersistedBlock => ({
-      sessionId: b.session, path: b.path, ...(b.name === undefined ? {} : { name: b.name }), ops: b.ops, at: b.at, revision: line.rev,
-    }));
+    const entries = blocksOf(line).map(
+      (b): PersistedBlock => ({
+        sessionId: b.session,
+        path: b.path,
+        ...(b.name === undefined ? {} : { name: b.name }),
+        ops: b.ops,
+        at: b.at,
+        revision: line.rev,
+      }),
+    );
     return { kind: 'commit', revision: line.rev, writerId: line.writer, sessionId: line.session, path: line.path, at: line.at, entries };
   }
-  const block: PersistedBlock = { sessionId: EXTERNAL_SESSION, path: [EXTERNAL_SESSION], name: line.reason, ops: [], at: line.at, revision: line.rev };
-  const base = { kind: 'external' as const, revision: line.rev, writerId: line.writer, sessionId: EXTERNAL_SESSION, path: [EXTERNAL_SESSION], at: line.at, entries: [block] };
+  const block: PersistedBlock = {
+    sessionId: EXTERNAL_SESSION,
+    path: [EXTERNAL_SESSION],
+    name: line.reason,
+    ops: [],
+    at: line.at,
+    revision: line.rev,
+  };
+  const base = {
+    kind: 'external' as const,
+    revision: line.rev,
+    writerId: line.writer,
+    sessionId: EXTERNAL_SESSION,
+    path: [EXTERNAL_SESSION],
+    at: line.at,
+    entries: [block],
+  };
   // a first-format mark recorded that the document was re-based, not what it held
   if (line.t === 'mark') return base;
   const document = line.theirs ? { document: line.theirs.digest } : {};
-  return { ...base, external: { reason: line.reason, skills: line.skills, purged: line.purged, nextId: line.next, renumbered: new Map(line.renumbered), ...document } };
+  return {
+    ...base,
+    external: {
+      reason: line.reason,
+      skills: line.skills,
+      purged: line.purged,
+      nextId: line.next,
+      renumbered: new Map(line.renumbered),
+      ...document,
+    },
+  };
 }
 
 /** A store's first change when it was created with content: every skill of `book`, taken in (reason `created`). */
 export function createdCommit(book: Skillbook, writerId: string, at: number): PersistedCommit {
-  const block: PersistedBlock = { sessionId: EXTERNAL_SESSION, path: [EXTERNAL_SESSION], name: 'created', ops: [], at, revision: book.revision };
+  const block: PersistedBlock = {
+    sessionId: EXTERNAL_SESSION,
+    path: [EXTERNAL_SESSION],
+    name: 'created',
+    ops: [],
+    at,
+    revision: book.revision,
+  };
   return {
-    kind: 'external', revision: book.revision, writerId, sessionId: EXTERNAL_SESSION, path: [EXTERNAL_SESSION], at, entries: [block],
+    kind: 'external',
+    revision: book.revision,
+    writerId,
+    sessionId: EXTERNAL_SESSION,
+    path: [EXTERNAL_SESSION],
+    at,
+    entries: [block],
     external: { reason: 'created', skills: [...book.skills()], purged: [], nextId: book.nextId, renumbered: new Map() },
   };
 }

@@ -32,7 +32,15 @@ function isCounts(value: unknown): boolean {
 }
 
 const SOURCE_TEXT_KEYS: ReadonlySet<string> = new Set([
-  'trace_uid', 'source_system', 'trace_id', 'display_name', 'relation', 'sample_question', 'operation_type', 'error_identification', 'learning_text',
+  'trace_uid',
+  'source_system',
+  'trace_id',
+  'display_name',
+  'relation',
+  'sample_question',
+  'operation_type',
+  'error_identification',
+  'learning_text',
 ]);
 
 function isPlainSource(value: unknown): boolean {
@@ -51,12 +59,28 @@ function isPlainOp(value: unknown): boolean {
     const item = value[key];
     let ok: boolean;
     switch (key) {
-      case 'type': ok = OP_TYPES.has(item); break;
-      case 'section': case 'skill_id': case 'issue': case 'insight': case 'reason': case 'at': ok = isText(item); break;
-      case 'keywords': ok = isTexts(item); break;
-      case 'metadata': ok = isCounts(item); break;
-      case 'insight_source': ok = Array.isArray(item) && item.every(isPlainSource); break;
-      default: ok = false;
+      case 'type':
+        ok = OP_TYPES.has(item);
+        break;
+      case 'section':
+      case 'skill_id':
+      case 'issue':
+      case 'insight':
+      case 'reason':
+      case 'at':
+        ok = isText(item);
+        break;
+      case 'keywords':
+        ok = isTexts(item);
+        break;
+      case 'metadata':
+        ok = isCounts(item);
+        break;
+      case 'insight_source':
+        ok = Array.isArray(item) && item.every(isPlainSource);
+        break;
+      default:
+        ok = false;
     }
     if (!ok) return false;
   }
@@ -69,11 +93,21 @@ function isPlainBlock(value: unknown): boolean {
     const item = value[key];
     let ok: boolean;
     switch (key) {
-      case 'session': case 'name': ok = isText(item); break;
-      case 'path': ok = isTexts(item); break;
-      case 'at': ok = isFinite(item); break;
-      case 'ops': ok = Array.isArray(item) && item.every(isPlainOp); break;
-      default: ok = false;
+      case 'session':
+      case 'name':
+        ok = isText(item);
+        break;
+      case 'path':
+        ok = isTexts(item);
+        break;
+      case 'at':
+        ok = isFinite(item);
+        break;
+      case 'ops':
+        ok = Array.isArray(item) && item.every(isPlainOp);
+        break;
+      default:
+        ok = false;
     }
     if (!ok) return false;
   }
@@ -84,7 +118,18 @@ function isPlainBlock(value: unknown): boolean {
 export function isPlainCommitLine(json: unknown): json is CommitLine {
   if (!isRecord(json) || countKeys(json) !== COMMIT_KEYS) return false;
   const rev = json['rev'];
-  return json['v'] === 2 && json['t'] === 'commit' && typeof rev === 'number' && Number.isSafeInteger(rev) && rev >= 0
-    && isText(json['prev']) && isText(json['writer']) && isText(json['session']) && isTexts(json['path'])
-    && isFinite(json['at']) && Array.isArray(json['blocks']) && json['blocks'].every(isPlainBlock);
+  return (
+    json['v'] === 2 &&
+    json['t'] === 'commit' &&
+    typeof rev === 'number' &&
+    Number.isSafeInteger(rev) &&
+    rev >= 0 &&
+    isText(json['prev']) &&
+    isText(json['writer']) &&
+    isText(json['session']) &&
+    isTexts(json['path']) &&
+    isFinite(json['at']) &&
+    Array.isArray(json['blocks']) &&
+    json['blocks'].every(isPlainBlock)
+  );
 }

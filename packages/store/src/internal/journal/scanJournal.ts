@@ -117,7 +117,13 @@ interface Member {
  * from the result. Records before `checkOnlyBefore` (history the caller does not need) are only
  * checked against their checksums, not parsed, and are neither visited nor kept.
  */
-export function scanJournal(bytes: Uint8Array, offset = 0, firstLine = 1, visit?: (entry: JournalEntry) => void, checkOnlyBefore = 0): JournalScan {
+export function scanJournal(
+  bytes: Uint8Array,
+  offset = 0,
+  firstLine = 1,
+  visit?: (entry: JournalEntry) => void,
+  checkOnlyBefore = 0,
+): JournalScan {
   const entries: JournalEntry[] = [];
   const take = visit ?? ((e: JournalEntry) => void entries.push(e));
   let good = 0;
@@ -142,7 +148,12 @@ export function scanJournal(bytes: Uint8Array, offset = 0, firstLine = 1, visit?
     const count = open.members.length + open.checked;
     if (count < open.lines && lineEnd < open.end) return;
     if (count !== open.lines || lineEnd !== open.end) {
-      broken({ offset: at, lineNo: atLine, reason: 'invalid_line', message: `the write announced ${open.lines} lines and ${open.end - open.offset} bytes` });
+      broken({
+        offset: at,
+        lineNo: atLine,
+        reason: 'invalid_line',
+        message: `the write announced ${open.lines} lines and ${open.end - open.offset} bytes`,
+      });
       return;
     }
     group = null;
@@ -151,15 +162,34 @@ export function scanJournal(bytes: Uint8Array, offset = 0, firstLine = 1, visit?
       const parsed = parseBody(m.body);
       // a line whose checksum is right but that is no record was never written by a crash: corruption
       if (!parsed.ok || parsed.line.t === 'group') {
-        corruption ??= { offset: offset + m.start, lineNo: m.lineNo, reason: 'invalid_line', message: parsed.ok ? 'a group header inside a group' : parsed.message };
+        corruption ??= {
+          offset: offset + m.start,
+          lineNo: m.lineNo,
+          reason: 'invalid_line',
+          message: parsed.ok ? 'a group header inside a group' : parsed.message,
+        };
         return;
       }
-      take({ line: parsed.line, body: parsed.body, offset: offset + m.start, group: open.offset, lineNo: m.lineNo, length: m.nl + 1 - m.start });
+      take({
+        line: parsed.line,
+        body: parsed.body,
+        offset: offset + m.start,
+        group: open.offset,
+        lineNo: m.lineNo,
+        length: m.nl + 1 - m.start,
+      });
     }
   };
   const broken = (fault: JournalFault): void => {
     // damage inside a group breaks the whole group: it counts from the group's header
-    firstBad ??= group ? { offset: group.offset, lineNo: group.lineNo, reason: 'broken_group', message: `the write at line ${group.lineNo} is not whole: ${fault.message}` } : fault;
+    firstBad ??= group
+      ? {
+          offset: group.offset,
+          lineNo: group.lineNo,
+          reason: 'broken_group',
+          message: `the write at line ${group.lineNo} is not whole: ${fault.message}`,
+        }
+      : fault;
     group = null;
   };
   while (start < bytes.length) {
@@ -184,7 +214,8 @@ export function scanJournal(bytes: Uint8Array, offset = 0, firstLine = 1, visit?
       continue;
     }
     // a header where a record was due: the open write is not whole, and another starts here
-    if (group && text !== null && isGroupHeader(text)) broken({ offset: at, lineNo, reason: 'invalid_line', message: 'a write began before the one before it ended' });
+    if (group && text !== null && isGroupHeader(text))
+      broken({ offset: at, lineNo, reason: 'invalid_line', message: 'a write began before the one before it ended' });
     if (group && text !== null) {
       // a record of an open write: its checksum now, its parse once the write is whole
       const sum = checksummed(text);
@@ -213,7 +244,8 @@ export function scanJournal(bytes: Uint8Array, offset = 0, firstLine = 1, visit?
     lineNo += 1;
   }
   if (group) broken({ offset: offset + bytes.length, lineNo, reason: 'incomplete_line', message: 'the journal ends inside it' });
-  const tail = firstBad && !corruption ? { ...(firstBad as JournalFault), bytes: offset + bytes.length - (firstBad as JournalFault).offset } : null;
+  const tail =
+    firstBad && !corruption ? { ...(firstBad as JournalFault), bytes: offset + bytes.length - (firstBad as JournalFault).offset } : null;
   if (corruption) return { entries, lines: good, end, tail: null, corruption };
   return { entries, lines: good, end, tail, corruption: null };
 }

@@ -137,18 +137,33 @@ export class CommitSequencer {
     if ('conflicts' in checked) return this.refuse(base, conflictError(commit, checked.conflicts));
     const { remapped, replayed } = checked;
     if (!replayed.ok) {
-      return this.refuse(base, { code: 'invalid_commit', message: `commit of ${commit.sessionId} cannot be applied: ${replayed.error.message}`, cause: replayed.error });
+      return this.refuse(base, {
+        code: 'invalid_commit',
+        message: `commit of ${commit.sessionId} cannot be applied: ${replayed.error.message}`,
+        cause: replayed.error,
+      });
     }
-    const missing: Conflict[] = replayed.skipped.filter((k) => k.code === 'no_skill').map((k) => ({
-      opIndex: k.opIndex, type: k.type, skillId: k.skillId ?? '', reason: 'removed', revision: s.book.revision,
-    }));
+    const missing: Conflict[] = replayed.skipped
+      .filter((k) => k.code === 'no_skill')
+      .map((k) => ({
+        opIndex: k.opIndex,
+        type: k.type,
+        skillId: k.skillId ?? '',
+        reason: 'removed',
+        revision: s.book.revision,
+      }));
     if (missing.length > 0) return this.refuse(base, conflictError(commit, missing));
     const book = replayed.book;
     const changed = book !== s.book;
     const exact = base === commit.expectedRevision && (!changed || book.revision === commit.expectedRevision + 1);
     const divergence = exact ? s.divergence : Math.min(s.divergence ?? base, base);
     this.s = { ...s, book, divergence };
-    return { ok: true, book, blocks: changed ? blocksAsApplied(commit.entries, remapped.ops, replayed.skipped) : [], idMap: remapped.idMap };
+    return {
+      ok: true,
+      book,
+      blocks: changed ? blocksAsApplied(commit.entries, remapped.ops, replayed.skipped) : [],
+      idMap: remapped.idMap,
+    };
   }
 
   /**
@@ -188,13 +203,19 @@ export class CommitSequencer {
     if (!speculative) this.s = { ...s, divergence: null };
     const divergence = speculative ? s.divergence : null;
     if (!Number.isInteger(expected) || (expected > s.book.revision && divergence === null)) {
-      return { code: 'revision_mismatch', message: `commit of ${commit.sessionId} expects revision ${expected}; the store is at ${s.book.revision}` };
+      return {
+        code: 'revision_mismatch',
+        message: `commit of ${commit.sessionId} expects revision ${expected}; the store is at ${s.book.revision}`,
+      };
     }
     let base = divergence === null ? expected : Math.min(expected, divergence);
     // a base inside a change that did not arrive as ops never existed here: check from before it
     for (const b of s.boundaries) if (base > b.pre.revision && base < b.revision) base = b.pre.revision;
     if (base < s.floor) {
-      return { code: 'revision_mismatch', message: `commit of ${commit.sessionId} is based on revision ${base}, before the oldest revision this store can check (${s.floor})` };
+      return {
+        code: 'revision_mismatch',
+        message: `commit of ${commit.sessionId} is based on revision ${base}, before the oldest revision this store can check (${s.floor})`,
+      };
     }
     return base;
   }
@@ -226,11 +247,19 @@ function malformedCommit(commit: CommitRecord): string | null {
   if (typeof c !== 'object' || c === null) return 'not an object';
   if (!isText(c.sessionId) || !isTexts(c.path) || typeof c.at !== 'number') return 'sessionId, path and at are required';
   if (c.explicitIds !== undefined && !isTexts(c.explicitIds)) return 'explicitIds must be a list of ids';
-  if (c.allocation !== undefined && c.allocation !== 'leased' && c.allocation !== 'unleased') return "allocation must be 'leased' or 'unleased'";
+  if (c.allocation !== undefined && c.allocation !== 'leased' && c.allocation !== 'unleased')
+    return "allocation must be 'leased' or 'unleased'";
   if (!Array.isArray(c.entries)) return 'entries must be a list of audit blocks';
   for (const block of c.entries as unknown[]) {
     const b: Partial<Record<keyof AuditBlock, unknown>> | null = typeof block === 'object' ? block : null;
-    if (!b || !isText(b.sessionId) || !isTexts(b.path) || !Array.isArray(b.ops) || typeof b.at !== 'number' || (b.name !== undefined && !isText(b.name))) {
+    if (
+      !b ||
+      !isText(b.sessionId) ||
+      !isTexts(b.path) ||
+      !Array.isArray(b.ops) ||
+      typeof b.at !== 'number' ||
+      (b.name !== undefined && !isText(b.name))
+    ) {
       return 'each audit block needs sessionId, path, ops and at';
     }
   }

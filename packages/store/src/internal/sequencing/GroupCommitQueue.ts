@@ -107,7 +107,10 @@ export class GroupCommitQueue {
   /** Runs `task` after everything queued before it (a catch-up, a checkpoint: they share the writer's order). */
   run<T>(task: () => Promise<T>): Promise<T> {
     const next = this.work.then(task);
-    this.work = next.then(() => undefined, () => undefined);
+    this.work = next.then(
+      () => undefined,
+      () => undefined,
+    );
     return next;
   }
 

@@ -71,16 +71,32 @@ export async function ensureJournal(ctx: StoreContext): Promise<void> {
 }
 
 /** The fields every notice of this store carries. */
-export function noticeBase(ctx: StoreContext, kind: string, ...key: readonly (string | number)[]): { id: string; at: number; document: string } {
+export function noticeBase(
+  ctx: StoreContext,
+  kind: string,
+  ...key: readonly (string | number)[]
+): { id: string; at: number; document: string } {
   return { id: occurrenceId(kind, ctx.paths.document, ...key), at: ctx.options.clock.now(), document: ctx.paths.document };
 }
 
 /** Emits an `io_failed` notice. */
-export async function reportIo(ctx: StoreContext, operation: string, file: string, error: unknown, refused: number, poisoned: boolean): Promise<void> {
+export async function reportIo(
+  ctx: StoreContext,
+  operation: string,
+  file: string,
+  error: unknown,
+  refused: number,
+  poisoned: boolean,
+): Promise<void> {
   const message = error instanceof Error ? error.message : String(error);
   const notice: StoreNotice = {
-    type: 'store.io_failed', ...noticeBase(ctx, 'io_failed', ctx.options.writerId, (ctx.failures += 1), operation, file, message),
-    operation, file, message, refused, poisoned,
+    type: 'store.io_failed',
+    ...noticeBase(ctx, 'io_failed', ctx.options.writerId, (ctx.failures += 1), operation, file, message),
+    operation,
+    file,
+    message,
+    refused,
+    poisoned,
   };
   await ctx.notices.emit(notice);
 }

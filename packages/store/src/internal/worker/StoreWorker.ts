@@ -97,14 +97,26 @@ export class StoreWorker {
       attempt = await this.ctx.lock.acquire(waitMs);
     } catch (thrown) {
       await reportIo(this.ctx, 'lock', this.ctx.paths.lock, thrown, refused, false).catch(() => undefined);
-      return { ok: false, error: { code: 'io', message: `the writer lock could not be written: ${thrown instanceof Error ? thrown.message : String(thrown)}`, cause: thrown } };
+      return {
+        ok: false,
+        error: {
+          code: 'io',
+          message: `the writer lock could not be written: ${thrown instanceof Error ? thrown.message : String(thrown)}`,
+          cause: thrown,
+        },
+      };
     }
-    if (!attempt.ok) return { ok: false, error: { code: 'locked', message: attempt.message, ...(attempt.holder ? { holder: attempt.holder } : {}) } };
+    if (!attempt.ok)
+      return { ok: false, error: { code: 'locked', message: attempt.message, ...(attempt.holder ? { holder: attempt.holder } : {}) } };
     if (attempt.takeover) {
       const { previous, reason } = attempt.takeover;
       await this.ctx.notices.emit({
-        type: 'store.lock_taken_over', ...noticeBase(this.ctx, 'lock_taken_over', previous.writerId, previous.generation),
-        lockFile: this.ctx.paths.lock, previous, generation: previous.generation + 1, reason,
+        type: 'store.lock_taken_over',
+        ...noticeBase(this.ctx, 'lock_taken_over', previous.writerId, previous.generation),
+        lockFile: this.ctx.paths.lock,
+        previous,
+        generation: previous.generation + 1,
+        reason,
       });
     }
     try {
@@ -144,7 +156,11 @@ export class StoreWorker {
       await reportIo(ctx, 'sync', ctx.paths.journal, synced.error.message, group.length, synced.poison);
       return synced;
     }
-    const written = await appendGroup(ctx, synced.view, group.map((q) => q.item));
+    const written = await appendGroup(
+      ctx,
+      synced.view,
+      group.map((q) => q.item),
+    );
     this.view = written.view;
     if (written.poisoned) this.poisoned = written.poisoned;
     group.forEach((q, i) => {

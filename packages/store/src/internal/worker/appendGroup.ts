@@ -33,7 +33,6 @@ interface DecidedGroup {
   readonly results: readonly ItemResult[];
 }
 
-
 /** Decides each item in order against the sequencer, building its journal record. */
 function decideGroup(ctx: StoreContext, view: DiskView, items: readonly GroupItem[]): DecidedGroup {
   let chain = view.chain;
@@ -42,9 +41,22 @@ function decideGroup(ctx: StoreContext, view: DiskView, items: readonly GroupIte
   const writer = ctx.options.writerId;
   const results = items.map((item): ItemResult => {
     if (item.kind === 'lease') {
-      if (!validLeaseCount(item.count)) return { kind: 'lease', result: { ok: false, error: { code: 'invalid_request', message: `a lease is 1 to 1,000,000 ids, not ${item.count}` } } };
+      if (!validLeaseCount(item.count))
+        return {
+          kind: 'lease',
+          result: { ok: false, error: { code: 'invalid_request', message: `a lease is 1 to 1,000,000 ids, not ${item.count}` } },
+        };
       const lease = ctx.sequencer.lease(item.count);
-      const line: LeaseLine = { v: 2, t: 'lease', rev: ctx.sequencer.book.revision, prev: chain, writer, from: lease.from, to: lease.to, at: ctx.options.clock.now() };
+      const line: LeaseLine = {
+        v: 2,
+        t: 'lease',
+        rev: ctx.sequencer.book.revision,
+        prev: chain,
+        writer,
+        from: lease.from,
+        to: lease.to,
+        at: ctx.options.clock.now(),
+      };
       chain = chainDigest(chain, lineBody(line));
       records.push(line);
       return { kind: 'lease', result: { ok: true, lease } };
@@ -55,11 +67,21 @@ function decideGroup(ctx: StoreContext, view: DiskView, items: readonly GroupIte
     const revision = decided.book.revision;
     const remapped = decided.idMap.size > 0 ? { idMap: decided.idMap } : {};
     // a commit whose every op changed nothing is acknowledged, not journaled
-    if (decided.blocks.length === 0) return { kind: 'append', result: { ok: true, revision, book: decided.book, entries: [], ...remapped } };
+    if (decided.blocks.length === 0)
+      return { kind: 'append', result: { ok: true, revision, book: decided.book, entries: [], ...remapped } };
     const root = { session: commit.sessionId, path: commit.path, at: commit.at };
     const line: CommitLine = {
-      v: 2, t: 'commit', rev: revision, prev: chain, writer, session: commit.sessionId, path: [...commit.path], at: commit.at,
-      blocks: decided.blocks.map((b) => blockLine({ session: b.sessionId, path: b.path, ...(b.name === undefined ? {} : { name: b.name }), at: b.at, ops: b.ops }, root)),
+      v: 2,
+      t: 'commit',
+      rev: revision,
+      prev: chain,
+      writer,
+      session: commit.sessionId,
+      path: [...commit.path],
+      at: commit.at,
+      blocks: decided.blocks.map((b) =>
+        blockLine({ session: b.sessionId, path: b.path, ...(b.name === undefined ? {} : { name: b.name }), at: b.at, ops: b.ops }, root),
+      ),
     };
     chain = chainDigest(chain, lineBody(line));
     records.push(line);
@@ -73,7 +95,12 @@ function decideGroup(ctx: StoreContext, view: DiskView, items: readonly GroupIte
  * Appends and fsyncs the group's records in one write: the bytes written, or the failure (the
  * write cut off again, or — when even that fails — the poison that stops the store).
  */
-async function appendOrRollBack(ctx: StoreContext, view: DiskView, records: readonly RecordLine[], refused: number): Promise<number | { readonly poisoned: StoreError | null }> {
+async function appendOrRollBack(
+  ctx: StoreContext,
+  view: DiskView,
+  records: readonly RecordLine[],
+  refused: number,
+): Promise<number | { readonly poisoned: StoreError | null }> {
   try {
     return await appendJournal(ctx, records);
   } catch (error) {
@@ -109,7 +136,12 @@ export async function appendGroup(ctx: StoreContext, view: DiskView, items: read
     return { view, results, failed: true, poisoned: written.poisoned };
   }
   await reportRemaps(ctx, items, group.results);
-  return { view: afterLines(view, written, group.records.length + 1, group.chain, group.since), results: group.results, failed: false, poisoned: null };
+  return {
+    view: afterLines(view, written, group.records.length + 1, group.chain, group.since),
+    results: group.results,
+    failed: false,
+    poisoned: null,
+  };
 }
 
 async function reportRemaps(ctx: StoreContext, items: readonly GroupItem[], results: readonly ItemResult[]): Promise<void> {
@@ -119,8 +151,12 @@ async function reportRemaps(ctx: StoreContext, items: readonly GroupItem[], resu
     if (item.kind !== 'append' || !r?.ok || !r.idMap) continue;
     const { commit } = item;
     await ctx.notices.emit({
-      type: 'store.ids_remapped', ...noticeBase(ctx, 'ids_remapped', commit.sessionId, r.revision),
-      sessionId: commit.sessionId, path: [...commit.path], revision: r.revision, idMap: Object.fromEntries(r.idMap),
+      type: 'store.ids_remapped',
+      ...noticeBase(ctx, 'ids_remapped', commit.sessionId, r.revision),
+      sessionId: commit.sessionId,
+      path: [...commit.path],
+      revision: r.revision,
+      idMap: Object.fromEntries(r.idMap),
     });
   }
 }

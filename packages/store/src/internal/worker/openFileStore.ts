@@ -42,23 +42,47 @@ export type Opened = { ok: true; ctx: StoreContext; view: DiskView } | { ok: fal
 type Shared = Pick<StoreContext, 'lock' | 'notices'> & { readonly seams: StoreSeams };
 type LockTakeover = NonNullable<Extract<LockAttempt, { ok: true }>['takeover']>;
 
-function contextFor(options: ResolvedFileStoreOptions, paths: StorePaths, shared: Shared, book: Skillbook, ledger: Ledger, leases: readonly IdLease[] = [], atLedger: Skillbook = book): StoreContext {
+function contextFor(
+  options: ResolvedFileStoreOptions,
+  paths: StorePaths,
+  shared: Shared,
+  book: Skillbook,
+  ledger: Ledger,
+  leases: readonly IdLease[] = [],
+  atLedger: Skillbook = book,
+): StoreContext {
   const sequencer = new CommitSequencer(book, ledger.leases);
   if (leases.length > 0) sequencer.takeLeases(ledger.leases, leases);
   const versions = new BaseVersions();
   // the document as of the ledger is a version another writer may have loaded
   versions.keep({ source: 'cohort', digest: ledger.contentDigest, book: atLedger, revision: atLedger.revision, at: ledger.at });
   return {
-    fs: options.fs, paths, options, ...shared, failures: 0, sequencer, copies: new RecoveryCopies(options.fs, paths),
-    versions, renumbered: new RenumberMemory(ledger.renumbered),
+    fs: options.fs,
+    paths,
+    options,
+    ...shared,
+    failures: 0,
+    sequencer,
+    copies: new RecoveryCopies(options.fs, paths),
+    versions,
+    renumbered: new RenumberMemory(ledger.renumbered),
   };
 }
 
 /** A ledger placeholder for a document being created or first adopted (the checkpoint replaces it). */
 function initialLedger(writerId: string, revision: number, digest: string): Ledger {
   return {
-    format: 'cohort-ledger/2', revision, contentDigest: digest, chain: digest, writerId, journalOffset: 0, lineage: null, at: 0,
-    leases: { through: 0, ranges: [] }, renumbered: [], checkpoints: [],
+    format: 'cohort-ledger/2',
+    revision,
+    contentDigest: digest,
+    chain: digest,
+    writerId,
+    journalOffset: 0,
+    lineage: null,
+    at: 0,
+    leases: { through: 0, ranges: [] },
+    renumbered: [],
+    checkpoints: [],
   };
 }
 
@@ -71,7 +95,12 @@ async function startTracking(ctx: StoreContext, view: DiskView, text: string | u
   if (book.size > 0) await writeOrigin(ctx.fs, ctx.paths, { book, writer: ctx.options.writerId, at: ctx.options.clock.now() });
   else await ctx.fs.unlink(ctx.paths.origin).catch(() => undefined);
   const written = await writeCheckpoint(ctx, start, {
-    book, ...(text === undefined ? {} : { text }), reason: 'created', rewriteDocument, expectFingerprint: null, expectDigest: null,
+    book,
+    ...(text === undefined ? {} : { text }),
+    reason: 'created',
+    rewriteDocument,
+    expectFingerprint: null,
+    expectDigest: null,
   });
   if (!written.ok) throw new Error(`the document could not be started (${written.reason})`);
   return written.view;
@@ -86,8 +115,12 @@ async function resume(ctx: StoreContext, view: DiskView, read: Extract<DiskRead,
   if (read.rollForward.base || read.rollForward.document) {
     await fs.syncDir(paths.dir);
     await ctx.notices.emit({
-      type: 'store.saved', ...noticeBase(ctx, 'saved', read.ledger.revision, read.ledger.contentDigest, 'recovered'),
-      revision: read.ledger.revision, digest: read.ledger.contentDigest, reason: 'recovered', entries: 0,
+      type: 'store.saved',
+      ...noticeBase(ctx, 'saved', read.ledger.revision, read.ledger.contentDigest, 'recovered'),
+      revision: read.ledger.revision,
+      digest: read.ledger.contentDigest,
+      reason: 'recovered',
+      entries: 0,
     });
   }
   await cutTornTail(ctx, read.journal, view.ledger.chain);
@@ -134,7 +167,10 @@ export async function openFileStore(options: ResolvedFileStoreOptions, path: str
     };
     const attempt = await shared.lock.acquire();
     if (!attempt.ok) {
-      return { ok: false, error: { code: 'locked', message: attempt.message, file: paths.lock, ...(attempt.holder ? { holder: attempt.holder } : {}) } };
+      return {
+        ok: false,
+        error: { code: 'locked', message: attempt.message, file: paths.lock, ...(attempt.holder ? { holder: attempt.holder } : {}) },
+      };
     }
     try {
       return await openLocked(opening, paths, shared, attempt.takeover);
@@ -147,7 +183,12 @@ export async function openFileStore(options: ResolvedFileStoreOptions, path: str
 }
 
 /** The context and first view of the files as read (nothing written yet). */
-function startContext(options: ResolvedFileStoreOptions, paths: StorePaths, shared: Shared, value: DiskRead): { ctx: StoreContext; view: DiskView } {
+function startContext(
+  options: ResolvedFileStoreOptions,
+  paths: StorePaths,
+  shared: Shared,
+  value: DiskRead,
+): { ctx: StoreContext; view: DiskView } {
   if (value.kind === 'missing') {
     const book = options.initialBook ?? Skillbook.empty();
     const ledger = initialLedger(options.writerId, book.revision, sha256Hex(book.toJSON()));
@@ -157,11 +198,19 @@ function startContext(options: ResolvedFileStoreOptions, paths: StorePaths, shar
     const ledger = initialLedger(options.writerId, 0, value.document.digest);
     return { ctx: contextFor(options, paths, shared, value.book, ledger), view: initialView(ledger, value.book) };
   }
-  return { ctx: contextFor(options, paths, shared, value.head, value.ledger, value.leases, value.baseBook), view: initialView(value.ledger, value.baseBook) };
+  return {
+    ctx: contextFor(options, paths, shared, value.head, value.ledger, value.leases, value.baseBook),
+    view: initialView(value.ledger, value.baseBook),
+  };
 }
 
 /** The open, under the writer lock: read and check, stop on a hard error, then repair, reconcile or create. */
-async function openLocked(options: ResolvedFileStoreOptions, paths: StorePaths, shared: Shared, takeover: LockTakeover | null): Promise<Opened> {
+async function openLocked(
+  options: ResolvedFileStoreOptions,
+  paths: StorePaths,
+  shared: Shared,
+  takeover: LockTakeover | null,
+): Promise<Opened> {
   const read = await readDisk(options.fs, paths, { trustSnapshot: true });
   if (!read.ok) return read;
   const value = read.value;
@@ -177,8 +226,12 @@ async function openLocked(options: ResolvedFileStoreOptions, paths: StorePaths, 
   if (takeover) {
     const { previous, reason } = takeover;
     await ctx.notices.emit({
-      type: 'store.lock_taken_over', ...noticeBase(ctx, 'lock_taken_over', previous.writerId, previous.generation),
-      lockFile: paths.lock, previous, generation: previous.generation + 1, reason,
+      type: 'store.lock_taken_over',
+      ...noticeBase(ctx, 'lock_taken_over', previous.writerId, previous.generation),
+      lockFile: paths.lock,
+      previous,
+      generation: previous.generation + 1,
+      reason,
     });
   }
   if (value.kind === 'missing') view = await startTracking(ctx, view, undefined, true);

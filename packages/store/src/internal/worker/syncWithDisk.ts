@@ -29,12 +29,20 @@ type Failed = Extract<SyncResult, { ok: false }>;
 const fail = (message: string, poison: boolean): Failed => ({ ok: false, error: { code: 'io', message }, poison });
 
 /** Cuts the last write of a checkpoint that died before its commit point, and reports it. */
-export async function cutInterrupted(ctx: StoreContext, cut: { readonly offset: number; readonly bytes: number } | null, chain: string): Promise<void> {
+export async function cutInterrupted(
+  ctx: StoreContext,
+  cut: { readonly offset: number; readonly bytes: number } | null,
+  chain: string,
+): Promise<void> {
   if (!cut) return;
   await ctx.fs.truncate(ctx.paths.journal, cut.offset);
   await ctx.notices.emit({
-    type: 'store.torn_tail_cut', ...noticeBase(ctx, 'torn_tail_cut', cut.offset, cut.bytes, chain),
-    file: ctx.paths.journal, offset: cut.offset, bytes: cut.bytes, reason: 'interrupted_checkpoint',
+    type: 'store.torn_tail_cut',
+    ...noticeBase(ctx, 'torn_tail_cut', cut.offset, cut.bytes, chain),
+    file: ctx.paths.journal,
+    offset: cut.offset,
+    bytes: cut.bytes,
+    reason: 'interrupted_checkpoint',
   });
 }
 
@@ -44,8 +52,12 @@ export async function cutTornTail(ctx: StoreContext, scan: JournalScan, chain: s
   if (!tail) return;
   await ctx.fs.truncate(ctx.paths.journal, tail.offset);
   const notice: StoreNotice = {
-    type: 'store.torn_tail_cut', ...noticeBase(ctx, 'torn_tail_cut', tail.offset, tail.bytes, chain),
-    file: ctx.paths.journal, offset: tail.offset, bytes: tail.bytes, reason: tail.reason,
+    type: 'store.torn_tail_cut',
+    ...noticeBase(ctx, 'torn_tail_cut', tail.offset, tail.bytes, chain),
+    file: ctx.paths.journal,
+    offset: tail.offset,
+    bytes: tail.bytes,
+    reason: tail.reason,
   };
   await ctx.notices.emit(notice);
 }
@@ -62,11 +74,13 @@ type Lines =
  */
 async function readForeignLines(ctx: StoreContext, view: DiskView, ledger: Ledger): Promise<Lines> {
   const size = (await ctx.fs.stat(ctx.paths.journal))?.size ?? 0;
-  if (size < view.journalEnd) return { kind: 'failed', result: fail(`the journal shrank below ${view.journalEnd} bytes: another program cut it`, true) };
+  if (size < view.journalEnd)
+    return { kind: 'failed', result: fail(`the journal shrank below ${view.journalEnd} bytes: another program cut it`, true) };
   if (size === view.journalEnd) return { kind: 'read', view, commits: 0 };
   const bytes = (await ctx.fs.readFrom(ctx.paths.journal, view.journalEnd)) ?? new Uint8Array(0);
   const scan = scanJournal(bytes, view.journalEnd, view.journalLines + 1);
-  if (scan.corruption) return { kind: 'failed', result: fail(`the journal is corrupt at line ${scan.corruption.lineNo}: ${scan.corruption.message}`, true) };
+  if (scan.corruption)
+    return { kind: 'failed', result: fail(`the journal is corrupt at line ${scan.corruption.lineNo}: ${scan.corruption.message}`, true) };
   await cutTornTail(ctx, scan, view.ledger.chain);
   const seq = ctx.sequencer;
   let chain = view.chain;
@@ -92,7 +106,8 @@ async function readForeignLines(ctx: StoreContext, view: DiskView, ledger: Ledge
       seq.advance(replayed.book);
     } else return { kind: 'reload' };
     chain = chainDigest(chain, e.body);
-    if (line.t === 'commit') since.push(new JournalSinceEntry(line.rev, chain, bytes, e.offset - view.journalEnd, e.offset - view.journalEnd + e.length - 1));
+    if (line.t === 'commit')
+      since.push(new JournalSinceEntry(line.rev, chain, bytes, e.offset - view.journalEnd, e.offset - view.journalEnd + e.length - 1));
   }
   return { kind: 'read', view: afterLines(view, end - view.journalEnd, lines, chain, since), commits: since.length };
 }
@@ -113,12 +128,20 @@ async function followCheckpoint(ctx: StoreContext, view: DiskView, ledger: Ledge
   if (!base.ok) return null;
   keepCheckpoint(ctx, ledger, base.value.book);
   // another writer's checkpoint replaced the document: the old file this writer watched is not ours to judge
-  return { ...view, ledger, baseBook: base.value.book, since: view.since.filter((s) => s.rev > ledger.revision), docFingerprint: null, replaced: null };
+  return {
+    ...view,
+    ledger,
+    baseBook: base.value.book,
+    since: view.since.filter((s) => s.rev > ledger.revision),
+    docFingerprint: null,
+    replaced: null,
+  };
 }
 
 /** Reloads from the base and the journal (another writer re-based the document), absorbing the result. */
 async function reload(ctx: StoreContext, view: DiskView, ledger: Ledger): Promise<SyncResult> {
-  if ((await fileDigest(ctx.fs, ctx.paths.base)) !== ledger.contentDigest) return fail(`the base file does not hold the ledger's revision ${ledger.revision}`, false);
+  if ((await fileDigest(ctx.fs, ctx.paths.base)) !== ledger.contentDigest)
+    return fail(`the base file does not hold the ledger's revision ${ledger.revision}`, false);
   const base = await readBaseBook(ctx.fs, ctx.paths, ledger, ctx.paths.base, true);
   if (!base.ok) return fail(base.error.message, false);
   keepCheckpoint(ctx, ledger, base.value.book);
@@ -133,13 +156,32 @@ async function reload(ctx: StoreContext, view: DiskView, ledger: Ledger): Promis
   const { head, since, chain, leases, interrupted } = replayed.value;
   await cutInterrupted(ctx, interrupted, chain);
   const end = interrupted?.offset ?? scan.end;
-  const reloaded: DiskView = { ledger, baseBook: base.value.book, since, journalEnd: end, journalLines: scan.lines - (interrupted ? 2 : 0), chain, docFingerprint: null, replaced: null };
+  const reloaded: DiskView = {
+    ledger,
+    baseBook: base.value.book,
+    since,
+    journalEnd: end,
+    journalLines: scan.lines - (interrupted ? 2 : 0),
+    chain,
+    docFingerprint: null,
+    replaced: null,
+  };
   ctx.sequencer.takeLeases(ledger.leases, leases);
   ctx.sequencer.absorb(head);
   await ctx.notices.emit({
-    type: 'store.adopted', ...noticeBase(ctx, 'adopted', 'cohort', ledger.contentDigest, chain),
-    revision: head.revision, fromRevision: before.revision, diskDigest: ledger.contentDigest, rebased: 0, idMap: {}, base: null, conflicts: [],
-    external: externalChanges(before, head), source: 'cohort', writerId: ledger.writerId, commits: since.length,
+    type: 'store.adopted',
+    ...noticeBase(ctx, 'adopted', 'cohort', ledger.contentDigest, chain),
+    revision: head.revision,
+    fromRevision: before.revision,
+    diskDigest: ledger.contentDigest,
+    rebased: 0,
+    idMap: {},
+    base: null,
+    conflicts: [],
+    external: externalChanges(before, head),
+    source: 'cohort',
+    writerId: ledger.writerId,
+    commits: since.length,
   });
   return { ok: true, view: reloaded };
 }
@@ -159,8 +201,11 @@ async function checkDocument(ctx: StoreContext, view: DiskView): Promise<DiskVie
   const parsed = parseDocument(text, ctx.paths.document, ctx.sequencer.book.revision + 1);
   if (!parsed.ok || text === null) {
     await ctx.notices.emit({
-      type: 'store.document_unreadable', ...noticeBase(ctx, 'document_unreadable', digest),
-      file: ctx.paths.document, digest, message: parsed.ok ? 'not UTF-8' : parsed.error.message,
+      type: 'store.document_unreadable',
+      ...noticeBase(ctx, 'document_unreadable', digest),
+      file: ctx.paths.document,
+      digest,
+      message: parsed.ok ? 'not UTF-8' : parsed.error.message,
     });
     return view;
   }
@@ -171,9 +216,19 @@ async function checkDocument(ctx: StoreContext, view: DiskView): Promise<DiskVie
 async function reportForeignCommits(ctx: StoreContext, view: DiskView, from: number, commits: number): Promise<void> {
   const last = view.since[view.since.length - 1];
   await ctx.notices.emit({
-    type: 'store.adopted', ...noticeBase(ctx, 'adopted', 'cohort', view.chain),
-    revision: ctx.sequencer.book.revision, fromRevision: from, diskDigest: view.ledger.contentDigest,
-    rebased: 0, idMap: {}, base: null, conflicts: [], external: noChanges(), source: 'cohort', writerId: last?.line.writer ?? null, commits,
+    type: 'store.adopted',
+    ...noticeBase(ctx, 'adopted', 'cohort', view.chain),
+    revision: ctx.sequencer.book.revision,
+    fromRevision: from,
+    diskDigest: view.ledger.contentDigest,
+    rebased: 0,
+    idMap: {},
+    base: null,
+    conflicts: [],
+    external: noChanges(),
+    source: 'cohort',
+    writerId: last?.line.writer ?? null,
+    commits,
   });
 }
 
@@ -186,12 +241,14 @@ async function reportForeignCommits(ctx: StoreContext, view: DiskView, from: num
  */
 export async function syncWithDisk(ctx: StoreContext, start: DiskView): Promise<SyncResult> {
   const ledger = await readLedger(ctx.fs, ctx.paths.ledger);
-  if (ledger === null || isLedgerFault(ledger)) return fail(`the ledger is ${ledger === null ? 'missing' : `unreadable: ${ledger.message}`}`, false);
+  if (ledger === null || isLedgerFault(ledger))
+    return fail(`the ledger is ${ledger === null ? 'missing' : `unreadable: ${ledger.message}`}`, false);
   const before = ctx.sequencer.book.revision;
   const lines = await readForeignLines(ctx, start, ledger);
   if (lines.kind === 'failed') return lines.result;
   let view: DiskView;
-  const followed = lines.kind === 'read' ? (sameLedger(ledger, lines.view.ledger) ? lines.view : await followCheckpoint(ctx, lines.view, ledger)) : null;
+  const followed =
+    lines.kind === 'read' ? (sameLedger(ledger, lines.view.ledger) ? lines.view : await followCheckpoint(ctx, lines.view, ledger)) : null;
   if (followed === null) {
     const reloaded = await reload(ctx, lines.kind === 'read' ? lines.view : start, ledger);
     if (!reloaded.ok) return reloaded;

@@ -11,7 +11,10 @@ function withGhostUpdate(commit: CommitRecord): CommitRecord {
   const block = commit.entries[0];
   if (!block) throw new Error('a commit without a block');
   const at = block.ops[0]?.at ?? '2026-01-01T00:00:00.000000+00:00';
-  return { ...commit, entries: [{ ...block, ops: [...block.ops, { type: 'UPDATE', section: 'context', skill_id: 'nobody-00001', insight: 'x', at }] }] };
+  return {
+    ...commit,
+    entries: [{ ...block, ops: [...block.ops, { type: 'UPDATE', section: 'context', skill_id: 'nobody-00001', insight: 'x', at }] }],
+  };
 }
 
 /** Appends: compare-and-set, conflicts, refusals, concurrency and the speculative basis. */
@@ -28,7 +31,10 @@ export function appendCases({ start, factory }: ConformanceContext): void {
   it('append - a commit on the current revision is applied: its book is the serial replay, one revision on', async () => {
     const { store } = await start();
     const snap = await store.load();
-    const made = makeCommit(snap.book, [addOp('new skill'), { type: 'TAG', section: 'context', skill_id: 'context-00001', metadata: { delta: 1 } }]);
+    const made = makeCommit(snap.book, [
+      addOp('new skill'),
+      { type: 'TAG', section: 'context', skill_id: 'context-00001', metadata: { delta: 1 } },
+    ]);
     const result = await store.append(made.commit);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
@@ -44,7 +50,11 @@ export function appendCases({ start, factory }: ConformanceContext): void {
     const snap = await store.load();
     const ids = createIdAllocator(snap.book.nextId);
     const a = makeCommit(snap.book, [addOp('from a')], { ids, basis: 'store' });
-    const b = makeCommit(snap.book, [addOp('from b'), { type: 'UPDATE', section: 'context', skill_id: 'context-00002', insight: 'b was here' }], { ids, basis: 'store' });
+    const b = makeCommit(
+      snap.book,
+      [addOp('from b'), { type: 'UPDATE', section: 'context', skill_id: 'context-00002', insight: 'b was here' }],
+      { ids, basis: 'store' },
+    );
     const ra = await store.append(a.commit);
     const rb = await store.append(b.commit);
     expect(ra.ok && rb.ok).toBe(true);
@@ -56,8 +66,12 @@ export function appendCases({ start, factory }: ConformanceContext): void {
   it('append - a conflicting commit based on an older revision is refused with its conflicts and changes nothing', async () => {
     const { store } = await start();
     const snap = await store.load();
-    const a = makeCommit(snap.book, [{ type: 'UPDATE', section: 'context', skill_id: 'context-00001', insight: 'first' }], { basis: 'store' });
-    const b = makeCommit(snap.book, [{ type: 'UPDATE', section: 'context', skill_id: 'context-00001', insight: 'second' }], { basis: 'store' });
+    const a = makeCommit(snap.book, [{ type: 'UPDATE', section: 'context', skill_id: 'context-00001', insight: 'first' }], {
+      basis: 'store',
+    });
+    const b = makeCommit(snap.book, [{ type: 'UPDATE', section: 'context', skill_id: 'context-00001', insight: 'second' }], {
+      basis: 'store',
+    });
     expect((await store.append(a.commit)).ok).toBe(true);
     const before = (await store.load()).book.toJSON();
     const rb = await store.append(b.commit);
@@ -80,7 +94,9 @@ export function appendCases({ start, factory }: ConformanceContext): void {
     const { store } = await start();
     const snap = await store.load();
     const ghost = makeCommit(snap.book, [addOp('ghost')]);
-    const dependent = makeCommit(ghost.book, [{ type: 'UPDATE', section: 'context', skill_id: ghost.ops[0]?.skill_id ?? '', insight: 'changed' }]);
+    const dependent = makeCommit(ghost.book, [
+      { type: 'UPDATE', section: 'context', skill_id: ghost.ops[0]?.skill_id ?? '', insight: 'changed' },
+    ]);
     const r = await store.append({ ...dependent.commit, expectedRevision: snap.revision, basis: 'store' });
     expect(r.ok ? null : r.error.code).toBe('conflict');
     expect((await store.load()).revision).toBe(snap.revision);
@@ -119,7 +135,12 @@ export function appendCases({ start, factory }: ConformanceContext): void {
     expect(new Set(revisions).size).toBe(12);
     expect(Math.min(...revisions)).toBe(snap.revision + 1);
     const order = made.map((m, i) => ({ ops: m.ops, rev: revisions[i] ?? 0 })).sort((a, b) => a.rev - b.rev);
-    expect((await store.load()).book.toJSON()).toBe(replayAll(snap.book, order.map((o) => o.ops)).toJSON());
+    expect((await store.load()).book.toJSON()).toBe(
+      replayAll(
+        snap.book,
+        order.map((o) => o.ops),
+      ).toJSON(),
+    );
   });
 
   it('speculative - pipelined appends numbered by the client are applied in order while nothing diverges', async () => {
@@ -127,7 +148,10 @@ export function appendCases({ start, factory }: ConformanceContext): void {
     let book = (await store.load()).book;
     const pending = [];
     for (let i = 0; i < 5; i += 1) {
-      const made = makeCommit(book, [addOp(`pipelined ${i}`), { type: 'UPDATE', section: 'context', skill_id: 'context-00001', insight: `v${i}` }]);
+      const made = makeCommit(book, [
+        addOp(`pipelined ${i}`),
+        { type: 'UPDATE', section: 'context', skill_id: 'context-00001', insight: `v${i}` },
+      ]);
       pending.push(store.append(made.commit));
       book = made.book;
     }
@@ -140,7 +164,9 @@ export function appendCases({ start, factory }: ConformanceContext): void {
     const { store } = await start();
     const snap = await store.load();
     const first = makeCommit(snap.book, [addOp('lost')]);
-    const second = makeCommit(first.book, [{ type: 'UPDATE', section: 'context', skill_id: first.ops[0]?.skill_id ?? '', insight: 'depends' }]);
+    const second = makeCommit(first.book, [
+      { type: 'UPDATE', section: 'context', skill_id: first.ops[0]?.skill_id ?? '', insight: 'depends' },
+    ]);
     expect(second.ops).toHaveLength(1);
     // the first commit names a skill the store does not have: it is refused
     const [r1, r2] = await Promise.all([store.append(withGhostUpdate(first.commit)), store.append(second.commit)]);
@@ -152,7 +178,8 @@ export function appendCases({ start, factory }: ConformanceContext): void {
   it('speculative - once nothing is in flight, an append based on a reported revision is checked exactly again', async () => {
     const { store } = await start();
     const snap = await store.load();
-    const edit = (book: Skillbook, insight: string) => makeCommit(book, [{ type: 'UPDATE', section: 'context', skill_id: 'context-00001', insight }]);
+    const edit = (book: Skillbook, insight: string) =>
+      makeCommit(book, [{ type: 'UPDATE', section: 'context', skill_id: 'context-00001', insight }]);
     const first = await store.append(edit(snap.book, 'first').commit);
     if (!first.ok) throw new Error(first.error.message);
     // a refused append based on the old revision: until the client has taken in its result, later ones are checked from there

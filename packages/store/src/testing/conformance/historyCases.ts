@@ -27,7 +27,10 @@ function nested(book: Skillbook, root: string): CommitRecord {
   const own = makeCommit(grandchild.book, [{ type: 'UPDATE', section: 'context', skill_id: 'context-00002', insight: `${root} was here` }]);
   const at = 7;
   return {
-    expectedRevision: book.revision, sessionId: root, path: [root], at,
+    expectedRevision: book.revision,
+    sessionId: root,
+    path: [root],
+    at,
     entries: [
       { sessionId: `${root}.1`, path: [root, `${root}.1`], name: 'child', ops: child.ops, at },
       { sessionId: `${root}.1.1`, path: [root, `${root}.1`, `${root}.1.1`], ops: grandchild.ops, at },
@@ -38,7 +41,7 @@ function nested(book: Skillbook, root: string): CommitRecord {
 
 /** History: the durable per-session audit, paged, replayable; what is not journaled. */
 export function historyCases({ start, factory }: ConformanceContext): void {
-  it('history - a commit persists its blocks: each session\'s id, path, name and ops, in order, at the commit\'s revision', async () => {
+  it("history - a commit persists its blocks: each session's id, path, name and ops, in order, at the commit's revision", async () => {
     const { store } = await start();
     const commit = nested((await store.load()).book, 'r1');
     const landed = ok(await store.append(commit));
@@ -58,7 +61,8 @@ export function historyCases({ start, factory }: ConformanceContext): void {
   it('history - pages through every commit in revision order; replaying them all from the empty book reproduces the book', async () => {
     const { store } = await start();
     let book = (await store.load()).book;
-    for (let i = 0; i < 7; i += 1) book = ok(await store.append(i % 3 === 0 ? nested(book, `r${i}`) : makeCommit(book, [addOp(`plain ${i}`)]).commit)).book;
+    for (let i = 0; i < 7; i += 1)
+      book = ok(await store.append(i % 3 === 0 ? nested(book, `r${i}`) : makeCommit(book, [addOp(`plain ${i}`)]).commit)).book;
     const commits = await readHistory(store, 2);
     const revisions = commits.map((c) => c.revision);
     expect(revisions).toEqual([...revisions].sort((a, b) => a - b));
@@ -80,8 +84,9 @@ export function historyCases({ start, factory }: ConformanceContext): void {
     if (harness.durable) {
       const again = await harness.open();
       const after = await readHistory(again);
-      expect(after.map((c) => [c.kind, c.revision, c.entries.map((b) => [b.sessionId, b.path, commitOps({ entries: [b] })])]))
-        .toEqual(before.map((c) => [c.kind, c.revision, c.entries.map((b) => [b.sessionId, b.path, commitOps({ entries: [b] })])]));
+      expect(after.map((c) => [c.kind, c.revision, c.entries.map((b) => [b.sessionId, b.path, commitOps({ entries: [b] })])])).toEqual(
+        before.map((c) => [c.kind, c.revision, c.entries.map((b) => [b.sessionId, b.path, commitOps({ entries: [b] })])]),
+      );
       const replayed = replayHistory(after);
       expect(replayed.ok && replayed.book.toJSON()).toBe(book.toJSON());
       await again.close();
@@ -111,8 +116,13 @@ export function historyCases({ start, factory }: ConformanceContext): void {
     const removes = history.flatMap((c) => commitOps(c)).filter((op) => op.type === 'REMOVE');
     expect(removes).toHaveLength(1);
     // an append's result says what it persisted: what history holds for it, or nothing
-    const persisted = (revision: number) => history.find((c) => c.revision === revision)?.entries.map(({ revision: _r, ...block }) => block);
-    for (const [result, expected] of [[first, persisted(first.revision)], [again, persisted(again.revision)], [noop, []]] as const) {
+    const persisted = (revision: number) =>
+      history.find((c) => c.revision === revision)?.entries.map(({ revision: _r, ...block }) => block);
+    for (const [result, expected] of [
+      [first, persisted(first.revision)],
+      [again, persisted(again.revision)],
+      [noop, []],
+    ] as const) {
       if (result.entries !== undefined) expect(result.entries).toEqual(expected);
     }
     expect(again.entries?.flatMap((b) => b.ops.map((op) => op.type))).toEqual(again.entries ? ['ADD'] : undefined);
@@ -122,7 +132,11 @@ export function historyCases({ start, factory }: ConformanceContext): void {
     const { store } = await start();
     const snap = await store.load();
     const adds = PROTOTYPE_IDS.map((id) => ({ ...addOp(`skill ${id}`), skill_id: id }));
-    const made = makeCommit(snap.book, adds, { sessionId: '__proto__', path: ['constructor', '__proto__'], explicitIds: [...PROTOTYPE_IDS] });
+    const made = makeCommit(snap.book, adds, {
+      sessionId: '__proto__',
+      path: ['constructor', '__proto__'],
+      explicitIds: [...PROTOTYPE_IDS],
+    });
     const landed = ok(await store.append(made.commit));
     const commits = await readHistory(store);
     const last = commits[commits.length - 1];

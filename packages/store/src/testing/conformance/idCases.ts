@@ -31,7 +31,7 @@ async function lease(store: Store, count: number): Promise<IdLease> {
 
 /** Ids: leases, final ids, explicit ids, clients that do not lease, and ids that are prototype names. */
 export function idCases({ start, factory }: ConformanceContext): void {
-  it('leaseIds - leases never overlap, start past the book\'s next_id, and the book\'s next_id moves past them', async () => {
+  it("leaseIds - leases never overlap, start past the book's next_id, and the book's next_id moves past them", async () => {
     const { store } = await start();
     const before = (await store.load()).book.nextId;
     const a = await lease(store, 10);
@@ -78,7 +78,11 @@ export function idCases({ start, factory }: ConformanceContext): void {
     const landed = ok(await store.append(mine.commit));
     expect(landed.book.get(id)?.issue).toBe('mine');
     expect(landed.idMap).toBeUndefined();
-    const again = makeCommit(snap.book, [addOp('same leased id')], { ids: leaseAllocator({ from: ids.next, to: ids.next + 1 }), basis: 'store', allocation: 'leased' });
+    const again = makeCommit(snap.book, [addOp('same leased id')], {
+      ids: leaseAllocator({ from: ids.next, to: ids.next + 1 }),
+      basis: 'store',
+      allocation: 'leased',
+    });
     expect(again.ops[0]?.skill_id).toBe(id);
     const refused = await store.append(again.commit);
     expect(refused.ok ? null : refused.error.conflicts?.map((c) => [c.skillId, c.reason])).toEqual([[id, 'id_exists']]);
@@ -90,7 +94,9 @@ export function idCases({ start, factory }: ConformanceContext): void {
     const snap = await store.load();
     const op = { ...addOp('explicit'), skill_id: 'context-00042' };
     await store.append(makeCommit(snap.book, [op], { basis: 'store' }).commit);
-    const rb = await store.append(makeCommit(snap.book, [{ ...op, issue: 'again' }], { basis: 'store', explicitIds: ['context-00042'] }).commit);
+    const rb = await store.append(
+      makeCommit(snap.book, [{ ...op, issue: 'again' }], { basis: 'store', explicitIds: ['context-00042'] }).commit,
+    );
     expect(rb.ok ? null : rb.error.conflicts?.[0]?.reason).toBe('id_exists');
   });
 
@@ -113,7 +119,11 @@ export function idCases({ start, factory }: ConformanceContext): void {
     const sub = store.notices$.subscribe((n) => notices.push(n));
     const snap = await store.load();
     const a = makeCommit(snap.book, [addOp('mine')], { basis: 'store' });
-    const b = makeCommit(snap.book, [addOp('theirs'), { type: 'TAG', section: 'context', skill_id: 'context-00004', metadata: { delta: 1 } }], { basis: 'store' });
+    const b = makeCommit(
+      snap.book,
+      [addOp('theirs'), { type: 'TAG', section: 'context', skill_id: 'context-00004', metadata: { delta: 1 } }],
+      { basis: 'store' },
+    );
     const taken = b.ops[0]?.skill_id ?? '';
     expect(a.ops[0]?.skill_id).toBe(taken);
     await store.append(a.commit);
@@ -145,7 +155,9 @@ export function idCases({ start, factory }: ConformanceContext): void {
     expect(PROTOTYPE_IDS.map((id) => [final.get(id)?.insight, final.get(id)?.helpful_count, final.get(id)?.active])).toEqual(
       PROTOTYPE_IDS.map((_, i) => [`changed ${i}`, 1, i % 2 !== 0]),
     );
-    const clash = await store.append(makeCommit(snap.book, [{ ...addOp('again'), skill_id: '__proto__' }], { basis: 'store', explicitIds: ['__proto__'] }).commit);
+    const clash = await store.append(
+      makeCommit(snap.book, [{ ...addOp('again'), skill_id: '__proto__' }], { basis: 'store', explicitIds: ['__proto__'] }).commit,
+    );
     expect(clash.ok ? null : clash.error.conflicts?.[0]?.reason).toBe('id_exists');
   });
 }

@@ -10,7 +10,10 @@ import { openContext } from '../../utils/storeContext.ts';
 
 async function commits(ctx: StoreContext, view: DiskView, n: number): Promise<DiskView> {
   let v = view;
-  for (let i = 0; i < n; i += 1) v = (await appendGroup(ctx, v, [{ kind: 'append', commit: makeCommit(ctx.sequencer.book, [addOp(`c${i}`)], { basis: 'store' }).commit }])).view;
+  for (let i = 0; i < n; i += 1)
+    v = (
+      await appendGroup(ctx, v, [{ kind: 'append', commit: makeCommit(ctx.sequencer.book, [addOp(`c${i}`)], { basis: 'store' }).commit }])
+    ).view;
   return v;
 }
 
@@ -24,7 +27,7 @@ describe('Checkpointer', () => {
     expect(await new Checkpointer(weighed.ctx).due(await commits(weighed.ctx, weighed.view, 3))).toBe(false);
   });
 
-  it('write - rewrites the document from the sequencer\'s book and returns a view with nothing past it; nothing past it writes nothing', async () => {
+  it("write - rewrites the document from the sequencer's book and returns a view with nothing past it; nothing past it writes nothing", async () => {
     const sim = new SimFs();
     const { ctx, view } = await openContext(sim);
     const checkpointer = new Checkpointer(ctx);

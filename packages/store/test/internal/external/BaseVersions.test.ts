@@ -12,10 +12,20 @@ import { add, day, edit, tag, update } from '../../utils/externalBooks.ts';
 import { DOC, openSim } from '../../utils/simStore.ts';
 import { openContext } from '../../utils/storeContext.ts';
 
-const version = (source: 'cohort' | 'external', n: number, book: Skillbook, at = n): DocumentVersion => ({ source, digest: `${source}-${n}`, book, revision: n, at });
+const version = (source: 'cohort' | 'external', n: number, book: Skillbook, at = n): DocumentVersion => ({
+  source,
+  digest: `${source}-${n}`,
+  book,
+  revision: n,
+  at,
+});
 
 // twenty skills, then Cohort's later versions of the document
-const v1 = edit(Skillbook.empty(), day(1), ...Array.from({ length: 20 }, (_, i) => add(`context-${String(i + 1).padStart(5, '0')}`, `skill ${i + 1}`)));
+const v1 = edit(
+  Skillbook.empty(),
+  day(1),
+  ...Array.from({ length: 20 }, (_, i) => add(`context-${String(i + 1).padStart(5, '0')}`, `skill ${i + 1}`)),
+);
 const v2 = edit(v1, day(2), update('context-00001', 'cohort, day 2'), add('context-00021', 'cohort 21'));
 const v3 = edit(v2, day(3), update('context-00002', 'cohort, day 3'), add('context-00022', 'cohort 22'));
 
@@ -34,7 +44,12 @@ describe('BaseVersions', () => {
 
   it('find - the version the writer loaded wins over older and newer ones; an exact digest is its own base', () => {
     const versions = new BaseVersions();
-    for (const [n, book] of [[1, v1], [2, v2], [3, v3]] as const) versions.keep(version('cohort', n, book, day(n) + 1));
+    for (const [n, book] of [
+      [1, v1],
+      [2, v2],
+      [3, v3],
+    ] as const)
+      versions.keep(version('cohort', n, book, day(n) + 1));
     // loaded v2 on day 2, saved on day 4: one update and one add on top
     const saved = edit(v2, day(4), update('context-00005', 'theirs'), add('context-00030', 'theirs 30'));
     expect(versions.find(saved, 'unknown')?.version.revision).toBe(2);
@@ -74,7 +89,10 @@ describe('BaseVersions', () => {
     expect(memory.size).toBe(RENUMBERINGS_IN_MEMORY);
     expect(memory.lookup('a', 't')).toBeUndefined();
     memory.addOlder([{ from: 'old', createdAt: 't', to: 'o' }]);
-    expect([memory.lookup('old', 't'), memory.lookup(`x${RENUMBERINGS_IN_MEMORY - 1}`, 't')]).toEqual([undefined, `y${RENUMBERINGS_IN_MEMORY - 1}`]);
+    expect([memory.lookup('old', 't'), memory.lookup(`x${RENUMBERINGS_IN_MEMORY - 1}`, 't')]).toEqual([
+      undefined,
+      `y${RENUMBERINGS_IN_MEMORY - 1}`,
+    ]);
   });
 
   it('rebuildVersions - replays the journal into the last 64 revisions the document held and the last 8 external saves, all rebuilt exactly', async () => {

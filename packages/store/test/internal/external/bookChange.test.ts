@@ -6,10 +6,21 @@ const clock = { now: () => Date.UTC(2026, 0, 1) };
 
 describe('bookChange', () => {
   it('bookChange - the skills after adds or changes (whole), the ids it lacks, its next_id; adopting it gives the same skills', () => {
-    const r = Skillbook.empty().applyBatch({ operations: [1, 2, 3].map((i) => ({ type: 'ADD', section: 'harness', issue: `s${i}` })) }, { clock });
+    const r = Skillbook.empty().applyBatch(
+      { operations: [1, 2, 3].map((i) => ({ type: 'ADD', section: 'harness', issue: `s${i}` })) },
+      { clock },
+    );
     if (!r.ok) throw new Error(r.error.message);
     const before = r.book;
-    const edited = before.applyBatch({ operations: [{ type: 'TAG', skill_id: 'harness-00001', metadata: { delta: 1 } }, { type: 'ADD', section: 'harness', issue: 's4' }] }, { clock });
+    const edited = before.applyBatch(
+      {
+        operations: [
+          { type: 'TAG', skill_id: 'harness-00001', metadata: { delta: 1 } },
+          { type: 'ADD', section: 'harness', issue: 's4' },
+        ],
+      },
+      { clock },
+    );
     if (!edited.ok) throw new Error(edited.error.message);
     const after = edited.book.purge(['harness-00002']);
     const change = bookChange(before, after);

@@ -12,7 +12,13 @@ const base = edit(Skillbook.empty(), day(1), add('context-00001', 'one'), add('c
 describe('reconcileBook', () => {
   it("reconcileBook - Cohort's newer skills, which the other writer never saw, stay; its own additions, changes and removals are taken", () => {
     const live = edit(base, day(2), add('context-00003', 'cohort new'), update('context-00001', 'cohort changed one'));
-    const disk = edit(base.reserveIds(10), day(3), add('context-00011', 'ace new'), update('context-00002', 'ace changed two'), remove('context-00002'));
+    const disk = edit(
+      base.reserveIds(10),
+      day(3),
+      add('context-00011', 'ace new'),
+      update('context-00002', 'ace changed two'),
+      remove('context-00002'),
+    );
     const reconciled = reconcileBook(base, disk, live, noIds, AT);
     expect(reconciled.conflicts).toEqual([]);
     expect(rows(reconciled.book)).toEqual([
@@ -46,7 +52,10 @@ describe('reconcileBook', () => {
       ['context-00001', 'UPDATE', 'content_changed', 'theirs', 'ours'],
       ['context-00002', 'REMOVE', 'content_changed', 'insight of two', 'ours too'],
     ]);
-    expect(rows(reconciled.book).map((r) => r.slice(2))).toEqual([['ours', true, 0], ['ours too', true, 1]]);
+    expect(rows(reconciled.book).map((r) => r.slice(2))).toEqual([
+      ['ours', true, 0],
+      ['ours too', true, 1],
+    ]);
     // the same change on both sides is no conflict
     const both = edit(base, day(3), update('context-00001', 'ours'));
     expect(reconcileBook(base, both, live, noIds, AT).conflicts).toEqual([]);
@@ -58,7 +67,11 @@ describe('reconcileBook', () => {
     const disk = edit(three, day(3), update('context-00001', 'theirs')).purge(['context-00002']);
     const reconciled = reconcileBook(three, disk, live, noIds, AT);
     expect(reconciled.conflicts.map((c) => [c.skillId, c.type, c.reason])).toEqual([['context-00001', 'UPDATE', 'removed']]);
-    expect(rows(reconciled.book).map((r) => [r[0], r[3]])).toEqual([['context-00001', false], ['context-00003', true], ['context-00004', true]]);
+    expect(rows(reconciled.book).map((r) => [r[0], r[3]])).toEqual([
+      ['context-00001', false],
+      ['context-00003', true],
+      ['context-00004', true],
+    ]);
     expect(reconciled.changes.counts.dropped).toBe(1);
     // deleting a skill Cohort changed since is a conflict; the skill stays
     const changed = edit(three, day(2), update('context-00002', 'cohort'));
@@ -72,7 +85,11 @@ describe('reconcileBook', () => {
     const newer = edit(base, day(5), add('context-00003', 'cohort, after the writer loaded'));
     const disk = edit(base, day(6), update('context-00001', 'theirs'));
     const reconciled = reconcileBook(newer, disk, newer, noIds, AT);
-    expect(rows(reconciled.book).map((r) => [r[0], r[2]])).toEqual([['context-00001', 'theirs'], ['context-00002', 'insight of two'], ['context-00003', 'insight of cohort, after the writer loaded']]);
+    expect(rows(reconciled.book).map((r) => [r[0], r[2]])).toEqual([
+      ['context-00001', 'theirs'],
+      ['context-00002', 'insight of two'],
+      ['context-00003', 'insight of cohort, after the writer loaded'],
+    ]);
     expect(reconciled.changes.counts.dropped).toBe(0);
   });
 
@@ -82,22 +99,44 @@ describe('reconcileBook', () => {
     const reconciled = reconcileBook(base, first, live, noIds, AT);
     expect([...reconciled.idMap]).toEqual([['context-00003', 'context-00004']]);
     expect(reconciled.fresh.map((r) => [r.from, r.to])).toEqual([['context-00003', 'context-00004']]);
-    expect(rows(reconciled.book).map((r) => [r[0], r[1]])).toEqual([['context-00001', 'one'], ['context-00002', 'two'], ['context-00003', 'cohort three'], ['context-00004', 'ace three']]);
+    expect(rows(reconciled.book).map((r) => [r[0], r[1]])).toEqual([
+      ['context-00001', 'one'],
+      ['context-00002', 'two'],
+      ['context-00003', 'cohort three'],
+      ['context-00004', 'ace three'],
+    ]);
     // the long-running writer saves again from memory: same skill, same id, tagged once more
     const remembered = (id: string, at: string) => reconciled.fresh.find((r) => r.from === id && r.createdAt === at)?.to;
     const second = edit(first, day(4), tag('context-00003'));
     const again = reconcileBook(first, second, reconciled.book, { ...noIds, remembered }, AT);
     expect(again.fresh).toEqual([]);
-    expect(rows(again.book).map((r) => [r[0], r[1], r[4]])).toEqual([['context-00001', 'one', 0], ['context-00002', 'two', 0], ['context-00003', 'cohort three', 0], ['context-00004', 'ace three', 1]]);
+    expect(rows(again.book).map((r) => [r[0], r[1], r[4]])).toEqual([
+      ['context-00001', 'one', 0],
+      ['context-00002', 'two', 0],
+      ['context-00003', 'cohort three', 0],
+      ['context-00004', 'ace three', 1],
+    ]);
   });
 
   it('reconcileBook - without a known base nothing is deleted or undone: stale versions are ignored, newer different ones are conflicts, counters take the larger', () => {
     const live = edit(base, day(5), update('context-00001', 'cohort, later'), tag('context-00002'), add('context-00003', 'cohort three'));
-    const disk = edit(base, day(3), update('context-00001', 'ace, earlier'), tag('context-00002'), tag('context-00002'), add('context-00009', 'ace nine')).purge(['context-00002']);
+    const disk = edit(
+      base,
+      day(3),
+      update('context-00001', 'ace, earlier'),
+      tag('context-00002'),
+      tag('context-00002'),
+      add('context-00009', 'ace nine'),
+    ).purge(['context-00002']);
     const reconciled = reconcileBook(null, disk, live, noIds, AT);
     expect(reconciled.baseKnown).toBe(false);
     expect(reconciled.conflicts).toEqual([]);
-    expect(rows(reconciled.book).map((r) => [r[0], r[2]])).toEqual([['context-00001', 'cohort, later'], ['context-00002', 'insight of two'], ['context-00003', 'insight of cohort three'], ['context-00009', 'insight of ace nine']]);
+    expect(rows(reconciled.book).map((r) => [r[0], r[2]])).toEqual([
+      ['context-00001', 'cohort, later'],
+      ['context-00002', 'insight of two'],
+      ['context-00003', 'insight of cohort three'],
+      ['context-00009', 'insight of ace nine'],
+    ]);
     const newer = edit(base, day(9), update('context-00001', 'ace, later still'));
     expect(reconcileBook(null, newer, live, noIds, AT).conflicts.map((c) => [c.skillId, c.reason])).toEqual([['context-00001', 'no_base']]);
   });

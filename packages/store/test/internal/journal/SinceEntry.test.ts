@@ -42,7 +42,17 @@ describe('commits past the document, kept by their place in the journal', () => 
   });
 
   it('since - an entry decodes only the bytes of its own line', () => {
-    const line = (rev: number): CommitLineV1 => ({ v: 1, t: 'commit', rev, prev: `p${rev}`, writer: 'w', session: 's', path: ['s'], ops: [], at: rev });
+    const line = (rev: number): CommitLineV1 => ({
+      v: 1,
+      t: 'commit',
+      rev,
+      prev: `p${rev}`,
+      writer: 'w',
+      session: 's',
+      path: ['s'],
+      ops: [],
+      at: rev,
+    });
     const first = encodeLine(line(1));
     const bytes = utf8(`${first}${encodeLine(line(2))}`);
     const start = utf8(first).length;
@@ -53,9 +63,14 @@ describe('commits past the document, kept by their place in the journal', () => 
 });
 
 describe('the hash chain', () => {
-  it('chain - each link is the first 32 hex digits of the sha256 of the previous link, a newline and the line\'s body', () => {
+  it("chain - each link is the first 32 hex digits of the sha256 of the previous link, a newline and the line's body", () => {
     // the format on disk: changing it would refuse every journal written before
-    expect(chainDigest('0'.repeat(32), '{"v":1}')).toBe(createHash('sha256').update(`${'0'.repeat(32)}\n{"v":1}`).digest('hex').slice(0, 32));
+    expect(chainDigest('0'.repeat(32), '{"v":1}')).toBe(
+      createHash('sha256')
+        .update(`${'0'.repeat(32)}\n{"v":1}`)
+        .digest('hex')
+        .slice(0, 32),
+    );
     expect(chainDigest('abc', 'ünïcode')).toBe(createHash('sha256').update('abc\nünïcode', 'utf8').digest('hex').slice(0, 32));
   });
 });

@@ -6,11 +6,24 @@ import type { LeaseLine, RecordLine } from '../../../src/internal/journal/Journa
 import { scanJournal } from '../../../src/internal/journal/scanJournal.ts';
 import { encodeGroup } from '../../../src/internal/worker/StoreContext.ts';
 
-const lease = (rev: number): LeaseLine => ({ v: 2, t: 'lease', rev, prev: `p${rev}`, writer: 'w', from: rev * 10 + 1, to: rev * 10 + 11, at: rev });
+const lease = (rev: number): LeaseLine => ({
+  v: 2,
+  t: 'lease',
+  rev,
+  prev: `p${rev}`,
+  writer: 'w',
+  from: rev * 10 + 1,
+  to: rev * 10 + 11,
+  at: rev,
+});
 
 /** Three writes of two records each, and where each write starts. */
 function journal(): { bytes: Uint8Array; starts: number[] } {
-  const writes = [[lease(1), lease(2)], [lease(3), lease(4)], [lease(5), lease(6)]].map((w) => encodeGroup(w as RecordLine[]));
+  const writes = [
+    [lease(1), lease(2)],
+    [lease(3), lease(4)],
+    [lease(5), lease(6)],
+  ].map((w) => encodeGroup(w as RecordLine[]));
   const starts = writes.reduce<number[]>((acc, w, i) => [...acc, i === 0 ? 0 : (acc[i - 1] ?? 0) + (writes[i - 1]?.length ?? 0)], []);
   return { bytes: join(...writes), starts };
 }
@@ -69,10 +82,16 @@ describe('scanJournal', () => {
   });
 
   it('scanJournal - lines of the first format are whole writes of their own, before and between groups', () => {
-    const v1 = (rev: number): string => encodeLine({ v: 1, t: 'commit', rev, prev: 'p', writer: 'w', session: 's', path: ['s'], ops: [], at: rev });
+    const v1 = (rev: number): string =>
+      encodeLine({ v: 1, t: 'commit', rev, prev: 'p', writer: 'w', session: 's', path: ['s'], ops: [], at: rev });
     const bytes = join(utf8(v1(1)), utf8(v1(2)), encodeGroup([lease(2)]), utf8(v1(3)));
     const scan = scanJournal(bytes);
-    expect(scan.entries.map((e) => [e.line.t, e.line.rev])).toEqual([['commit', 1], ['commit', 2], ['lease', 2], ['commit', 3]]);
+    expect(scan.entries.map((e) => [e.line.t, e.line.rev])).toEqual([
+      ['commit', 1],
+      ['commit', 2],
+      ['lease', 2],
+      ['commit', 3],
+    ]);
     expect(scan.tail).toBeNull();
     expect(scanJournal(join(bytes, utf8('{"v":1,"t":"com'))).tail?.offset).toBe(bytes.length);
   });

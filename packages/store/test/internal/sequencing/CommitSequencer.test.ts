@@ -48,32 +48,47 @@ function decision(commit: CommitRecord): unknown {
 
 describe('CommitSequencer', () => {
   it('a commit of final ids (leased) is decided as one whose every ADD id is explicit: applied, refused, conflicts and all', () => {
-    const anOp = fc.tuple(fc.constantFrom('ADD', 'ADD', 'TAG', 'UPDATE', 'REMOVE'), fc.constantFrom(...POOL)).map(([t, id]) => op(t as AppliedOp['type'], id));
+    const anOp = fc
+      .tuple(fc.constantFrom('ADD', 'ADD', 'TAG', 'UPDATE', 'REMOVE'), fc.constantFrom(...POOL))
+      .map(([t, id]) => op(t as AppliedOp['type'], id));
     const bad = fc.constant({ type: 'ADD', section: 'context', at: AT } as unknown as AppliedOp);
     fc.assert(
-      fc.property(fc.array(fc.oneof({ weight: 9, arbitrary: anOp }, { weight: 1, arbitrary: bad }), { minLength: 1, maxLength: 8 }), fc.constantFrom(0, 1, 2), (ops, base) => {
-        const explicitIds = ops.filter((o) => o.type === 'ADD' && typeof o.skill_id === 'string').map((o) => o.skill_id);
-        const leased = decision(commitOf(ops, base, { allocation: 'leased' }));
-        expect(leased).toEqual(decision(commitOf(ops, base, { allocation: 'unleased', explicitIds })));
-      }),
+      fc.property(
+        fc.array(fc.oneof({ weight: 9, arbitrary: anOp }, { weight: 1, arbitrary: bad }), { minLength: 1, maxLength: 8 }),
+        fc.constantFrom(0, 1, 2),
+        (ops, base) => {
+          const explicitIds = ops.filter((o) => o.type === 'ADD' && typeof o.skill_id === 'string').map((o) => o.skill_id);
+          const leased = decision(commitOf(ops, base, { allocation: 'leased' }));
+          expect(leased).toEqual(decision(commitOf(ops, base, { allocation: 'unleased', explicitIds })));
+        },
+      ),
       { numRuns: 400 },
     );
   });
 
   it('a leased commit with a taken id and an op that cannot apply is refused for the taken id, as the id check comes first', () => {
-    const ops = [op('ADD', 'context-00009'), { type: 'UPDATE', section: 'context', skill_id: 'context-00001', at: 'not a time' } as AppliedOp, op('ADD', 'context-00001')];
+    const ops = [
+      op('ADD', 'context-00009'),
+      { type: 'UPDATE', section: 'context', skill_id: 'context-00001', at: 'not a time' } as AppliedOp,
+      op('ADD', 'context-00001'),
+    ];
     const d = new CommitSequencer(storeBook()).apply(commitOf(ops, 2, { allocation: 'leased' }));
     expect(d.ok ? null : [d.error.code, d.error.conflicts?.map((c) => [c.opIndex, c.reason])]).toEqual(['conflict', [[2, 'id_exists']]]);
-    const dup = new CommitSequencer(storeBook()).apply(commitOf([op('ADD', 'context-00009'), op('ADD', 'context-00009')], 2, { allocation: 'leased' }));
+    const dup = new CommitSequencer(storeBook()).apply(
+      commitOf([op('ADD', 'context-00009'), op('ADD', 'context-00009')], 2, { allocation: 'leased' }),
+    );
     expect(dup.ok ? null : dup.error.conflicts?.map((c) => [c.opIndex, c.reason])).toEqual([[1, 'id_exists']]);
   });
 
-  it('the blocks as applied are copies of the commit\'s lists, less the ops that changed nothing', () => {
+  it("the blocks as applied are copies of the commit's lists, less the ops that changed nothing", () => {
     const ops = [op('ADD', 'context-00009'), op('TAG', 'context-00001'), op('REMOVE', 'context-00002'), op('REMOVE', 'context-00002')];
     const commit = commitOf(ops, 2, { allocation: 'leased' });
     const d = new CommitSequencer(storeBook()).apply(commit);
     if (!d.ok) throw new Error(d.error.message);
-    expect(d.blocks.map((b) => [b.sessionId, b.name, b.ops.length])).toEqual([['a', undefined, 2], ['b', 'b', 1]]);
+    expect(d.blocks.map((b) => [b.sessionId, b.name, b.ops.length])).toEqual([
+      ['a', undefined, 2],
+      ['b', 'b', 1],
+    ]);
     expect(d.blocks.every((b, i) => b.ops !== commit.entries[i]?.ops)).toBe(true);
   });
 });

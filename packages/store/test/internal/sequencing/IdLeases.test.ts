@@ -2,11 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { IdLeases, validLeaseCount } from '../../../src/internal/sequencing/IdLeases.ts';
 
 describe('IdLeases', () => {
-  it('grant - each lease starts past the last one and past the book\'s counter; granted numbers are covered', () => {
+  it("grant - each lease starts past the last one and past the book's counter; granted numbers are covered", () => {
     const leases = new IdLeases();
     const a = leases.grant(10, 0);
     const b = leases.grant(5, 40);
-    expect([a, b]).toEqual([{ from: 1, to: 11 }, { from: 41, to: 46 }]);
+    expect([a, b]).toEqual([
+      { from: 1, to: 11 },
+      { from: 41, to: 46 },
+    ]);
     expect(leases.through).toBe(45);
     expect([1, 10, 11, 40, 41, 45, 46].map((n) => leases.covers(n))).toEqual([true, true, false, false, true, true, false]);
   });

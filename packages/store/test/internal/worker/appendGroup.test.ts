@@ -49,7 +49,10 @@ describe('appendGroup', () => {
     const { ctx, view } = await openContext(sim);
     const before = ctx.sequencer.book;
     sim.failSync({ path: JOURNAL });
-    const out = await appendGroup(ctx, view, [append(makeCommit(before, [addOp('lost')], { basis: 'store' }).commit), { kind: 'lease', count: 5 }]);
+    const out = await appendGroup(ctx, view, [
+      append(makeCommit(before, [addOp('lost')], { basis: 'store' }).commit),
+      { kind: 'lease', count: 5 },
+    ]);
     expect(out.failed).toBe(true);
     expect(out.poisoned).toBeNull();
     expect(out.results.map(outcome)).toEqual(['io', 'io']);
@@ -59,10 +62,13 @@ describe('appendGroup', () => {
     expect(sim.read(JOURNAL)?.length ?? 0).toBe(view.journalEnd);
   });
 
-  it('appendGroup - a lease shares the group\'s write: its record is chained like a commit and the book\'s next_id moves past it', async () => {
+  it("appendGroup - a lease shares the group's write: its record is chained like a commit and the book's next_id moves past it", async () => {
     const sim = new SimFs();
     const { ctx, view } = await openContext(sim);
-    const out = await appendGroup(ctx, view, [{ kind: 'lease', count: 10 }, append(makeCommit(ctx.sequencer.book, [addOp('after')], { basis: 'store' }).commit)]);
+    const out = await appendGroup(ctx, view, [
+      { kind: 'lease', count: 10 },
+      append(makeCommit(ctx.sequencer.book, [addOp('after')], { basis: 'store' }).commit),
+    ]);
     expect(out.results.map(outcome)).toEqual([1, 1]);
     expect(ctx.sequencer.book.nextId).toBe(11);
     expect(ctx.sequencer.book.get('context-00011')?.issue).toBe('after');
