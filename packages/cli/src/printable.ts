@@ -8,7 +8,7 @@ import type { CliOutput } from './CliIo.ts';
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 const CONTROL_OR_NEWLINE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-function escape(char: string): string {
+function escaped(char: string): string {
   const code = char.charCodeAt(0);
   if (char === '\n') return '\\n';
   if (char === '\r') return '\\r';
@@ -27,7 +27,7 @@ function escape(char: string): string {
  * printable('ok\u001b]0;pwned\u0007'); // 'ok\\x1b]0;pwned\\x07'
  */
 export function printable(text: string, options: { readonly multiline?: boolean } = {}): string {
-  return text.replace(options.multiline ? CONTROL : CONTROL_OR_NEWLINE, escape);
+  return text.replace(options.multiline ? CONTROL : CONTROL_OR_NEWLINE, escaped);
 }
 
 /**

@@ -32,7 +32,7 @@ function boot(): void {
       return;
     }
     const recording = readJson<Recording>('cohort-recording');
-    if (!recording || recording.format !== 'cohort.run-recording' || recording.version !== 1) {
+    if (recording?.format !== 'cohort.run-recording' || recording.version !== 1) {
       throw new Error('this page holds no Cohort run recording (or one of an unknown version)');
     }
     new App(root, recording, null, startedAt).render();

@@ -16,7 +16,7 @@ class FaultyStore extends DelegatingStore {
     super(new MemoryStore());
   }
   /** Answers like this from the next append on. */
-  then(answer: 'reject' | 'refuse' | 'throw' | 'ok'): void {
+  answerFromNow(answer: 'reject' | 'refuse' | 'throw' | 'ok'): void {
     this.answer = answer;
   }
   override append(commit: CommitRecord): Promise<AppendResult> {
@@ -97,7 +97,7 @@ describe('a defect never leaves a session waiting', () => {
     const store = new FaultyStore('throw');
     const rt = createRuntime({ store });
     expect((await rt.run(write)).status).toBe('failed');
-    store.then('ok');
+    store.answerFromNow('ok');
     const next = await rt.run(async (s) => {
       await s.tools.add_skill({ section: 'harness', issue: 'after the defect', insight: 'y' });
     });

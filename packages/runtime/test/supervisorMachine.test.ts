@@ -89,7 +89,7 @@ describe('supervisorMachine - every state against every event', () => {
     const rejected: SessionAnswer = { type: 'REJECTED', failure: { kind: 'conflict', category: 'error', message: 'conflicts' } };
     const [after, actions] = feed(supervisor(commitOf(1)), ended(0, rejected));
     expect(did(actions)).toEqual(['answer t.1', 'stop merge:0']);
-    expect((actions.find((a) => a.type === 'xstate.emit')?.params as { event: SupervisorEmitted }).event).toMatchObject({
+    expect((actions.find((a) => a.type === 'xstate.emit')?.params as { event: SupervisorEmitted } | undefined)?.event).toMatchObject({
       answer: rejected,
     });
     expect(after.context.inFlight).toEqual([]);

@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { InsightSourceSchema } from '@cohort/skillbook';
-import { AddSkillArgs, callSkillTool, createRuntime, toolDefinitions, toolJsonSchemas } from '@cohort/runtime';
+import { type AddSkillArgs, callSkillTool, createRuntime, toolDefinitions, toolJsonSchemas } from '@cohort/runtime';
 import type { SkillIdResult, SkillToolArgs, SkillTools } from '@cohort/runtime';
 import { seededBook } from '../../../test/utils/books.ts';
 import { acceptsNull, strictSchemaViolations } from './utils/strictSchemaRules.ts';

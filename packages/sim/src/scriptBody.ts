@@ -56,7 +56,7 @@ export function spawnOptions(plan: SessionPlan): SpawnOptions<unknown> {
   };
 }
 
-async function runStep(run: Run, step: Step): Promise<'stop' | void> {
+async function runStep(run: Run, step: Step): Promise<'stop' | undefined> {
   const { s, plan } = run;
   switch (step.kind) {
     case 'think':
@@ -67,14 +67,17 @@ async function runStep(run: Run, step: Step): Promise<'stop' | void> {
       }
       return;
     case 'tool':
-      return toolStep(run, step.op, step.thenThrow);
+      await toolStep(run, step.op, step.thenThrow);
+      return;
     case 'read':
       await s.tools.read_skill({ skill_id: resolveTarget(step.target, targetEnv(run)) });
       return;
     case 'batch':
-      return batchStep(run, step.ops);
+      await batchStep(run, step.ops);
+      return;
     case 'spawn':
-      return spawnStep(run, step.child, step.wait);
+      await spawnStep(run, step.child, step.wait);
+      return;
     case 'charge':
       s.charge({ tokens: step.tokens });
       return;

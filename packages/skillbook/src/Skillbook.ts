@@ -20,7 +20,6 @@ import type {
   ApplyOptions,
   Clock,
   Conflict,
-  Section,
   Skill,
   SkillbookErrorInfo,
   SkillbookStats,

@@ -206,7 +206,7 @@ describe('bad input - awkward ids and sizes', () => {
     expect(tagged.ok && tagged.applied.length).toBe(awkward.length);
     const dup = again.applyBatch({ operations: [{ type: 'ADD', section: 'context', issue: 'i', insight: 'x', skill_id: '__proto__' }] });
     expect(dup.ok ? null : dup.error.code).toBe('duplicate_skill_id');
-    expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')).toBe(false);
+    expect(Object.hasOwn(Object.prototype, 'polluted')).toBe(false);
   });
 
   it('metadata and sections keyed __proto__ are ordinary keys', () => {

@@ -1,6 +1,6 @@
 import type { AppliedOp } from '@cohort/skillbook';
-import { StoreNoticeSchema, replayHistory } from '@cohort/store';
-import type { BookInspection, InspectedCommit, InspectionFinding, PersistedCommit, StoreNotice } from '@cohort/store';
+import { replayHistory } from '@cohort/store';
+import type { BookInspection, InspectedCommit, InspectionFinding, PersistedCommit } from '@cohort/store';
 import { PostgresStore } from './PostgresStore.ts';
 import type { PostgresStoreOptions } from './PostgresStoreOptions.ts';
 

@@ -1,4 +1,4 @@
-import type { PeerKey, PeerSystem } from './PeerSystem.ts';
+import type { PeerSystem } from './PeerSystem.ts';
 import { asyncFloor } from './systems/asyncFloor.ts';
 import { cohortPeer } from './systems/cohortPeer.ts';
 import { effectPeer } from './systems/effectPeer.ts';

@@ -11,7 +11,7 @@
  */
 import { createRuntime } from '@cohort/runtime';
 import type { Session } from '@cohort/runtime';
-import { Skillbook } from '@cohort/skillbook';
+import type { Skillbook } from '@cohort/skillbook';
 import { buildBook, randomId } from '../books.ts';
 import { interleave, now, random } from '../measure.ts';
 import { driveRoot } from '../rootDriver.ts';

@@ -78,7 +78,7 @@ export class Merger {
   /** Tells a committing session the verdict on its commit (a session that stopped waiting is not told). */
   answer(sessionId: SessionId, answer: SessionAnswer, into: string): void {
     const node = this.deps.registry.get(sessionId);
-    if (!node || node.state !== 'committing') return;
+    if (node?.state !== 'committing') return;
     try {
       const { events } = this.deps;
       if (events.listening) {
@@ -112,7 +112,7 @@ export class Merger {
   private decide(owner: SessionNode | null, sessionId: SessionId, commit: Commit, done: (verdict: Verdict) => void): void {
     const { registry, limits, ledger } = this.deps;
     const node = registry.get(sessionId);
-    if (!node || node.state !== 'committing') {
+    if (node?.state !== 'committing') {
       done(refused(failureSeed('cancelled', `session ${sessionId} is no longer waiting for its merge`)));
       return;
     }

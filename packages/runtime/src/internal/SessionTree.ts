@@ -1,5 +1,5 @@
 import { createActor, fromPromise, waitFor } from 'xstate';
-import type { OperationFields, OperationLimits } from '@cohort/skillbook';
+import type { OperationLimits } from '@cohort/skillbook';
 import type { InspectionEvent, Observer } from 'xstate';
 import { BudgetAccount } from '../Budget.ts';
 import type { Clock } from '../Clock.ts';

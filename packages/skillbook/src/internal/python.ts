@@ -80,7 +80,7 @@ export function isDict(v: unknown): v is PyDict | Readonly<Record<string, unknow
 export function dictGet(d: PyDict | Readonly<Record<string, unknown>>, key: string): unknown {
   if (d instanceof Map) return d.get(key);
   const rec = d as Readonly<Record<string, unknown>>;
-  return Object.prototype.hasOwnProperty.call(rec, key) ? rec[key] : undefined;
+  return Object.hasOwn(rec, key) ? rec[key] : undefined;
 }
 
 /** `key in d` (a key holding JS `undefined` counts as absent: JSON has no `undefined`). */

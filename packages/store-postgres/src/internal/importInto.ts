@@ -26,7 +26,7 @@ export async function importInto(s: StoreState, text: string): Promise<ImportRes
       const found = await client.query(
         inSchema('SELECT (SELECT count(*) FROM {schema}.skills) + (SELECT count(*) FROM {schema}.commits) AS n', s.options.schema),
       );
-      if (!row || row.revision !== 0 || Number(found.rows[0]?.n) !== 0) {
+      if (row?.revision !== 0 || Number(found.rows[0]?.n) !== 0) {
         return {
           ok: false,
           error: {

@@ -1,4 +1,4 @@
-import { Skillbook } from '@cohort/skillbook';
+import type { Skillbook } from '@cohort/skillbook';
 
 /** Noon of day `day` of January 2026: the time of an edit in these tests. */
 export const day = (n: number): number => Date.UTC(2026, 0, n, 12);

@@ -1,4 +1,4 @@
-import { FileStore, SimFs, describeOpenError } from '@cohort/store';
+import { FileStore, type SimFs, describeOpenError } from '@cohort/store';
 import type { FileStoreOptions, StoreNotice } from '@cohort/store';
 
 /** The document path every simulated store in these tests uses. */

@@ -117,7 +117,7 @@ export class BaseVersions {
       };
       if (!best || next.rank > best.rank || (next.rank === best.rank && tieBreak(next, best))) best = next;
     }
-    if (!best || best.match.version.source !== 'external') return best?.match ?? null;
+    if (best?.match.version.source !== 'external') return best?.match ?? null;
     const top = best.rank;
     // the newest version Cohort wrote that explains the document as well
     const tied = [...scored]

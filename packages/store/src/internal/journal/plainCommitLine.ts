@@ -12,7 +12,7 @@ type Json = Record<string, unknown>;
 const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isText = (value: unknown): value is string => typeof value === 'string';
 const isTexts = (value: unknown): boolean => Array.isArray(value) && value.every(isText);
-const isFinite = (value: unknown): boolean => typeof value === 'number' && Number.isFinite(value);
+const isFiniteNumber = (value: unknown): boolean => typeof value === 'number' && Number.isFinite(value);
 const OP_TYPES: ReadonlySet<unknown> = new Set(['ADD', 'UPDATE', 'TAG', 'REMOVE']);
 const COMMIT_KEYS = 9;
 
@@ -26,7 +26,7 @@ function countKeys(value: Json): number {
 function isCounts(value: unknown): boolean {
   if (!isRecord(value) || Object.getPrototypeOf(value) !== Object.prototype) return false;
   for (const key in value) {
-    if (key === '__proto__' || !isFinite(value[key])) return false;
+    if (key === '__proto__' || !isFiniteNumber(value[key])) return false;
   }
   return true;
 }
@@ -101,7 +101,7 @@ function isPlainBlock(value: unknown): boolean {
         ok = isTexts(item);
         break;
       case 'at':
-        ok = isFinite(item);
+        ok = isFiniteNumber(item);
         break;
       case 'ops':
         ok = Array.isArray(item) && item.every(isPlainOp);
@@ -128,7 +128,7 @@ export function isPlainCommitLine(json: unknown): json is CommitLine {
     isText(json['writer']) &&
     isText(json['session']) &&
     isTexts(json['path']) &&
-    isFinite(json['at']) &&
+    isFiniteNumber(json['at']) &&
     Array.isArray(json['blocks']) &&
     json['blocks'].every(isPlainBlock)
   );

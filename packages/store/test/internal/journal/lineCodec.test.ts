@@ -14,7 +14,7 @@ describe('lineCodec', () => {
   });
 
   it('checksummed - a line without its checksum tail, or with a wrong one, is refused the same way by every reader', () => {
-    const cases = [text.slice(0, text.lastIndexOf(',"sum"')) + '}', text.slice(0, -1), `${text.slice(0, -3)}0"}`];
+    const cases = [`${text.slice(0, text.lastIndexOf(',"sum"'))}}`, text.slice(0, -1), `${text.slice(0, -3)}0"}`];
     const faults = cases.map((c) => {
       const r = checksummed(c);
       return r.ok ? 'ok' : r.fault;

@@ -24,7 +24,12 @@ function journal(): { bytes: Uint8Array; starts: number[] } {
     [lease(3), lease(4)],
     [lease(5), lease(6)],
   ].map((w) => encodeGroup(w as RecordLine[]));
-  const starts = writes.reduce<number[]>((acc, w, i) => [...acc, i === 0 ? 0 : (acc[i - 1] ?? 0) + (writes[i - 1]?.length ?? 0)], []);
+  const starts: number[] = [];
+  let offset = 0;
+  for (const w of writes) {
+    starts.push(offset);
+    offset += w.length;
+  }
   return { bytes: join(...writes), starts };
 }
 
