@@ -14,7 +14,7 @@ describe('cohort demo', () => {
     expect(text).toContain('ACE, the agentic-context-engine');
     expect(text.match(/^The code \(the root session's body/gm)).toHaveLength(3);
     // the code shown is the scenario's source, as written
-    expect(text).toContain("  }, { name: 'researcher', timeoutMs: 1_000 });");
+    expect(text).toContain("    { name: 'researcher', timeoutMs: 1_000 },");
     expect(text).toContain("    throw new Error('simulated sandbox/tool crash');");
   });
 

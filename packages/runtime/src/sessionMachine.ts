@@ -5,7 +5,7 @@ import type { DeadlineEvent } from './deadlineWatcher.ts';
 import type { Conflict, SkillId } from '@cohort/skillbook';
 import type { ErrorInfo } from './ErrorInfo.ts';
 import type { FailureSeed } from './FailureSeed.ts';
-import { bodyThrew, defect, failureSeed } from './FailureSeed.ts';
+import { failureOf } from './sessionFailureOf.ts';
 import type { FailureKind } from './SessionFailure.ts';
 import type { SessionId } from './SessionId.ts';
 
@@ -264,43 +264,13 @@ function mergedInfoOf(event: SessionMachineEvent): MergedInfo | undefined {
   return event.type === 'MERGED' ? { revision: event.revision, ops: event.ops, added: event.added, dropped: event.dropped } : undefined;
 }
 
-/** The failure an event brings, built here so that each kind's message and category have one home. */
-function failureOf(context: SessionContext, event: SessionMachineEvent): FailureSeed | null {
-  switch (event.type) {
-    case 'BODY_FAILED':
-      return bodyThrew(event.error);
-    case 'OVER_BUDGET':
-      return failureSeed('budget_exhausted', event.message);
-    case 'TOOL_REFUSED':
-      return failureSeed('tool_refused', event.message);
-    case 'TIMEOUT':
-      return failureSeed('timeout', `timed out after ${context.rules.timeoutMs} ms`);
-    case 'WALL_CLOCK':
-      return failureSeed('budget_exhausted', `wall-clock budget of ${context.rules.wallClockMs} ms exhausted`, {
-        category: 'interruption',
-      });
-    case 'ABORT':
-      return failureSeed('aborted', event.reason);
-    case 'CANCEL':
-      return failureSeed('cancelled', event.reason);
-    case 'DEFECT':
-      return { ...defect(event.message), ...(event.error ? { error: event.error } : {}) };
-    case 'REJECTED':
-      return event.failure;
-    default:
-      return context.failure;
-  }
-}
-
 /**
  * Whether a failed attempt runs again: attempts left, and a kind the rule lists. A
  * cancellation never does — it means the parent (or the runtime) is going away.
  */
 function mayRetry(context: SessionContext): boolean {
-  const {
-    rules: { retry, attempt },
-    failure,
-  } = context;
+  const { retry, attempt } = context.rules;
+  const failure = context.failure;
   if (!retry || !failure || attempt > retry.attempts) return false;
   return failure.kind !== 'cancelled' && retry.on.includes(failure.kind);
 }

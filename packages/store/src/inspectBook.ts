@@ -13,9 +13,9 @@ import type { CopiesInspection } from './inspectCopies.ts';
 import { nodeFs } from './nodeFs.ts';
 import type { StoreFs } from './StoreFs.ts';
 import type { FilePosition } from './StoreOpenError.ts';
-import { LockHolderSchema } from './StoreNotice.ts';
 import type { LockHolder, StoreNotice } from './StoreNotice.ts';
-import { fromUtf8, sha256Hex } from './internal/disk/digest.ts';
+import { sha256Hex } from './internal/disk/digest.ts';
+import { readLock } from './internal/disk/readLock.ts';
 import { isLedgerFault, readLedger } from './internal/disk/Ledger.ts';
 import type { Ledger } from './internal/disk/Ledger.ts';
 import { readConflictLog } from './internal/disk/NoticeLog.ts';
@@ -166,17 +166,6 @@ function differences(a: Skillbook, b: Skillbook): string[] {
   }
   for (const skill of a.skills()) if (!b.has(skill.id)) out.push(skill.id);
   return out;
-}
-
-async function readLock(fs: StoreFs, path: string): Promise<LockHolder | null> {
-  const bytes = await fs.readFile(path);
-  if (!bytes) return null;
-  try {
-    const parsed = LockHolderSchema.safeParse(JSON.parse(fromUtf8(bytes) ?? ''));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
 }
 
 /**

@@ -7,6 +7,7 @@ import type { LeaseRecord } from './IdLeases.ts';
 import { remapIds } from './remapIds.ts';
 import type { IdOrigins, Remapped } from './remapIds.ts';
 import { illFormedText } from '../illFormedText.ts';
+import { malformedCommit } from './malformedCommit.ts';
 
 /** A change that did not arrive as ops (another writer's document, a reload): its before and after. */
 interface Boundary {
@@ -233,37 +234,6 @@ export class CommitSequencer {
     if (from < this.s.book.revision) lists.push(this.s.book.conflicts(ops, from));
     return joinConflicts(lists);
   }
-}
-
-const isText = (v: unknown): v is string => typeof v === 'string';
-const isTexts = (v: unknown): boolean => Array.isArray(v) && v.every(isText);
-
-/**
- * What is wrong with a commit's envelope (its ops are checked by the replay), or `null`: the
- * boundary where a client's commit enters the store, checked by hand (an append is a hot path).
- */
-function malformedCommit(commit: CommitRecord): string | null {
-  const c: Partial<Record<keyof CommitRecord, unknown>> = commit;
-  if (typeof c !== 'object' || c === null) return 'not an object';
-  if (!isText(c.sessionId) || !isTexts(c.path) || typeof c.at !== 'number') return 'sessionId, path and at are required';
-  if (c.explicitIds !== undefined && !isTexts(c.explicitIds)) return 'explicitIds must be a list of ids';
-  if (c.allocation !== undefined && c.allocation !== 'leased' && c.allocation !== 'unleased')
-    return "allocation must be 'leased' or 'unleased'";
-  if (!Array.isArray(c.entries)) return 'entries must be a list of audit blocks';
-  for (const block of c.entries as unknown[]) {
-    const b: Partial<Record<keyof AuditBlock, unknown>> | null = typeof block === 'object' ? block : null;
-    if (
-      !b ||
-      !isText(b.sessionId) ||
-      !isTexts(b.path) ||
-      !Array.isArray(b.ops) ||
-      typeof b.at !== 'number' ||
-      (b.name !== undefined && !isText(b.name))
-    ) {
-      return 'each audit block needs sessionId, path, ops and at';
-    }
-  }
-  return null;
 }
 
 /**
