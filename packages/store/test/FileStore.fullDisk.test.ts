@@ -9,7 +9,11 @@ import { mountTmpfs } from './utils/tmpfs.ts';
 
 const tempFiles = (names: readonly string[]): string[] => names.filter((n) => n.endsWith('.tmp') || n.includes('cohort-tmp'));
 
-/** Appends `n` skills one after the other, each on the book of the last one acknowledged. */
+/**
+ * Appends `n` skills one after the other, each on the book of the last one acknowledged, and
+ * looks for temporary files once the store is idle: an append is acknowledged before the
+ * checkpoint it triggers runs, so its files may still be open right after the answer.
+ */
 async function appendMany(
   store: FileStore,
   n: number,
@@ -21,6 +25,7 @@ async function appendMany(
   for (let i = 0; i < n; i += 1) {
     const r = await store.append(makeCommit(store.book, [addOp(`${label} ${i} ${'x'.repeat(400)}`)], { basis: 'store' }).commit);
     results.push(r);
+    await store.load();
     await check(names);
   }
   return results;
