@@ -10,8 +10,16 @@ export type BodyEnded = Extract<SessionMachineEvent, { type: 'BODY_DONE' | 'BODY
  * Runs a session's body outside any actor step and reports how it ended: a function body is
  * called directly (no actor of its own: a session is one actor), actor logic runs as an actor
  * started with input `{ session }`. A synchronous throw is reported like a rejection.
+ *
+ * The body starts on a microtask, never inside the call that spawned its session: a body that
+ * spawns before its first `await` would otherwise start each child inside its parent's spawn,
+ * and a tree deep enough would overflow the stack half-way through its sessions' starts.
  */
 export function runBody(node: SessionNode, ended: (node: SessionNode, event: BodyEnded) => void): void {
+  queueMicrotask(() => startBody(node, ended));
+}
+
+function startBody(node: SessionNode, ended: (node: SessionNode, event: BodyEnded) => void): void {
   let running: Promise<unknown>;
   try {
     running = Promise.resolve(typeof node.body === 'function' ? node.body(node.handle as never) : runActorBody(node));
