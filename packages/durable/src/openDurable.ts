@@ -1,4 +1,5 @@
 import pkg from '@dbos-inc/dbos-sdk';
+import internals from '@dbos-inc/dbos-sdk/internal/dbos';
 import { z } from 'zod';
 import type { SessionFailure, SessionOutcome } from '@cohort/runtime';
 import { defaultLimits, toErrorInfo } from '@cohort/runtime';
@@ -14,6 +15,7 @@ import { BookAt } from './internal/BookAt.ts';
 import { Journal } from './internal/Journal.ts';
 import { runRoot } from './internal/runRoot.ts';
 import type { RootSpec } from './internal/runRoot.ts';
+import { Takeover } from './internal/Takeover.ts';
 import { runUnit } from './internal/UnitRun.ts';
 import type { UnitHost } from './internal/UnitRun.ts';
 
@@ -100,6 +102,7 @@ class DurableHost implements Durable, UnitHost {
   readonly books: BookAt;
   readonly bodies: Bodies;
   private client: DBOSClientType | null = null;
+  private takeover: Takeover | null = null;
   private readonly rootWorkflow: (spec: RootSpec) => Promise<SessionOutcome>;
   private readonly ready: Promise<void>;
   private markReady: () => void = () => undefined;
@@ -159,6 +162,12 @@ class DurableHost implements Durable, UnitHost {
       await DBOS.registerQueue(this.queueAt(depth), { workerConcurrency, minPollingIntervalMs: pollingIntervalMs });
     }
     this.markReady();
+    // another worker's units, once its heartbeat is older than takeoverAfterMs: DBOS's recovery of that executor
+    const { executorId, applicationVersion, heartbeatMs, takeoverAfterMs } = this.options;
+    this.takeover = new Takeover(this.journal, executorId, applicationVersion, { heartbeatMs, takeoverAfterMs }, (dead) =>
+      internals.getExecutor().recoverPendingWorkflows([dead]),
+    );
+    await this.takeover.start();
   }
 
   async run<O>(body: string | RegisteredBody, input: unknown, options: DurableRunOptions): Promise<SessionOutcome<O>> {
@@ -220,6 +229,7 @@ class DurableHost implements Durable, UnitHost {
   }
 
   async stop(): Promise<void> {
+    await this.takeover?.stop();
     await DBOS.shutdown({ deregister: true });
     await this.client?.destroy();
     await this.journal.close();

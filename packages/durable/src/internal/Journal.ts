@@ -3,6 +3,14 @@ import pg from 'pg';
 /** The schema, in the DBOS system database, that holds what the units record. */
 export const JOURNAL_SCHEMA = 'cohort_durable';
 
+/** The table of workers, in the system database: each one's last heartbeat, and who took over its work (see `Takeover`). */
+export const WORKERS_TABLE = `${JOURNAL_SCHEMA}.workers`;
+
+const CREATE_WORKERS = `CREATE TABLE IF NOT EXISTS ${WORKERS_TABLE} (
+  executor text PRIMARY KEY, app_version text NOT NULL,
+  started_at timestamptz NOT NULL DEFAULT now(), beat_at timestamptz NOT NULL DEFAULT now(),
+  adopted_by text, adopted_at timestamptz)`;
+
 /**
  * What durable units record, by key: the id leases a unit was granted, the order in which a
  * session merged its remote children, a root's base revision. DBOS's own steps are recorded by
@@ -35,6 +43,7 @@ export class Journal {
         await client.query(`CREATE TABLE IF NOT EXISTS ${JOURNAL_SCHEMA}.records (
           unit text NOT NULL, key text NOT NULL, value jsonb NOT NULL, at timestamptz NOT NULL DEFAULT now(),
           PRIMARY KEY (unit, key))`);
+        await client.query(CREATE_WORKERS);
         await client.query('COMMIT');
       } catch (err) {
         await client.query('ROLLBACK').catch(() => undefined);
@@ -44,6 +53,11 @@ export class Journal {
       }
     })();
     return this.ready;
+  }
+
+  /** Runs one statement on the journal's pool (the workers' heartbeats share it). */
+  async query<R extends object>(text: string, params: unknown[]): Promise<{ rows: R[] }> {
+    return this.pool.query<R>(text, params);
   }
 
   /** The value recorded under `key` for `unit`, or undefined. */

@@ -18,6 +18,8 @@ export interface WorkerOptions {
   /** Where each writer's start is logged: `<schema>.starts`. */
   readonly logSchema: string;
   readonly run?: { readonly id: string; readonly children: number; readonly delayMs: number };
+  readonly heartbeatMs?: number;
+  readonly takeoverAfterMs?: number;
 }
 
 const options = JSON.parse(process.argv[2] ?? '{}') as WorkerOptions;
@@ -38,6 +40,8 @@ const durable = await openDurable({
   executorId: options.executorId,
   workerConcurrency: 2,
   pollingIntervalMs: 50,
+  ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
+  ...(options.takeoverAfterMs !== undefined ? { takeoverAfterMs: options.takeoverAfterMs } : {}),
 });
 say({ t: 'ready' });
 process.stdin.resume();
