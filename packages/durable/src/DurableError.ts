@@ -4,7 +4,8 @@ export type DurableErrorCode =
   | 'DURABLE_UNREGISTERED_BODY'
   | 'DURABLE_UNSERIALISABLE'
   | 'DURABLE_ALREADY_OPEN'
-  | 'DURABLE_CLOSED';
+  | 'DURABLE_CLOSED'
+  | 'DURABLE_UNKNOWN_RUN';
 
 /**
  * A programmer error of `@cohort/durable`, with a stable `code`: options its schema refuses, a

@@ -1,8 +1,8 @@
 import pkg from '@dbos-inc/dbos-sdk';
 import internals from '@dbos-inc/dbos-sdk/internal/dbos';
 import { z } from 'zod';
-import type { SessionFailure, SessionOutcome } from '@cohort/runtime';
-import { defaultLimits, toErrorInfo } from '@cohort/runtime';
+import type { SessionOutcome } from '@cohort/runtime';
+import { defaultLimits } from '@cohort/runtime';
 import { Bodies } from './Bodies.ts';
 import type { RegisteredBody } from './Bodies.ts';
 import { DurableError } from './DurableError.ts';
@@ -15,6 +15,8 @@ import { BookAt } from './internal/BookAt.ts';
 import { Journal } from './internal/Journal.ts';
 import { runRoot } from './internal/runRoot.ts';
 import type { RootSpec } from './internal/runRoot.ts';
+import { RunningUnits } from './internal/RunningUnits.ts';
+import { cancelledUnit, failedRun, isCancellation } from './internal/runFailures.ts';
 import { Takeover } from './internal/Takeover.ts';
 import { runUnit } from './internal/UnitRun.ts';
 import type { UnitHost } from './internal/UnitRun.ts';
@@ -55,7 +57,15 @@ export interface Durable {
    * registered, an input that cannot be recorded, or bad options.
    */
   run<O = unknown>(body: string | RegisteredBody, input: unknown, options: DurableRunOptions): Promise<SessionOutcome<O>>;
-  /** Stops this worker: what it was running is left to a worker started again with its executor id. */
+  /**
+   * Cancels run `id` and every unit of its tree, on whichever worker runs them: a running
+   * session ends as `cancelled` within `heartbeatMs` (nothing of its tree reaches the store),
+   * a queued one never starts; `durable.run` with that id resolves with the root's failure,
+   * kind `cancelled`. A finished run stays as it ended. Throws `DURABLE_UNKNOWN_RUN` for an id
+   * no worker ran.
+   */
+  cancel(id: string): Promise<void>;
+  /** Stops this worker: what it was running is left to a worker started again with its executor id (or taken over). */
   close(): Promise<void>;
 }
 
@@ -103,6 +113,7 @@ class DurableHost implements Durable, UnitHost {
   readonly bodies: Bodies;
   private client: DBOSClientType | null = null;
   private takeover: Takeover | null = null;
+  private readonly running: RunningUnits;
   private readonly rootWorkflow: (spec: RootSpec) => Promise<SessionOutcome>;
   private readonly ready: Promise<void>;
   private markReady: () => void = () => undefined;
@@ -112,6 +123,10 @@ class DurableHost implements Durable, UnitHost {
     this.journal = new Journal(options.systemDatabaseUrl);
     this.books = new BookAt(options.store);
     this.bodies = new Bodies(options.bodies);
+    this.running = new RunningUnits(async (ids) => {
+      const statuses = await this.dbos().listWorkflows({ workflowIDs: [...ids], status: 'CANCELLED', loadInput: false, loadOutput: false });
+      return statuses.map((w) => w.workflowID);
+    }, options.heartbeatMs);
     this.ready = new Promise((resolve) => (this.markReady = resolve));
     DBOS.setConfig({
       name: options.appName,
@@ -131,7 +146,10 @@ class DurableHost implements Durable, UnitHost {
     DBOS.registerWorkflow(
       async (raw: unknown) => {
         await this.ready;
-        return runUnit(this, this.childSpec(raw));
+        const spec = this.childSpec(raw);
+        // a child enqueued as its run (or a unit above it) was being cancelled: it does not start
+        if (await this.underCancelled(spec.unitId)) return cancelledUnit(spec);
+        return runUnit(this, spec);
       },
       { name: CHILD_WORKFLOW },
     );
@@ -153,6 +171,15 @@ class DurableHost implements Durable, UnitHost {
     return this.options.executorId;
   }
 
+  track(unitId: string, stop: () => void): () => void {
+    return this.running.track(unitId, stop);
+  }
+
+  private dbos(): DBOSClientType {
+    if (!this.client) throw new Error('the durable worker is not ready');
+    return this.client;
+  }
+
   async start(): Promise<void> {
     await DBOS.launch();
     await this.journal.open();
@@ -168,6 +195,7 @@ class DurableHost implements Durable, UnitHost {
       internals.getExecutor().recoverPendingWorkflows([dead]),
     );
     await this.takeover.start();
+    this.running.start();
   }
 
   async run<O>(body: string | RegisteredBody, input: unknown, options: DurableRunOptions): Promise<SessionOutcome<O>> {
@@ -182,14 +210,46 @@ class DurableHost implements Durable, UnitHost {
       const handle = await DBOS.startWorkflow(this.rootWorkflow, { workflowID: options.id })(spec);
       return (await handle.getResult()) as SessionOutcome<O>;
     } catch (err) {
-      return crashedRun(options.id, err) as SessionOutcome<O>;
+      return failedRun(options.id, isCancellation(err) ? 'cancelled' : 'crashed', err) as SessionOutcome<O>;
     }
+  }
+
+  async cancel(id: string): Promise<void> {
+    if (this.closed) throw new DurableError('DURABLE_CLOSED', 'this durable worker is closed');
+    const parsed = RunOptionsSchema.shape.id.safeParse(id);
+    if (!parsed.success) throw new DurableError('DURABLE_INVALID_OPTIONS', `durable.cancel: ${z.prettifyError(parsed.error)}`);
+    const client = this.dbos();
+    if (!(await client.getWorkflow(id))) throw new DurableError('DURABLE_UNKNOWN_RUN', `no durable run has id ${JSON.stringify(id)}`);
+    await this.cancelTree(id);
+  }
+
+  /** Whether a unit above `unitId` (its parent's, …, its run's) is cancelled. */
+  private async underCancelled(unitId: string): Promise<boolean> {
+    const parts = unitId.split('/');
+    const above = parts.slice(1).map((_, i) => parts.slice(0, i + 1).join('/'));
+    const cancelled = await this.dbos().listWorkflows({ workflowIDs: above, status: 'CANCELLED', loadInput: false, loadOutput: false });
+    return cancelled.length > 0;
+  }
+
+  /** Cancels unit `unitId` and the units under it; the ones running here stop now, elsewhere within `heartbeatMs`. */
+  async cancelTree(unitId: string): Promise<void> {
+    const client = this.dbos();
+    // the unit first: a child enqueued after the sweep below sees its run cancelled and does not start
+    await client.cancelWorkflow(unitId);
+    const prefix = `${unitId}/`;
+    const units = await client.listWorkflows({
+      workflow_id_prefix: prefix,
+      status: ['PENDING', 'ENQUEUED'],
+      loadInput: false,
+      loadOutput: false,
+    });
+    if (units.length > 0) await client.cancelWorkflows(units.map((u) => u.workflowID));
+    await this.running.sweep();
   }
 
   /** Enqueues a child unit (idempotent by its id) and waits for its recorded result. */
   async runChild(spec: UnitSpec): Promise<UnitResult> {
-    const client = this.client;
-    if (!client) throw new Error('the durable worker is not ready');
+    const client = this.dbos();
     const queueName = this.queueAt(spec.home ? spec.home.path.length - 1 : 1);
     const handle = await client.enqueue(
       { workflowName: CHILD_WORKFLOW, queueName, workflowID: spec.unitId, appVersion: this.options.applicationVersion },
@@ -230,26 +290,10 @@ class DurableHost implements Durable, UnitHost {
 
   async stop(): Promise<void> {
     await this.takeover?.stop();
+    await this.running.stop();
     await DBOS.shutdown({ deregister: true });
     await this.client?.destroy();
     await this.journal.close();
     if (open === this) open = null;
   }
-}
-
-/** The outcome of a run whose workflow itself failed (a defect, or the system database gone). */
-function crashedRun(id: string, err: unknown): SessionOutcome {
-  const sessionId = `run:${id}` as SessionFailure['sessionId'];
-  const failure: SessionFailure = {
-    kind: 'crashed',
-    category: 'defect',
-    sessionId,
-    path: [sessionId],
-    message: `durable run ${id} failed: ${err instanceof Error ? err.message : String(err)}`,
-    error: toErrorInfo(err),
-    discarded: { ops: 0, descendants: 0 },
-    attempt: 1,
-    at: Date.now(),
-  };
-  return { status: 'failed', sessionId, path: failure.path, failure };
 }

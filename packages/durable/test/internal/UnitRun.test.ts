@@ -69,4 +69,34 @@ describe('runUnit', () => {
     expect(await rt.run(async (s) => recordStep(s, 'plain', async () => 7))).toMatchObject({ status: 'committed', output: 7 });
     await rt.close();
   });
+
+  it('a unit run again after its recorded deadline times out at once: a timeout is wall-clock across restarts', async () => {
+    const slow = async (s: Session) => {
+      await s.sleep(60_000);
+      return 'woke';
+    };
+    const host = hostOf(new Bodies({ slow }));
+    const spec = { unitId: 'run-deadline', body: 'slow', input: null, timeoutMs: 60_000, view: { baseRevision: 0, ops: [] } };
+    // the first start recorded a deadline that has passed since (the worker was down)
+    await host.journal.record('run-deadline', 'deadline', Date.now() - 1_000);
+    const result = await runUnit(host, spec);
+    expect(result).toMatchObject({ status: 'failed', failure: { kind: 'timeout' } });
+  });
+
+  it('a first start records the deadline its timeout counts to', async () => {
+    const quick = async () => 'done';
+    const host = hostOf(new Bodies({ quick }));
+    const before = Date.now();
+    const result = await runUnit(host, {
+      unitId: 'run-q',
+      body: 'quick',
+      input: null,
+      timeoutMs: 5_000,
+      view: { baseRevision: 0, ops: [] },
+    });
+    expect(result.status).toBe('committed');
+    const deadline = (await host.journal.get('run-q', 'deadline')) as number;
+    expect(deadline).toBeGreaterThanOrEqual(before + 5_000);
+    expect(deadline).toBeLessThanOrEqual(Date.now() + 5_000);
+  });
 });
