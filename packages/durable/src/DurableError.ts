@@ -5,7 +5,8 @@ export type DurableErrorCode =
   | 'DURABLE_UNSERIALISABLE'
   | 'DURABLE_ALREADY_OPEN'
   | 'DURABLE_CLOSED'
-  | 'DURABLE_UNKNOWN_RUN';
+  | 'DURABLE_UNKNOWN_RUN'
+  | 'DURABLE_UNREACHABLE';
 
 /**
  * A programmer error of `@cohort/durable`, with a stable `code`: options its schema refuses, a

@@ -15,3 +15,5 @@ export { jsonProblem } from './jsonProblem.ts';
 export { recordStep } from './recordStep.ts';
 export { UnitSpecSchema, UnitResultSchema } from './UnitSpec.ts';
 export type { UnitSpec, UnitResult } from './UnitSpec.ts';
+export { inspectRuns } from './inspectRuns.ts';
+export type { DurableRuns, DurableRunSummary, DurableRunView, DurableUnitView, DurableWorkerView } from './inspectRuns.ts';

@@ -26,6 +26,8 @@ export interface UnitHost {
   runChild(spec: UnitSpec): Promise<UnitResult>;
   /** Calls `stop` when unit `unitId` is cancelled while it runs here; the function returned forgets it. */
   track?(unitId: string, stop: () => void): () => void;
+  /** This worker's executor id: recorded at each start of a unit (`cohort runs show` lists them). */
+  readonly executorId?: string;
   /** Cancels unit `unitId` and its descendants wherever they run (its proxy ended before its result came). */
   cancelTree?(unitId: string): Promise<void>;
 }
@@ -47,6 +49,10 @@ export async function runUnit(host: UnitHost, spec: UnitSpec): Promise<UnitResul
   const view = spec.view.ops.length === 0 ? base : base.replay(spec.view.ops);
   const viewBook = 'ok' in view ? (view.ok ? view.book : null) : view;
   if (!viewBook) return unitFailure(spec, 'invalid_commit', `the unit's view does not replay on revision ${spec.view.baseRevision}`);
+  if (host.executorId !== undefined) {
+    const at = Date.now();
+    await host.journal.record(spec.unitId, `start:${at}:${host.executorId}`, { executor: host.executorId, at });
+  }
   // the deadline is recorded at the unit's first start: a timeout is wall-clock across crashes and restarts
   const deadline = spec.timeoutMs
     ? await host.journal.recorded(spec.unitId, 'deadline', async () => Date.now() + (spec.timeoutMs ?? 0))
