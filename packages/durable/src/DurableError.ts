@@ -6,7 +6,8 @@ export type DurableErrorCode =
   | 'DURABLE_ALREADY_OPEN'
   | 'DURABLE_CLOSED'
   | 'DURABLE_UNKNOWN_RUN'
-  | 'DURABLE_UNREACHABLE';
+  | 'DURABLE_UNREACHABLE'
+  | 'DURABLE_OTHER_VERSION';
 
 /**
  * A programmer error of `@cohort/durable`, with a stable `code`: options its schema refuses, a

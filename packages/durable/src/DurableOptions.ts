@@ -18,7 +18,11 @@ export interface DurableOptions {
    * a stable one (a pod or host name).
    */
   readonly executorId?: string;
-  /** The version of the application's code (default `cohort`): only workers of the same version take each other's work. */
+  /**
+   * The version of the application's code (default `cohort`): a run is resumed, taken over and
+   * has its children run only by workers of the version that started it; give each release its
+   * own (a build id). See docs/durable.md, "Deploy a new version".
+   */
   readonly applicationVersion?: string;
   /** The DBOS application name (default `cohort`). */
   readonly appName?: string;

@@ -6,7 +6,7 @@
  * merge. See docs/durable.md.
  */
 export { openDurable } from './openDurable.ts';
-export type { Durable, DurableRunOptions } from './openDurable.ts';
+export type { Durable, DurableRunOptions } from './Durable.ts';
 export type { DurableOptions } from './DurableOptions.ts';
 export type { RegisteredBody } from './Bodies.ts';
 export { DurableError, isDurableError } from './DurableError.ts';

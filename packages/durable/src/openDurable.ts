@@ -8,6 +8,8 @@ import type { RegisteredBody } from './Bodies.ts';
 import { DurableError } from './DurableError.ts';
 import { DurableOptionsSchema, resolveOptions } from './DurableOptions.ts';
 import type { DurableOptions, ResolvedDurableOptions } from './DurableOptions.ts';
+import { RunOptionsSchema } from './Durable.ts';
+import type { Durable, DurableRunOptions } from './Durable.ts';
 import { jsonProblem } from './jsonProblem.ts';
 import { UnitResultSchema, UnitSpecSchema } from './UnitSpec.ts';
 import type { UnitResult, UnitSpec } from './UnitSpec.ts';
@@ -27,47 +29,6 @@ type DBOSClientType = Awaited<ReturnType<typeof DBOSClient.create>>;
 /** The workflow names every worker registers. */
 const ROOT_WORKFLOW = 'cohort.root';
 const CHILD_WORKFLOW = 'cohort.child';
-
-/** Options of one durable run. */
-export interface DurableRunOptions {
-  /** The run's id: a second run with this id, from any worker, returns the first one's outcome (1–200 characters, no `/`). */
-  readonly id: string;
-  readonly name?: string;
-  /** Fails the root session with kind `timeout` after this many milliseconds. */
-  readonly timeoutMs?: number;
-}
-
-const RunOptionsSchema = z.object({
-  id: z.string().regex(/^[^/]{1,200}$/, '1 to 200 characters, no /'),
-  name: z.string().optional(),
-  timeoutMs: z.number().int().positive().optional(),
-});
-
-/**
- * One worker process of a durable Cohort application; see {@link openDurable}.
- */
-export interface Durable {
-  /** This worker's DBOS executor id (start it again with the same one to resume its unfinished work). */
-  readonly executorId: string;
-  /**
-   * Runs registered body `body` (by name, or the registered function itself) as a durable root
-   * session; resolves with its outcome as `rt.run` gives it, never rejects for what happens in
-   * the tree. Idempotent by `id`: a second call with the same id, from any worker, returns the
-   * first run's outcome and runs nothing. Throws a {@link DurableError} for a body that is not
-   * registered, an input that cannot be recorded, or bad options.
-   */
-  run<O = unknown>(body: string | RegisteredBody, input: unknown, options: DurableRunOptions): Promise<SessionOutcome<O>>;
-  /**
-   * Cancels run `id` and every unit of its tree, on whichever worker runs them: a running
-   * session ends as `cancelled` within `heartbeatMs` (nothing of its tree reaches the store),
-   * a queued one never starts; `durable.run` with that id resolves with the root's failure,
-   * kind `cancelled`. A finished run stays as it ended. Throws `DURABLE_UNKNOWN_RUN` for an id
-   * no worker ran.
-   */
-  cancel(id: string): Promise<void>;
-  /** Stops this worker: what it was running is left to a worker started again with its executor id (or taken over). */
-  close(): Promise<void>;
-}
 
 let open: DurableHost | null = null;
 
@@ -205,6 +166,7 @@ class DurableHost implements Durable, UnitHost {
     const name = this.bodies.resolve(body);
     const problem = jsonProblem(input, 'input');
     if (problem) throw new DurableError('DURABLE_UNSERIALISABLE', `the input of run ${options.id} cannot be recorded: ${problem}`);
+    await this.refuseOtherVersion(options.id);
     const spec: RootSpec = { runId: options.id, body: name, input, name: options.name, timeoutMs: options.timeoutMs };
     try {
       const handle = await DBOS.startWorkflow(this.rootWorkflow, { workflowID: options.id })(spec);
@@ -212,6 +174,20 @@ class DurableHost implements Durable, UnitHost {
     } catch (err) {
       return failedRun(options.id, isCancellation(err) ? 'cancelled' : 'crashed', err) as SessionOutcome<O>;
     }
+  }
+
+  /**
+   * Throws `DURABLE_OTHER_VERSION` when run `id` is unfinished and was started by workers of
+   * another application version: only those resume it (DBOS recovers and dequeues a workflow
+   * on workers of its own version), so waiting for it here could wait forever.
+   */
+  private async refuseOtherVersion(id: string): Promise<void> {
+    const found = await this.dbos().getWorkflow(id);
+    const theirs = found?.applicationVersion;
+    const mine = this.options.applicationVersion;
+    if (!found || theirs === undefined || theirs === mine || !['PENDING', 'ENQUEUED'].includes(found.status)) return;
+    const message = `run ${id} was started by application version ${theirs} and has not finished: only workers of version ${theirs} resume it (this worker is version ${mine}); keep a worker of ${theirs} running until its runs finish`;
+    throw new DurableError('DURABLE_OTHER_VERSION', message);
   }
 
   async cancel(id: string): Promise<void> {

@@ -27,6 +27,7 @@ export interface WorkerOptions {
     readonly steps?: number;
   };
   readonly heartbeatMs?: number;
+  readonly applicationVersion?: string;
   readonly takeoverAfterMs?: number;
 }
 
@@ -55,6 +56,7 @@ const durable = await openDurable({
   workerConcurrency: 2,
   pollingIntervalMs: 50,
   ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
+  ...(options.applicationVersion !== undefined ? { applicationVersion: options.applicationVersion } : {}),
   ...(options.takeoverAfterMs !== undefined ? { takeoverAfterMs: options.takeoverAfterMs } : {}),
 });
 say({ t: 'ready' });
