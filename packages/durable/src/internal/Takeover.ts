@@ -21,8 +21,9 @@ export interface TakeoverTiming {
  * recovery of that executor's pending workflows, which puts them back on their queues for any
  * live worker. A worker started again with an adopted id clears the claim with its first beat.
  * A failed adoption is released, so that a later beat (of any worker) claims it again; the
- * adopter recovers a worker it claimed again at each beat (nothing is left of it after the
- * first, unless the claim's answer was lost with its connection).
+ * adopter recovers a worker it claimed again at each beat for `takeoverAfterMs` after the
+ * claim (nothing is left of it after the first, unless the claim's answer was lost with its
+ * connection), then no more.
  */
 export class Takeover {
   private timer: NodeJS.Timeout | null = null;
@@ -69,9 +70,10 @@ export class Takeover {
 
   private async takeOver(): Promise<void> {
     const { rows } = await this.db.query<{ executor: string }>(
-      `UPDATE ${WORKERS_TABLE} SET adopted_by = $1, adopted_at = now()
-       WHERE executor <> $1 AND app_version = $2 AND (adopted_by IS NULL OR adopted_by = $1)
+      `UPDATE ${WORKERS_TABLE} SET adopted_by = $1, adopted_at = COALESCE(adopted_at, now())
+       WHERE executor <> $1 AND app_version = $2
          AND beat_at < now() - make_interval(secs => $3::double precision / 1000)
+         AND (adopted_by IS NULL OR (adopted_by = $1 AND adopted_at > now() - make_interval(secs => $3::double precision / 1000)))
        RETURNING executor`,
       [this.executorId, this.appVersion, this.timing.takeoverAfterMs],
     );

@@ -8,6 +8,7 @@ import type { Journal } from '../../src/internal/Journal.ts';
 import { runUnit } from '../../src/internal/UnitRun.ts';
 import type { UnitHost } from '../../src/internal/UnitRun.ts';
 import { MemoryJournal } from '../utils/MemoryJournal.ts';
+import { agent, modelCalls } from '../utils/agents.ts';
 
 /** A worker's host without DBOS: units run in this process, recorded in memory. */
 function hostOf(bodies: Bodies): UnitHost & { readonly store: MemoryStore } {
@@ -98,5 +99,24 @@ describe('runUnit', () => {
     const deadline = (await host.journal.get('run-q', 'deadline')) as number;
     expect(deadline).toBeGreaterThanOrEqual(before + 5_000);
     expect(deadline).toBeLessThanOrEqual(Date.now() + 5_000);
+  });
+
+  it("an agent's model calls through @cohort/ai are recorded steps: a unit run again makes none, and ends the same", async () => {
+    const made: string[] = [];
+    modelCalls.hook = (task, step) => void made.push(`${task} ${step}`);
+    try {
+      const host = hostOf(new Bodies({ agent }));
+      const spec = { unitId: 'run-agent', body: 'agent', input: { task: 'solo', steps: 2 }, view: { baseRevision: 0, ops: [] } };
+      const first = await runUnit(host, spec);
+      expect(made).toEqual(['solo 0', 'solo 1', 'solo 2']);
+      const again = await runUnit(host, spec);
+      expect(made, 'no call made again').toHaveLength(3);
+      expect(again).toMatchObject({ status: 'committed', output: 'solo done' });
+      const issues = (r: typeof first) => (r.status === 'committed' ? r.entries.flatMap((e) => e.ops.map((op) => op.issue)) : []);
+      expect(issues(again)).toEqual(issues(first));
+      expect(issues(again)).toEqual(['solo step 0', 'solo step 1']);
+    } finally {
+      modelCalls.hook = () => undefined;
+    }
   });
 });
