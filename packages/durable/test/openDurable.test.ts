@@ -210,4 +210,11 @@ describe('bad input', () => {
     }
     expect(children).toEqual(['CANCELLED', 'CANCELLED']);
   });
+
+  it('cancelling a finished run changes nothing: the same id still gives its outcome', async () => {
+    const first = await durable.run('writer', { issue: 'finished before the cancel' }, { id: 'done-then-cancel' });
+    expect(first.status).toBe('committed');
+    await durable.cancel('done-then-cancel');
+    expect(await durable.run('writer', { issue: 'finished before the cancel' }, { id: 'done-then-cancel' })).toEqual(first);
+  });
 });
