@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppliedOpSchema, Skillbook } from '../src/index.ts';
 import type { AppliedOp } from '../src/index.ts';
-import { book, tickingClock } from './utils/arbitraries.ts';
+import { OPERATION_FIELDS, book, tickingClock } from './utils/arbitraries.ts';
 
 /** Everything a book shows: its document, counters, per-skill revisions and the skill objects themselves (keys in order). */
 function describeBook(b: Skillbook): unknown {
@@ -125,19 +125,7 @@ describe('Skillbook.replay - the plain-op check', () => {
     fc.constant('2026-01-01T00:00:00Z'),
     fc.constant(''),
   );
-  const field = fc.constantFrom(
-    'type',
-    'section',
-    'skill_id',
-    'issue',
-    'keywords',
-    'insight',
-    'metadata',
-    'reason',
-    'insight_source',
-    'at',
-    'extra',
-  );
+  const field = fc.constantFrom(...OPERATION_FIELDS, 'at', 'extra');
 
   it('replay - accepts an op exactly when AppliedOpSchema does (fast-check)', () => {
     fc.assert(
