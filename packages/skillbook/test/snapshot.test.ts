@@ -3,25 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AppliedOpSchema, Skillbook } from '../src/index.ts';
 import type { AppliedOp } from '../src/index.ts';
 import { OPERATION_FIELDS, book, tickingClock } from './utils/arbitraries.ts';
-
-/** Everything a book shows: its document, counters, per-skill revisions and the skill objects themselves (keys in order). */
-function describeBook(b: Skillbook): unknown {
-  return {
-    text: b.toJSON(),
-    revision: b.revision,
-    nextId: b.nextId,
-    size: b.size,
-    stats: b.stats(),
-    prompt: b.asPrompt(),
-    skills: [...b.skills()].map((s) => [
-      Object.keys(s),
-      JSON.stringify(s),
-      b.revisionsOf(s.id),
-      Object.isFrozen(s),
-      Object.isFrozen(s.keywords),
-    ]),
-  };
-}
+import { describeBook } from './utils/describeBook.ts';
 
 /** The book reading `b`'s document at `revision` gives: what a snapshot must give. */
 function reread(b: Skillbook, revision: number): Skillbook {
