@@ -34,7 +34,7 @@ function frozenList<T>(list: readonly T[]): readonly T[] {
  * property array of its own, one more object kept per op for as long as the audit keeps it.
  * Bench row 2c (peak memory of a fan-out: one applied op per write).
  */
-const ContentOp = function ContentOp(
+function ContentOp(
   this: Record<string, unknown>,
   type: string,
   section: string,
@@ -51,22 +51,15 @@ const ContentOp = function ContentOp(
   this['insight'] = insight;
   this['skill_id'] = skill_id;
   this['at'] = at;
-} as unknown as new (
-  type: string,
-  section: string,
-  issue: string,
-  keywords: readonly string[],
-  insight: string,
-  skill_id: string,
-  at: string,
-) => AppliedOp;
-(ContentOp as { prototype: object }).prototype = Object.prototype;
+}
+ContentOp.prototype = Object.prototype;
+const NewContentOp = ContentOp as unknown as new (...fields: Parameters<typeof ContentOp>) => AppliedOp;
 
 /** The applied op for `op` with fields `f`, not yet frozen. */
 export function appliedFor(op: ParsedOperation, f: AppliedFields): AppliedOp {
   const { issue, keywords, insight } = f;
   if (issue && keywords && Object.isFrozen(keywords) && insight && !f.tag && op.reason === null && f.sources.length === 0) {
-    return new ContentOp(op.type, f.section, issue, keywords, insight, f.skill_id, f.at);
+    return new NewContentOp(op.type, f.section, issue, keywords, insight, f.skill_id, f.at);
   }
   // key by key in ACE's order, then typed once, rather than conditional spreads: bench rows 3 and 5
   const out: Record<string, unknown> = { type: op.type, section: f.section };
