@@ -38,6 +38,7 @@ import type { EventSink } from './EventSink.ts';
 import { SessionRegistry } from './SessionRegistry.ts';
 import { CancelCascade } from './CancelCascade.ts';
 import type { SkillIds } from './SkillIds.ts';
+import type { Tracing } from './tracing/Tracing.ts';
 
 /** What a session tree is built from. */
 export interface TreeDeps {
@@ -53,6 +54,8 @@ export interface TreeDeps {
   readonly runtimeId: string;
   readonly seams: Seams;
   readonly inspect: Observer<InspectionEvent> | ((event: InspectionEvent) => void) | undefined;
+  /** Where spans go (`NO_TRACING` when tracing is off). */
+  readonly tracing: Tracing;
 }
 
 /** The xstate id (and system id) of the runtime's root supervisor. */
@@ -76,9 +79,11 @@ export class SessionTree implements SessionHost {
   readonly limits: Limits;
   readonly operationLimits: OperationLimits;
   readonly ids: SkillIds;
+  readonly tracing: Tracing;
 
   constructor(private readonly deps: TreeDeps) {
     this.clock = deps.clock;
+    this.tracing = deps.tracing;
     this.limits = deps.limits;
     this.operationLimits = operationLimits(deps.limits);
     this.ids = deps.skillIds;
@@ -181,8 +186,12 @@ export class SessionTree implements SessionHost {
     const node = new SessionNode({ id, path, parent, body, options, attempt, deliver, draft, budget: account, root: this.root }, this);
     this.registry.add(node);
     if (this.deps.events.listening) this.deps.events.emit(spawnedEvent(id, path, this.clock.now(), attempt, options.name));
+    node.trace = this.tracing.sessionStarted(node);
     node.actor.start();
-    runBody(node, (n, event) => this.bodyEnded(n, event));
+    const ended = (n: SessionNode, event: BodyEnded) => this.bodyEnded(n, event);
+    // the body runs in its session's span (the AI SDK's spans nest under it); untraced, no wrapper at all
+    if (node.trace) this.tracing.run(node.trace, () => runBody(node, ended));
+    else runBody(node, ended);
     return id;
   }
 
@@ -227,6 +236,7 @@ export class SessionTree implements SessionHost {
     const { context, output: merged } = node.actor.getSnapshot();
     if (merged && !context.failure) {
       this.finish(node, 'committed');
+      if (node.trace) this.tracing.sessionSettled(node.trace, { merged, charged: node.budget.spent() });
       node.deliver(committedOutcome(node, merged));
       this.childGone(node.parent);
       return;
@@ -238,6 +248,7 @@ export class SessionTree implements SessionHost {
     const failure = sessionFailure(node, seed, cancelled, this.clock.now());
     const { events } = this.deps;
     if (events.listening) for (const event of failureEvents(failure, node.budget.spent())) events.emit(event);
+    if (node.trace) this.tracing.sessionSettled(node.trace, { failure, charged: node.budget.spent() });
     if (node.state === 'retrying') {
       const next = this.start(node.parent, node.body, node.options, node.attempt + 1, node.deliver, true);
       node.tell({ type: 'RETRIED', next });
@@ -286,7 +297,9 @@ export class SessionTree implements SessionHost {
   /** Delivers a defect to a session whose settling hit one (its outcome is delivered once), so that it never hangs. */
   private rescueSettle(node: SessionNode, thrown: unknown): void {
     this.registry.remove(node);
-    node.deliver(failedOutcome(sessionFailure(node, defect('runtime defect while settling', thrown), 0, this.clock.now())));
+    const failure = sessionFailure(node, defect('runtime defect while settling', thrown), 0, this.clock.now());
+    if (node.trace) this.tracing.sessionSettled(node.trace, { failure, charged: node.budget.spent() });
+    node.deliver(failedOutcome(failure));
     this.childGone(node.parent);
     node.tell({ type: 'DEFECT', message: 'runtime defect while settling' });
   }
