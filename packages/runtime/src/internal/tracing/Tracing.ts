@@ -15,7 +15,7 @@ export interface SessionTrace {
  * Where the runtime tells its tracer what happens: a session starts, runs its body, calls a
  * tool, has a commit merged, settles. The runtime calls these hooks at its seams and nothing
  * else; {@link NO_TRACING} does nothing at each, so a runtime without OpenTelemetry pays one
- * call per hook and allocates nothing (bench row 7).
+ * call per hook and allocates nothing (bench row 9a).
  */
 export interface Tracing {
   /** A session started: its trace (span, and the context its body runs in), or null when untraced. */
