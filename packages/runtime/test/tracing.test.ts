@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { trace } from '@opentelemetry/api';
+import { fromPromise } from 'xstate';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { createRuntime, traceCarrier, withTraceCarrier } from '@cohort/runtime';
 import type { Session, SessionEvent } from '@cohort/runtime';
@@ -206,6 +207,36 @@ describe('tracing - the span tree is the session tree', () => {
     const byName = (name: string) => spans.find((s) => s.name === name)?.spanContext().spanId;
     expect(spans.find((s) => s.name === 'inside the body')?.parentSpanContext?.spanId).toBe(byName('invoke_agent root'));
     expect(spans.find((s) => s.name === 'inside the child')?.parentSpanContext?.spanId).toBe(byName('invoke_agent child'));
+  });
+
+  it('runs an actor-logic body (a fromPromise actor) in its session’s span too', async () => {
+    const rt = createRuntime();
+    const body = fromPromise(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      trace.getTracer('body').startSpan('inside the actor').end();
+      return 'done';
+    });
+    await rt.run(body, { name: 'actor' });
+    await rt.close();
+    const spans = tracing.spans();
+    const session = spans.find((s) => s.name === 'invoke_agent actor');
+    expect(spans.find((s) => s.name === 'inside the actor')?.parentSpanContext?.spanId).toBe(session?.spanContext().spanId);
+  });
+
+  it('makes a refused spawn a failed span under its parent', async () => {
+    const rt = createRuntime({ limits: { maxDepth: 1 } });
+    await rt.run(
+      async (s) => {
+        await s.spawn(async (c) => c.spawn(async () => 'too deep', { name: 'too-deep' }), { name: 'child' });
+      },
+      { name: 'root' },
+    );
+    await rt.close();
+    const spans = tracing.spans();
+    const refused = spans.find((s) => s.name === 'invoke_agent too-deep');
+    expect(refused?.attributes['error.type']).toBe('limit_exceeded');
+    expect(refused?.status.code).toBe(2);
+    expect(refused?.parentSpanContext?.spanId).toBe(spans.find((s) => s.name === 'invoke_agent child')?.spanContext().spanId);
   });
 
   it('carries the trace to another runtime through traceCarrier and withTraceCarrier', async () => {

@@ -19,18 +19,11 @@ import type { RootCommit, Supervisor } from '../supervisorMachine.ts';
 import { admitSession, openAccount } from './admitSession.ts';
 import { dropChildDoneEvents } from './dropChildDoneEvents.ts';
 import { Merger, closedAnswer } from './Merger.ts';
-import {
-  committedEvent,
-  committedOutcome,
-  failedOutcome,
-  failureEvents,
-  refusalFailure,
-  sessionFailure,
-  spawnedEvent,
-} from './outcomes.ts';
+import { committedEvent, committedOutcome, failedOutcome, failureEvents, sessionFailure, spawnedEvent } from './outcomes.ts';
 import type { RootLedger } from './RootLedger.ts';
 import type { BodyEnded } from './runBody.ts';
 import { runBody } from './runBody.ts';
+import { refusedSpawn } from './refusedSpawn.ts';
 import type { Seams } from './Seams.ts';
 import { SessionNode } from './SessionNode.ts';
 import type { Deliver, SessionHost } from './SessionNode.ts';
@@ -125,7 +118,7 @@ export class SessionTree implements SessionHost {
   /** A refused `rt.run` (the runtime is closed, or its store could not be loaded). */
   refuse(options: SpawnOptions<unknown>, seed: FailureSeed): SessionOutcome {
     const id = this.registry.newId();
-    return this.refused(id, [id], seed, 1, options);
+    return refusedSpawn(this.deps, { parent: null, id, path: [id], attempt: 1, name: options.name }, seed);
   }
 
   /**
@@ -178,7 +171,7 @@ export class SessionTree implements SessionHost {
     const { limits, budget } = this.deps;
     const account = admitSession({ parent, options, isRetry, limits, live: this.registry.size }) ?? openAccount(parent, options, budget);
     if (!(account instanceof BudgetAccount)) {
-      deliver(this.refused(id, path, account, attempt, options));
+      deliver(refusedSpawn(this.deps, { parent, id, path, attempt, name: options.name }, account));
       return id;
     }
     const start = parent ? parent.draft.book : this.deps.ledger.book;
@@ -188,27 +181,8 @@ export class SessionTree implements SessionHost {
     if (this.deps.events.listening) this.deps.events.emit(spawnedEvent(id, path, this.clock.now(), attempt, options.name));
     node.trace = this.tracing.sessionStarted(node);
     node.actor.start();
-    const ended = (n: SessionNode, event: BodyEnded) => this.bodyEnded(n, event);
-    // the body runs in its session's span (the AI SDK's spans nest under it); untraced, no wrapper at all
-    if (node.trace) this.tracing.run(node.trace, () => runBody(node, ended));
-    else runBody(node, ended);
+    runBody(node, (n, event) => this.bodyEnded(n, event), this.tracing);
     return id;
-  }
-
-  private refused(
-    id: SessionId,
-    path: readonly SessionId[],
-    seed: FailureSeed,
-    attempt: number,
-    options: SpawnOptions<unknown>,
-  ): SessionOutcome {
-    const failure = refusalFailure(id, path, seed, attempt, this.clock.now());
-    const { events } = this.deps;
-    if (events.listening) {
-      events.emit(spawnedEvent(id, path, failure.at, attempt, options.name));
-      for (const event of failureEvents(failure, { tokens: 0, requests: 0 })) events.emit(event);
-    }
-    return failedOutcome(failure);
   }
 
   /** In a promise callback: a defect here must not become an unhandled rejection. */

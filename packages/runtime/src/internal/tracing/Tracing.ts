@@ -20,6 +20,8 @@ export interface SessionTrace {
 export interface Tracing {
   /** A session started: its trace (span, and the context its body runs in), or null when untraced. */
   sessionStarted(node: SessionNode): SessionTrace | null;
+  /** A spawn was refused before its session existed (a limit, a spent budget): a span that ends at once, failed. */
+  sessionRefused(parent: SessionNode | null, failure: SessionFailure, name: string | undefined): void;
   /** Runs `fn` (the body's start) with the session's span as the active context. */
   run<T>(trace: SessionTrace | null, fn: () => T): T;
   /** The session's tools, each call a span when the session is traced. */
@@ -36,6 +38,7 @@ export interface Tracing {
 /** Tracing off: every hook is a pass-through. */
 export const NO_TRACING: Tracing = {
   sessionStarted: () => null,
+  sessionRefused: () => undefined,
   run: (_trace, fn) => fn(),
   tools: (_trace, tools) => tools,
   mergeStarted: () => null,

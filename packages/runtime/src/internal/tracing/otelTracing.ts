@@ -2,6 +2,7 @@ import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
 import type { Conflict } from '@cohort/skillbook';
 import type { Commit } from '../../Commit.ts';
 import type { ErrorInfo } from '../../ErrorInfo.ts';
+import type { SessionFailure } from '../../SessionFailure.ts';
 import type { SkillTools } from '../../tools.ts';
 import type { SessionNode } from '../SessionNode.ts';
 import type { Verdict } from '../Verdict.ts';
@@ -35,21 +36,37 @@ export class OtelTracing implements Tracing {
   ) {}
 
   sessionStarted(node: SessionNode): OtelSessionTrace | null {
-    const parent = node.parent ? (node.parent.trace as OtelSessionTrace | null) : null;
-    if (node.parent && !parent) return null;
+    return this.startSession(node.parent, node.id, node.path, node.name, node.attempt);
+  }
+
+  sessionRefused(parent: SessionNode | null, failure: SessionFailure, name: string | undefined): void {
+    const trace = this.startSession(parent, failure.sessionId, failure.path, name, failure.attempt);
+    this.sessionSettled(trace, { failure, charged: { tokens: 0, requests: 0 } });
+  }
+
+  /** A session's span under its parent's (a root session's: under the active context), or null when untraced. */
+  private startSession(
+    parentNode: SessionNode | null,
+    id: string,
+    path: readonly string[],
+    sessionName: string | undefined,
+    attempt: number,
+  ): OtelSessionTrace | null {
+    const parent = parentNode ? (parentNode.trace as OtelSessionTrace | null) : null;
+    if (parentNode && !parent) return null;
     const parentContext = parent ? parent.context : this.api.context.active();
     const attributes: Attributes = {
       'gen_ai.operation.name': 'invoke_agent',
-      'gen_ai.agent.id': node.id,
-      'gen_ai.conversation.id': node.path[0] ?? node.id,
-      'cohort.session.path': [...node.path],
-      'cohort.session.attempt': node.attempt,
+      'gen_ai.agent.id': id,
+      'gen_ai.conversation.id': path[0] ?? id,
+      'cohort.session.path': [...path],
+      'cohort.session.attempt': attempt,
     };
-    if (node.name !== undefined) attributes['gen_ai.agent.name'] = node.name;
-    const name = node.name === undefined ? 'invoke_agent' : `invoke_agent ${node.name}`;
+    if (sessionName !== undefined) attributes['gen_ai.agent.name'] = sessionName;
+    const name = sessionName === undefined ? 'invoke_agent' : `invoke_agent ${sessionName}`;
     const span = this.tracer.startSpan(name, { kind: INTERNAL, attributes }, parentContext);
     if (!parent && !span.isRecording()) return null;
-    return { kind: 'session-trace', sessionId: node.id, span, context: this.api.trace.setSpan(parentContext, span) };
+    return { kind: 'session-trace', sessionId: id, span, context: this.api.trace.setSpan(parentContext, span) };
   }
 
   run<T>(trace: SessionTrace | null, fn: () => T): T {
