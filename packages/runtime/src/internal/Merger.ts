@@ -103,8 +103,9 @@ export class Merger {
 
   /** Decides and merges; a defect on the way refuses the commit instead of leaving it unanswered. */
   private guarded(owner: SessionNode | null, sessionId: SessionId, commit: Commit, done: (verdict: Verdict) => void): void {
-    const child = this.deps.registry.get(sessionId);
-    const traced = child?.trace ? this.deps.tracing.mergeStarted(owner, child, commit) : null;
+    const { tracing } = this.deps;
+    const child = tracing.enabled ? this.deps.registry.get(sessionId) : undefined;
+    const traced = child?.trace ? tracing.mergeStarted(owner, child, commit) : null;
     if (traced) {
       const answer = done;
       done = (verdict) => {

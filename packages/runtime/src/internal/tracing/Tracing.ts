@@ -18,6 +18,8 @@ export interface SessionTrace {
  * call per hook and allocates nothing (bench row 9a).
  */
 export interface Tracing {
+  /** False for {@link NO_TRACING}: the runtime skips even the lookups a hook would need. */
+  readonly enabled: boolean;
   /** A session started: its trace (span, and the context its body runs in), or null when untraced. */
   sessionStarted(node: SessionNode): SessionTrace | null;
   /** A spawn was refused before its session existed (a limit, a spent budget): a span that ends at once, failed. */
@@ -37,6 +39,7 @@ export interface Tracing {
 
 /** Tracing off: every hook is a pass-through. */
 export const NO_TRACING: Tracing = {
+  enabled: false,
   sessionStarted: () => null,
   sessionRefused: () => undefined,
   run: (_trace, fn) => fn(),

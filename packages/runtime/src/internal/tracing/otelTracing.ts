@@ -30,6 +30,8 @@ const ERROR = 2; // SpanStatusCode.ERROR
  * traced further: its sessions cost one check each.
  */
 export class OtelTracing implements Tracing {
+  readonly enabled = true;
+
   constructor(
     private readonly api: OtelApiModule,
     private readonly tracer: Tracer,
