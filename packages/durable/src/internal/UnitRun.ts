@@ -24,6 +24,12 @@ export interface UnitHost {
   readonly conflicts: ConflictPolicy | undefined;
   /** Runs a child unit on the queue (any worker) and waits for its recorded result. */
   runChild(spec: UnitSpec): Promise<UnitResult>;
+  /** Calls `stop` when unit `unitId` is cancelled while it runs here; the function returned forgets it. */
+  track?(unitId: string, stop: () => void): () => void;
+  /** This worker's executor id: recorded at each start of a unit (`cohort runs show` lists them). */
+  readonly executorId?: string;
+  /** Cancels unit `unitId` and its descendants wherever they run (its proxy ended before its result came). */
+  cancelTree?(unitId: string): Promise<void>;
 }
 
 /** The runtime id of a unit's sessions: the same on every run of the unit, so its audit names the same sessions. */
@@ -43,6 +49,14 @@ export async function runUnit(host: UnitHost, spec: UnitSpec): Promise<UnitResul
   const view = spec.view.ops.length === 0 ? base : base.replay(spec.view.ops);
   const viewBook = 'ok' in view ? (view.ok ? view.book : null) : view;
   if (!viewBook) return unitFailure(spec, 'invalid_commit', `the unit's view does not replay on revision ${spec.view.baseRevision}`);
+  if (host.executorId !== undefined) {
+    const at = Date.now();
+    await host.journal.record(spec.unitId, `start:${at}:${host.executorId}`, { executor: host.executorId, at });
+  }
+  // the deadline is recorded at the unit's first start: a timeout is wall-clock across crashes and restarts
+  const deadline = spec.timeoutMs
+    ? await host.journal.recorded(spec.unitId, 'deadline', async () => Date.now() + (spec.timeoutMs ?? 0))
+    : undefined;
   const order = new MergeOrder(host.journal, spec.unitId);
   await order.load();
   const rt = createRuntime({
@@ -52,6 +66,7 @@ export async function runUnit(host: UnitHost, spec: UnitSpec): Promise<UnitResul
     limits: unitLimits(host.limits, spec),
     ...(host.conflicts ? { conflicts: host.conflicts } : {}),
   });
+  const untrack = host.track?.(spec.unitId, () => void rt.close());
   try {
     const run = new UnitSessions(host, spec, order);
     const body = host.bodies.get(spec.body);
@@ -67,12 +82,13 @@ export async function runUnit(host: UnitHost, spec: UnitSpec): Promise<UnitResul
         {
           input: spec.input as never,
           ...(spec.name !== undefined ? { name: spec.name } : {}),
-          ...(spec.timeoutMs ? { timeoutMs: spec.timeoutMs } : {}),
+          ...(deadline !== undefined ? { timeoutMs: Math.max(1, deadline - Date.now()) } : {}),
         },
       ),
     );
     return resultOf(spec, outcome, rt.audit);
   } finally {
+    untrack?.();
     await rt.close();
   }
 }
@@ -185,6 +201,11 @@ class UnitSessions implements SessionUnit {
       const start = draftView(p)?.revision ?? 0;
       const unitId = `${this.spec.unitId}/${key}${p.attempt > 1 ? `#${p.attempt}` : ''}`;
       const trace = traceCarrier();
+      // the proxy ended first (its parent's timeout, a cancellation): so does the child, wherever it runs
+      let arrived = false;
+      p.signal.addEventListener('abort', () => {
+        if (!arrived) void this.host.cancelTree?.(unitId).catch(() => undefined);
+      });
       const result = await this.host.runChild({
         unitId,
         body: name,
@@ -195,6 +216,7 @@ class UnitSessions implements SessionUnit {
         ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
         ...(trace ? { trace } : {}),
       });
+      arrived = true;
       await this.order.turn(parent.key, key);
       if (result.status === 'failed') {
         remoteFailure = result.failure;
