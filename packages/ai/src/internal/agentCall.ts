@@ -1,5 +1,5 @@
 import { stepCountIs } from 'ai';
-import type { ModelMessage, StopCondition, ToolSet } from 'ai';
+import type { ModelMessage, StopCondition, TelemetryOptions, ToolSet } from 'ai';
 import type { Session } from '@cohort/runtime';
 import { DEFAULT_MAX_STEPS } from '../AgentOptions.ts';
 import type { AgentModel, AgentOptions } from '../AgentOptions.ts';
@@ -14,6 +14,7 @@ export type AgentCall = {
   readonly system?: string;
   readonly abortSignal: AbortSignal;
   readonly stopWhen: StopCondition<ToolSet>[];
+  readonly telemetry?: TelemetryOptions;
 } & ({ readonly prompt: string } | { readonly messages: ModelMessage[] });
 
 /**
@@ -30,6 +31,7 @@ export function agentCall(session: Session, options: AgentOptions): AgentCall {
       model: options.model,
       maxSteps,
       ...(options.system !== undefined ? { system: options.system } : {}),
+      ...(options.telemetry !== undefined ? { telemetry: options.telemetry } : {}),
       ...given,
     });
   }
@@ -41,6 +43,7 @@ export function agentCall(session: Session, options: AgentOptions): AgentCall {
     ...(options.prompt !== undefined ? { prompt: options.prompt } : { messages: options.messages ?? [] }),
     abortSignal: session.signal,
     stopWhen: [stepCountIs(maxSteps), () => session.signal.aborted],
+    ...(options.telemetry !== undefined ? { telemetry: options.telemetry } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AuditEntry, ConflictPolicy, Limits, Session, SessionFailure, SessionOutcome, SpawnOptions } from '@cohort/runtime';
-import { adoptCommit, createRuntime, defaultLimits, draftView } from '@cohort/runtime';
+import { adoptCommit, createRuntime, defaultLimits, draftView, traceCarrier, withTraceCarrier } from '@cohort/runtime';
 import type { Store } from '@cohort/store';
 import { DurableError } from '../DurableError.ts';
 import { jsonProblem } from '../jsonProblem.ts';
@@ -70,18 +70,21 @@ export async function runUnit(host: UnitHost, spec: UnitSpec): Promise<UnitResul
   try {
     const run = new UnitSessions(host, spec, order);
     const body = host.bodies.get(spec.body);
-    const outcome = await rt.run(
-      async (s: Session) => {
-        const output: unknown = await (body as (s: Session) => unknown)(new DurableSession(s, run, '0', []));
-        const problem = jsonProblem(output, 'output');
-        if (problem) throw new DurableError('DURABLE_UNSERIALISABLE', `the output of body ${spec.body} cannot be recorded: ${problem}`);
-        return output;
-      },
-      {
-        input: spec.input as never,
-        ...(spec.name !== undefined ? { name: spec.name } : {}),
-        ...(deadline !== undefined ? { timeoutMs: Math.max(1, deadline - Date.now()) } : {}),
-      },
+    // the unit's root session is a child of the spawning session's span, wherever it runs
+    const outcome = await withTraceCarrier(spec.trace, () =>
+      rt.run(
+        async (s: Session) => {
+          const output: unknown = await (body as (s: Session) => unknown)(new DurableSession(s, run, '0', []));
+          const problem = jsonProblem(output, 'output');
+          if (problem) throw new DurableError('DURABLE_UNSERIALISABLE', `the output of body ${spec.body} cannot be recorded: ${problem}`);
+          return output;
+        },
+        {
+          input: spec.input as never,
+          ...(spec.name !== undefined ? { name: spec.name } : {}),
+          ...(deadline !== undefined ? { timeoutMs: Math.max(1, deadline - Date.now()) } : {}),
+        },
+      ),
     );
     return resultOf(spec, outcome, rt.audit);
   } finally {
@@ -197,6 +200,7 @@ class UnitSessions implements SessionUnit {
       if (refusal) throw refusal;
       const start = draftView(p)?.revision ?? 0;
       const unitId = `${this.spec.unitId}/${key}${p.attempt > 1 ? `#${p.attempt}` : ''}`;
+      const trace = traceCarrier();
       // the proxy ended first (its parent's timeout, a cancellation): so does the child, wherever it runs
       let arrived = false;
       p.signal.addEventListener('abort', () => {
@@ -210,6 +214,7 @@ class UnitSessions implements SessionUnit {
         home: { sessionId: p.id, path: this.pathInTree(p.path) },
         ...(options.name !== undefined ? { name: options.name } : {}),
         ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+        ...(trace ? { trace } : {}),
       });
       arrived = true;
       await this.order.turn(parent.key, key);
