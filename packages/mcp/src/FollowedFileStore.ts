@@ -31,6 +31,7 @@ export class FollowedFileStore implements Store {
   private loading: Promise<void> | null = null;
   private again = false;
   private stopped = false;
+  private readonly first: NodeJS.Timeout;
 
   constructor(
     readonly file: FileStore,
@@ -39,6 +40,9 @@ export class FollowedFileStore implements Store {
     this.books = new BehaviorSubject(file.current());
     this.files = [file.path, `${file.path}.journal`];
     for (const path of this.files) watchFile(path, { interval: intervalMs, persistent: false }, () => this.look());
+    // a watcher compares with its first stat: a change made before that stat is found by this look
+    this.first = setTimeout(() => this.look(), 2 * intervalMs);
+    this.first.unref();
   }
 
   get notices$(): Observable<StoreNotice> {
@@ -98,6 +102,7 @@ export class FollowedFileStore implements Store {
 
   async close(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.first);
     for (const path of this.files) unwatchFile(path);
     await this.loading;
     this.books.complete();

@@ -9,6 +9,7 @@ export { SkillbookMcp } from './SkillbookMcp.ts';
 export type { SkillbookMcpOptions } from './SkillbookMcp.ts';
 export type { McpClient } from './McpClient.ts';
 export { serveHttp } from './serveHttp.ts';
+export { serveStdio } from './serveStdio.ts';
 export type { HttpEndpoint, HttpServeOptions } from './serveHttp.ts';
 export { FollowedFileStore } from './FollowedFileStore.ts';
 export { searchSkills } from './searchSkills.ts';
