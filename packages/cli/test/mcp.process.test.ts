@@ -174,13 +174,6 @@ describe('cohort mcp', () => {
     const reader = await httpClient(url, 'reader');
     expect((await value(reader, 'skillbook.get')).stats).toMatchObject({ skills: 0 });
   });
-
-  it('usage - no book and no --memory, or a bad --http, is a usage error', async () => {
-    expect((await runCohort(['mcp'])).code).toBe(2);
-    const bad = await runCohort(['mcp', '--memory', '--http', 'localhost:99999']);
-    expect(bad.code).toBe(2);
-    expect(bad.err).toMatch(/expected a port up to 65535/);
-  });
 });
 
 function processAlive(pid: number): boolean {

@@ -3,7 +3,7 @@ import type { Skillbook } from '@cohort/skillbook';
 import { withoutLoneSurrogates } from '@cohort/skillbook';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Limits } from '@cohort/runtime';
 import { BOOK_URI, registerResources, skillOfUri } from './registerResources.ts';
 import { registerTools } from './registerTools.ts';
@@ -24,6 +24,8 @@ export interface McpClientContext {
 
 /** Tasks that ended, kept so that a late call on one says why (bounded). */
 const ENDED_KEPT = 100;
+/** Resources one client may subscribe to. */
+const MAX_SUBSCRIPTIONS = 10_000;
 
 /**
  * One connected MCP client: its own `McpServer` on its transport, its open tasks (each a root
@@ -53,6 +55,9 @@ export class McpClient {
     registerResources(this);
     this.server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
       this.touch();
+      if (this.subscriptions.size >= MAX_SUBSCRIPTIONS && !this.subscriptions.has(request.params.uri)) {
+        throw new McpError(ErrorCode.InvalidParams, `at most ${MAX_SUBSCRIPTIONS} subscriptions per client`);
+      }
       this.subscriptions.add(request.params.uri);
       return {};
     });

@@ -55,7 +55,11 @@ export const registerMcp: RegisterCommand = (program, { io, exit }) => {
         io.err.write('cohort mcp: give the book (a file or a postgres:// URL), or --memory\n');
         return exit(2);
       }
-      const token = flags.token ?? (process.env.COHORT_MCP_TOKEN || undefined);
+      if (flags.token !== undefined && flags.http === undefined) {
+        io.err.write('cohort mcp: --token needs --http (over stdio, the client is the process that started the server)\n');
+        return exit(2);
+      }
+      const token = flags.http ? (flags.token ?? (process.env.COHORT_MCP_TOKEN || undefined)) : undefined;
       const { runMcp } = await import('../mcp/runMcp.ts');
       exit(
         await runMcp(
