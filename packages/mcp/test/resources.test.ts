@@ -1,8 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRuntime } from '@cohort/runtime';
 import type { Runtime } from '@cohort/runtime';
+import { Skillbook } from '@cohort/skillbook';
 import { FileStore } from '@cohort/store';
 import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -72,5 +73,29 @@ describe('resources', () => {
     await expect.poll(() => updated, { timeout: 10_000 }).toContain(BOOK_URI);
     expect(rt.book.size).toBe(1);
     expect((await value(client, 'skillbook.get')).prompt).toContain('learned elsewhere');
+  });
+
+  it('external - ACE saves the document: the subscriber is told, and the book holds what ACE added', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cohort-mcp-'));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    const path = join(dir, 'skillbook.json');
+    const mine = await FileStore.open(path, { idleCheckpointMs: 0 });
+    if (!mine.ok) throw new Error(mine.error.message);
+    await mine.store.checkpoint();
+    const { rt, mcp } = await served(new FollowedFileStore(mine.store, 20));
+    const client = await inMemoryClient(mcp, 'watcher');
+    const updated: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+    await client.subscribeResource({ uri: BOOK_URI });
+
+    // ACE loads the document, learns a skill and saves the whole document back
+    const ace = Skillbook.fromJSON(await readFile(path, 'utf8')).applyBatch({
+      operations: [{ type: 'ADD', section: 'context', issue: 'saved by ACE', insight: 'kept' }],
+    });
+    if (!ace.ok) throw new Error(ace.error.message);
+    await writeFile(path, ace.book.toJSON());
+
+    await expect.poll(() => updated, { timeout: 10_000 }).toContain(BOOK_URI);
+    expect([...rt.book.skills()].map((s) => s.issue)).toEqual(['saved by ACE']);
   });
 });
