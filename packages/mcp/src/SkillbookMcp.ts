@@ -12,7 +12,10 @@ export interface SkillbookMcpOptions {
   readonly runtime: Runtime;
   /** The runtime's store: the server follows its `external$` (other writers) to notify clients. */
   readonly store?: Store;
-  /** The runtime's limits (what every argument is checked against); default {@link defaultLimits}. */
+  /**
+   * What every argument is checked against before it reaches the runtime (which checks its own
+   * again): give the runtime's limits when it has others than {@link defaultLimits}.
+   */
   readonly limits?: Limits;
   /** No task or write tools: reading only. */
   readonly readOnly?: boolean;

@@ -65,9 +65,9 @@ export function registerReadTools(client: McpClient): void {
     },
     async ({ text, keywords, section, limit }) => {
       client.touch();
+      if (text === undefined && keywords === undefined) return refused('give text, keywords or both');
       const book = client.ctx.runtime.book;
       const hits = searchSkills(book, { text, keywords, section, limit: limit ?? 10 });
-      if (text === undefined && keywords === undefined) return refused('give text, keywords or both');
       return ok({ revision: book.revision, hits: hits.map((h) => ({ score: h.score, skill: { ...h.skill } })) });
     },
   );

@@ -59,6 +59,21 @@ describe('SkillbookMcp', () => {
     expect(read.skill).toMatchObject({ id: 'harness-00001', insight: 'retry twice', active: true });
   });
 
+  it('search - the active skills that match, best first, from the committed book only', async () => {
+    await start();
+    const client = await inMemoryClient(mcp, 'agent');
+    await value(client, 'add_skill', { section: 'harness', issue: 'flaky network', insight: 'retry twice', keywords: ['network'] });
+    await value(client, 'add_skill', { section: 'context', issue: 'dates', insight: 'ISO 8601 over the network' });
+    const { task } = await value(client, 'task.begin');
+    await value(client, 'add_skill', { task, section: 'harness', issue: 'network in a draft', insight: 'not found yet' });
+    const found = await value(client, 'skillbook.search', { text: 'network' });
+    expect((found.hits as { score: number; skill: { id: string } }[]).map((h) => [h.skill.id, h.score])).toEqual([
+      ['harness-00001', 5],
+      ['context-00002', 1],
+    ]);
+    expect((await call(client, 'skillbook.search', {})).isError).toBe(true);
+  });
+
   it('task - writes stay in the draft until commit, then land with their final ids', async () => {
     await start();
     const [a, b] = [await inMemoryClient(mcp, 'a'), await inMemoryClient(mcp, 'b')];
