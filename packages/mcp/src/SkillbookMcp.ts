@@ -6,6 +6,23 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Subscription } from 'rxjs';
 import { McpClient } from './McpClient.ts';
 
+/**
+ * An MCP transport: any of the SDK's (`StdioServerTransport`, `StreamableHTTPServerTransport`,
+ * `InMemoryTransport`, …). Declared here by its shape, so that this package's declarations do
+ * not pull the SDK's into every program that uses them.
+ */
+export interface McpTransport {
+  start(): Promise<void>;
+  send(message: unknown, options?: unknown): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What {@link SkillbookMcp.connect} may be told. */
+export interface ConnectOptions {
+  /** Called when the client went idle past the timeout, after its tasks were dropped (an HTTP session is then closed). */
+  readonly onIdle?: () => void;
+}
+
 /** How a {@link SkillbookMcp} serves. */
 export interface SkillbookMcpOptions {
   /** The runtime whose root book the clients read and whose sessions their tasks are. */
@@ -73,16 +90,17 @@ export class SkillbookMcp {
   }
 
   /** Serves one client on `transport` (stdio, Streamable HTTP, in memory). Resolves once it is connected. */
-  async connect(transport: Transport): Promise<McpClient> {
+  async connect(transport: McpTransport, options: ConnectOptions = {}): Promise<void> {
     const client = new McpClient(this.ctx, ++this.connected);
+    client.onIdle = options.onIdle ?? null;
     this.clients.add(client);
     const onclose = client.server.server.onclose;
     client.server.server.onclose = () => {
       this.clients.delete(client);
       onclose?.();
     };
-    await client.connect(transport);
-    return client;
+    // the SDK's transports have this shape: its own type is kept out of this package's declarations
+    await client.connect(transport as Transport);
   }
 
   /**

@@ -6,8 +6,7 @@
  * {@link FollowedFileStore} lets a file store notice other writers. See docs/mcp.md.
  */
 export { SkillbookMcp } from './SkillbookMcp.ts';
-export type { SkillbookMcpOptions } from './SkillbookMcp.ts';
-export type { McpClient } from './McpClient.ts';
+export type { ConnectOptions, McpTransport, SkillbookMcpOptions } from './SkillbookMcp.ts';
 export { serveHttp } from './serveHttp.ts';
 export { serveStdio } from './serveStdio.ts';
 export type { HttpEndpoint, HttpServeOptions } from './serveHttp.ts';
@@ -15,4 +14,4 @@ export { FollowedFileStore } from './FollowedFileStore.ts';
 export { searchSkills } from './searchSkills.ts';
 export type { SkillHit, SkillQuery } from './searchSkills.ts';
 export type { TaskResult } from './TaskSession.ts';
-export { BOOK_URI, SKILL_URI_PREFIX, skillUri } from './registerResources.ts';
+export { BOOK_URI, SKILL_URI_PREFIX, skillUri } from './resourceUris.ts';

@@ -93,8 +93,7 @@ export async function serveHttp(mcp: SkillbookMcp, options: HttpServeOptions): P
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
-    const client = await mcp.connect(transport);
-    client.onIdle = () => void transport.close();
+    await mcp.connect(transport, { onIdle: () => void transport.close() });
     await transport.handleRequest(req, res, read.body);
   };
 
