@@ -19,6 +19,8 @@ const LONG = [
   'test/aceSharing.test.ts',
   'packages/sim/test/seeds.test.ts',
   'packages/sim/test/mutations.test.ts',
+  // `cohort mcp` as a process of its own, with MCP clients over stdio and HTTP (one killed mid-task)
+  'packages/cli/test/mcp.process.test.ts',
   // the benchmark harness end to end, every scenario and peer in processes of their own
   'packages/bench/test/runBench.test.ts',
   'packages/bench/test/peerSystems.test.ts',

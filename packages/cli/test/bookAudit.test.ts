@@ -63,11 +63,12 @@ describe('cohort book on what a runtime wrote', () => {
     expect(code).toBe(0);
     const lines = text.split('\n');
     const first = lines.findIndex((l) => /^ ?r1 /.test(l));
-    expect(lines[first]).toMatch(/ api\.1 *$/);
+    // each session by its path and its name
+    expect(lines[first]).toMatch(/ api\.1 \(dates\) *$/);
     expect(lines.slice(first + 1, first + 4).map((l) => l.trim())).toEqual([
-      'api.1  TAG context-00001',
-      'api.1/api.2  ADD context-00002',
-      'api.1/api.2/api.3  UPDATE context-00002',
+      'api.1 (dates)  TAG context-00001',
+      'api.1/api.2 (planner)  ADD context-00002',
+      'api.1/api.2/api.3 (editor)  UPDATE context-00002',
     ]);
     // deeper sessions sit further right: the tree of session paths
     const indent = (l: string | undefined) => (l ?? '').length - (l ?? '').trimStart().length;

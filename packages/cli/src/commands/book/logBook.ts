@@ -13,7 +13,8 @@ interface LogFlags {
 // ids, session paths and writers come from sessions and other programs: shown escaped, one line each
 function where(e: InspectedCommit): string {
   if (e.kind === 'mark') return printable(`(${e.ops.join(', ')})`);
-  return printable(e.path.length > 0 ? e.path.join('/') : (e.sessionId ?? ''));
+  const name = e.blocks.find((b) => b.sessionId === e.sessionId)?.name;
+  return printable(`${e.path.length > 0 ? e.path.join('/') : (e.sessionId ?? '')}${name ? ` (${name})` : ''}`);
 }
 
 function what(e: InspectedCommit): string {
@@ -38,7 +39,7 @@ function logLines(entries: readonly InspectedCommit[]): string {
       const indent = ' '.repeat(8 + time(e.at).length + 2 + writer + 2);
       const blocks = e.blocks.map(
         (b) =>
-          `${indent}${'  '.repeat(Math.max(0, b.path.length - e.path.length))}${printable(b.path.join('/'))}  ${printable(b.ops.join(', '))}\n`,
+          `${indent}${'  '.repeat(Math.max(0, b.path.length - e.path.length))}${printable(b.path.join('/'))}${b.name ? printable(` (${b.name})`) : ''}  ${printable(b.ops.join(', '))}\n`,
       );
       return `${head}\n${blocks.join('')}`;
     })
