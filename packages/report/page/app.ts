@@ -4,6 +4,7 @@ import { renderDetails } from './details.ts';
 import { h, replace } from './dom.ts';
 import { commonIdPrefix, filterRows, isFiltering } from './filter.ts';
 import type { SessionFilter } from './filter.ts';
+import { plural } from './format.ts';
 import { linkTo, readLink } from './link.ts';
 import { indexRun, countSessions, runSpan, visibleRows } from './model.ts';
 import type { RunIndex } from './model.ts';
@@ -20,6 +21,8 @@ export type LiveStatus = 'connecting' | 'live' | 'finished' | 'disconnected';
  */
 export class App {
   private runIndex = 0;
+  /** Whether the reader chose the run shown (by a button or a link); until then a live view shows its newest. */
+  private pinned = false;
   private selected: string | null = null;
   private readonly collapsed = new Set<string>();
   private scheduled = false;
@@ -95,6 +98,7 @@ export class App {
     if (i < 0) return;
     this.linked = { run: null, session: null };
     this.runIndex = i;
+    this.pinned = true;
     this.selected = session;
     requestAnimationFrame(() =>
       this.el.tree.querySelector(`[data-session-id="${CSS.escape(session)}"]`)?.scrollIntoView({ block: 'nearest' }),
@@ -126,6 +130,7 @@ export class App {
   /** Renders everything now. */
   render(): void {
     this.followLink();
+    if (this.live !== null && !this.pinned) this.runIndex = Math.max(0, this.recording.runs.length - 1);
     const run = this.recording.runs[this.runIndex] ?? this.recording.runs[0];
     const e = this.el;
     replace(e.title, this.recording.title);
@@ -184,11 +189,13 @@ export class App {
             'aria-pressed': i === this.runIndex ? 'true' : 'false',
             onclick: () => {
               this.runIndex = i;
+              this.pinned = true;
               this.selected = null;
               this.update();
             },
           },
           r.label,
+          h('span', { class: 'muted' }, ` · ${plural(r.sessions.length, 'session')}${r.endedAt === null ? ' · live' : ''}`),
         ),
       ),
     );

@@ -15,7 +15,7 @@ export { createInspectionTap } from './InspectionTap.ts';
 export type { InspectionTap, InspectionTapOptions, MachineStateChange } from './InspectionTap.ts';
 export { renderRunReport, writeRunReport } from './writeRunReport.ts';
 export { serveLiveView } from './serveLiveView.ts';
-export type { LiveView, LiveViewOptions } from './serveLiveView.ts';
+export type { LiveView, LiveViewOptions, RunSummary } from './serveLiveView.ts';
 export { diffBooks, skillView } from './diffBooks.ts';
 export {
   RecordingSchema,
