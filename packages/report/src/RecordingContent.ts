@@ -1,4 +1,5 @@
-import type { ModelCall, SessionCall, ToolCall } from '@cohort/runtime';
+import { SessionCallSchema } from '@cohort/runtime';
+import type { CallPart, ModelCall, SessionCall, ToolCall } from '@cohort/runtime';
 
 /**
  * What a recording keeps of the model and tool calls it sees (`session.call` events):
@@ -41,6 +42,41 @@ export function callPolicy(content: RecordingContent, maxCallChars = DEFAULT_MAX
   };
 }
 
+/**
+ * What a recording keeps of a recorded call: the policy's result, or why the call was left out.
+ * `s.record` may be called by untyped code, and a redact function may return anything or
+ * throw: a call of the wrong shape, before or after the policy, is left out (it would make the
+ * whole recording unreadable), and the message says what was wrong.
+ */
+export function keptCall(
+  policy: CallPolicy,
+  raw: unknown,
+  session: CallingSession,
+): { readonly ok: true; readonly call: SessionCall | null } | { readonly ok: false; readonly message: string } {
+  const given = SessionCallSchema.safeParse(raw);
+  if (!given.success) return { ok: false, message: `a call recorded by session ${session.id} was left out: ${firstIssue(given.error)}` };
+  let kept: SessionCall | null;
+  try {
+    kept = policy(given.data, session);
+  } catch (thrown) {
+    const why = thrown instanceof Error ? thrown.message : String(thrown);
+    return { ok: false, message: `a call of session ${session.id} was left out: the redact function threw (${why})` };
+  }
+  if (kept === null) return { ok: true, call: null };
+  const checked = SessionCallSchema.safeParse(kept);
+  if (!checked.success)
+    return {
+      ok: false,
+      message: `a call of session ${session.id} was left out: the redact function returned ${firstIssue(checked.error)}`,
+    };
+  return { ok: true, call: checked.data };
+}
+
+function firstIssue(error: { readonly issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[] }): string {
+  const issue = error.issues[0];
+  return issue ? `${issue.path.map(String).join('.') || '(call)'}: ${issue.message}` : 'an invalid call';
+}
+
 /** The call without its content: names, numbers and errors stay. */
 function withoutContent(call: SessionCall): SessionCall {
   if (call.type === 'tool') {
@@ -54,32 +90,46 @@ function withoutContent(call: SessionCall): SessionCall {
 const MAX_DEPTH = 24;
 
 /**
- * The call with at most `maxChars` characters of text in all: strings past the budget are cut,
- * with a marker saying how much was left out, so one huge prompt or result cannot make a
- * long run's report unusable. Values that are not JSON become text.
+ * The call with at most `maxChars` characters of content in all — texts, tool inputs and
+ * results, in that order — so one huge prompt or result cannot make a long run's report
+ * unusable: strings past the budget are cut, with a marker saying how much was left out. Names,
+ * roles and ids are never cut. Values that are not JSON become text.
  */
 export function boundCall<C extends SessionCall>(call: C, maxChars: number): C {
   const budget = { left: maxChars };
-  const bound = (value: unknown, depth: number, seen: Set<object>): unknown => {
-    if (typeof value === 'string') return cut(value, budget);
-    if (value === null || typeof value === 'number' || typeof value === 'boolean' || value === undefined) return value;
-    if (typeof value !== 'object') return cut(String(value), budget);
-    if (seen.has(value) || depth > MAX_DEPTH) return '[…]';
-    const json = (value as { toJSON?: () => unknown }).toJSON;
-    if (typeof json === 'function') return bound(json.call(value), depth + 1, seen);
-    seen.add(value);
-    const out = Array.isArray(value)
-      ? value.map((v) => bound(v, depth + 1, seen))
-      : Object.fromEntries(Object.entries(value).map(([k, v]) => [k, bound(v, depth + 1, seen)]));
-    seen.delete(value);
-    return out;
-  };
+  const value = (v: unknown): unknown => bound(v, budget, 0, new Set());
   if (call.type === 'tool') {
-    const tool: ToolCall = { ...call, input: bound(call.input, 0, new Set()) };
-    if ('output' in call) tool.output = bound(call.output, 0, new Set());
+    const tool: ToolCall = { ...call, input: value(call.input) };
+    if ('output' in call) tool.output = value(call.output);
     return tool as C;
   }
-  return { ...call, input: bound(call.input, 0, new Set()), output: bound(call.output, 0, new Set()) } as C;
+  const part = (p: CallPart): CallPart => {
+    switch (p.type) {
+      case 'tool-call':
+        return { ...p, input: value(p.input) };
+      case 'tool-result':
+        return { ...p, output: value(p.output) };
+      default:
+        return { ...p, text: cut(p.text, budget) };
+    }
+  };
+  const input = call.input.map((m) => ({ ...m, parts: m.parts.map(part) }));
+  return { ...call, input, output: call.output.map(part) } as C;
+}
+
+function bound(value: unknown, budget: { left: number }, depth: number, seen: Set<object>): unknown {
+  if (typeof value === 'string') return cut(value, budget);
+  if (value === null || typeof value === 'number' || typeof value === 'boolean' || value === undefined) return value;
+  if (typeof value !== 'object') return cut(String(value), budget);
+  if (seen.has(value) || depth > MAX_DEPTH) return '[…]';
+  const json = (value as { toJSON?: () => unknown }).toJSON;
+  if (typeof json === 'function') return bound(json.call(value), budget, depth + 1, seen);
+  seen.add(value);
+  const out = Array.isArray(value)
+    ? value.map((v) => bound(v, budget, depth + 1, seen))
+    : Object.fromEntries(Object.entries(value).map(([k, v]) => [k, bound(v, budget, depth + 1, seen)]));
+  seen.delete(value);
+  return out;
 }
 
 function cut(text: string, budget: { left: number }): string {

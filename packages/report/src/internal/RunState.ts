@@ -3,6 +3,7 @@ import type { Skillbook } from '@cohort/skillbook';
 import type { StoreNotice } from '@cohort/store';
 import { diffBooks } from '../diffBooks.ts';
 import type { MachineStateChange } from '../InspectionTap.ts';
+import { keptCall } from '../RecordingContent.ts';
 import type { CallPolicy } from '../RecordingContent.ts';
 import type { BookDiff, Mark, NoticeRecord, RunRecord, SessionRecord, SessionStatus, SupervisorView } from '../Recording.ts';
 
@@ -184,10 +185,15 @@ export class RunState {
     return this.diffCache.diff;
   }
 
-  /** A model or tool call, kept as the recording's content option says. */
+  /** A model or tool call, kept as the recording's content option says; one it cannot keep is marked as a defect. */
   private called(e: Extract<SessionEvent, { type: 'session.call' }>): void {
     const record = this.session(e.sessionId, e.path, e.at);
-    const call = this.calls(e.call, { id: e.sessionId, path: e.path });
+    const kept = keptCall(this.calls, e.call, { id: e.sessionId, path: e.path });
+    if (!kept.ok) {
+      this.marks.push({ type: 'defect', at: e.at, error: { name: 'InvalidSessionCall', message: kept.message } });
+      return;
+    }
+    const { call } = kept;
     if (call?.type === 'model') record.modelCalls.push({ ...call, at: e.at });
     else if (call?.type === 'tool') record.toolCalls.push({ ...call, at: e.at });
   }
