@@ -59,9 +59,13 @@ export function filterRows(rows: readonly TreeRow[], run: RunRecord, filter: Ses
   return { rows: rows.filter((r) => keep.has(r.session.id)), context };
 }
 
+/** The shortest common prefix worth leaving out of every row (a runtime's own random id is 10 characters). */
+const MIN_PREFIX = 8;
+
 /**
  * The prefix every session id of a run shares, cut after its last separator (`.`, `-`, `:`,
- * `/`), so rows can show ids without repeating it; empty when it is too short to matter.
+ * `/`), so rows can show ids without repeating it; empty when it is too short to matter
+ * (under {@link MIN_PREFIX} characters: `demo.3` reads better whole than as `…3`).
  */
 export function commonIdPrefix(run: RunRecord): string {
   const ids = run.sessions.map((s) => s.id);
@@ -73,7 +77,7 @@ export function commonIdPrefix(run: RunRecord): string {
     prefix = prefix.slice(0, n);
   }
   const cut = Math.max(...['.', '-', ':', '/'].map((sep) => prefix.lastIndexOf(sep)));
-  return cut >= 3 ? prefix.slice(0, cut + 1) : '';
+  return cut + 1 >= MIN_PREFIX ? prefix.slice(0, cut + 1) : '';
 }
 
 /** An id without the run's common prefix (`…1.3`). */
