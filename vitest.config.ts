@@ -14,6 +14,7 @@ const LONG = [
   'test/killRuntime.test.ts',
   // durable trees: DBOS launched against PostgreSQL, worker processes started and SIGKILLed
   'packages/durable/test/*.test.ts',
+  'packages/cli/test/runs.test.ts',
   // soaks: writers sharing a file for seconds, hundreds of simulated session trees
   'test/aceSharing.test.ts',
   'packages/sim/test/seeds.test.ts',

@@ -6,18 +6,9 @@ import { Skillbook } from '@cohort/skillbook';
 import { FileStore, MemoryStore, SimFs, describeOpenError, replayHistory } from '@cohort/store';
 import type { SimMount } from '@cohort/store';
 import { readHistory } from '@cohort/store/testing';
+import { PROTOTYPE_NAMES } from '../packages/store/test/utils/prototypeNames.ts';
 
-/** Names a plain object answers for without holding them. */
-const PROTO = [
-  '__proto__',
-  'constructor',
-  'toString',
-  'hasOwnProperty',
-  'valueOf',
-  'isPrototypeOf',
-  'propertyIsEnumerable',
-  '__defineGetter__',
-] as const;
+const PROTO = PROTOTYPE_NAMES;
 /** The same scenario with ids no object knows (and not in ACE's `<section>-<n>` form, as the others): the control. */
 const PLAIN = PROTO.map((_, i) => `plain${'abcdefgh'[i] ?? i}`);
 const DOC = '/db/skillbook.json';

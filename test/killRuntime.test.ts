@@ -1,11 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileStore, describeOpenError } from '@cohort/store';
-import { childCommand, spawnMergeChild } from '../packages/store/test/utils/spawnMergeChild.ts';
-import type { ChildCommand, MergeChild } from '../packages/store/test/utils/spawnMergeChild.ts';
+import { childrenRoom, spawnMergeChild } from '../packages/store/test/utils/spawnMergeChild.ts';
 import type { AckLine } from '../packages/store/test/utils/mergeProtocol.ts';
 
 const KILLS = 12;
@@ -17,18 +14,11 @@ const CHILD = fileURLToPath(new URL('./utils/runtimeMergeChild.ts', import.meta.
  * that crash — and checks what its sessions were told against what reopening finds.
  */
 describe('a runtime killed with SIGKILL', () => {
-  let dir = '';
-  let command: ChildCommand | null = null;
-  const children: MergeChild[] = [];
-  afterAll(async () => {
-    for (const c of children) c.proc.kill('SIGKILL');
-    await command?.dispose();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  const room = childrenRoom();
+  const children = room.children;
 
   it('keeps every acknowledged session commit, whole, and nothing of a crashed child', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'cohort-rt-kill-'));
-    command = await childCommand(CHILD);
+    const { dir, command } = await room.open('cohort-rt-kill-', CHILD);
     const document = join(dir, 'skillbook.json');
     const acks: AckLine[] = [];
     for (let k = 0; k < KILLS; k++) {

@@ -8,11 +8,10 @@
  * own step (`./pnpmw test:install`, in CI); it needs the npm registry for the third-party
  * dependencies and the Node binaries (cached by npm after the first run).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { publint } from 'publint';
@@ -21,72 +20,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPackages } from '../../scripts/build.ts';
 import { NODE_ENGINES, packageProblems, workspacePackages } from '../../scripts/workspacePackages.ts';
 import type { WorkspacePackage } from '../../scripts/workspacePackages.ts';
+import { env, freePort, ok, run, runAsync, sleep, until } from './processes.ts';
+import type { Ran } from './processes.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const fixture = join(import.meta.dirname, 'fixture');
 const all = workspacePackages(root);
 const published = all.filter((p) => p.published);
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-
-interface Ran {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  /** The command and what it printed, for a failure message. */
-  readonly report: string;
-}
-
-const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
-
-function ran(
-  command: string,
-  args: readonly string[],
-  cwd: string,
-  status: string,
-  code: number | null,
-  stdout: string,
-  stderr: string,
-): Ran {
-  const tail = (s: string) => (s.length > 4000 ? `…${s.slice(-4000)}` : s);
-  return {
-    code,
-    stdout,
-    stderr,
-    report: `${command} ${args.join(' ')} (in ${cwd}): ${status}\n--- stdout\n${tail(stdout)}\n--- stderr\n${tail(stderr)}`,
-  };
-}
-
-function run(command: string, args: readonly string[], cwd: string, timeoutMs = 120_000): Ran {
-  const r = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: timeoutMs, env });
-  return ran(
-    command,
-    args,
-    cwd,
-    r.error ? `error ${r.error.message}` : `exit ${r.status ?? r.signal}`,
-    r.status,
-    r.stdout ?? '',
-    r.stderr ?? '',
-  );
-}
-
-/** Like {@link run}, without blocking: the checkers run while npm installs. */
-function runAsync(command: string, args: readonly string[], cwd: string, timeoutMs = 120_000): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, env, timeout: timeoutMs });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => void (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
-    child.on('error', (error) => resolve(ran(command, args, cwd, `error ${error.message}`, null, stdout, stderr)));
-    child.on('close', (code, signal) => resolve(ran(command, args, cwd, `exit ${code ?? signal}`, code, stdout, stderr)));
-  });
-}
-
-/** Fails the current step with the command's output when it did not exit 0. */
-function ok(r: Ran): Ran {
-  if (r.code !== 0) throw new Error(r.report);
-  return r;
-}
 
 const scratch = mkdtempSync(join(tmpdir(), 'cohort-install-'));
 /** The Node lines the packages support (see `NODE_ENGINES`), each run from its own binary. */
@@ -338,24 +279,3 @@ describe('a project that installed the tarballs', () => {
     expect(shown.stdout).not.toContain('an insight with no issue');
   });
 });
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function until(condition: () => boolean, message: () => string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(message());
-    await sleep(50);
-  }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  if (address === null || typeof address === 'string') throw new Error('no TCP port');
-  return address.port;
-}

@@ -1,4 +1,4 @@
-import type { LanguageModel, LanguageModelUsage, ModelMessage, StepResult, ToolSet } from 'ai';
+import type { LanguageModel, LanguageModelUsage, ModelMessage, StepResult, TelemetryOptions, ToolSet } from 'ai';
 import type { BudgetSpec, Session } from '@cohort/runtime';
 
 /** A language model object: a provider's (`openai('gpt-4.1-mini')`, `anthropic(…)`) or a test mock. */
@@ -19,6 +19,12 @@ export type AgentOptions = AgentPrompt & {
   readonly tools?: ToolSet;
   /** Gives the model a `recurse` tool that runs sub-tasks as parallel child sessions. */
   readonly recurse?: boolean | RecurseOptions;
+  /**
+   * The AI SDK's telemetry settings for the loop's calls (`functionId`, `recordInputs`, …; the
+   * AI SDK's `telemetry` option), and for its `recurse` children's. Its spans nest under the
+   * session's span (see docs/observability.md).
+   */
+  readonly telemetry?: TelemetryOptions;
 };
 
 /** How `recurse` runs its children; each option defaults to the parent agent's. */
@@ -34,6 +40,8 @@ export interface RecurseOptions {
   readonly tools?: (child: Session) => ToolSet;
   /** How many levels further the children may recurse (default 0: they get no `recurse` tool). */
   readonly depth?: number;
+  /** The AI SDK's telemetry settings of each child's loop. */
+  readonly telemetry?: TelemetryOptions;
 }
 
 /** What an agent's loop produced: the final text, every step, and the tokens of all steps. */

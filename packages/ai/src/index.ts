@@ -7,3 +7,5 @@ export { recurseTool, RecurseToolArgs } from './recurseTool.ts';
 export type { RecurseTaskResult, RecurseToolResult } from './recurseTool.ts';
 export { DEFAULT_MAX_STEPS } from './AgentOptions.ts';
 export type { AgentModel, AgentOptions, AgentPrompt, AgentResult, RecurseOptions } from './AgentOptions.ts';
+export { CALL_RECORDER, callRecorderOf } from './callRecorder.ts';
+export type { CallRecorder } from './callRecorder.ts';

@@ -133,17 +133,8 @@ export function absoluteRow(
   target: Target,
   detail?: Readonly<Record<string, unknown>>,
 ): BenchRow {
-  return {
-    id,
-    scenario,
-    cohort,
-    baseline: null,
-    ratio: cohort.value,
-    ratioText: '—',
-    target,
-    met: meets(target, cohort.value),
-    ...(detail ? { detail } : {}),
-  };
+  // a ratio row of Cohort's figure against nothing: the figure itself is what the target checks
+  return { ...ratioRow(id, scenario, cohort, null, cohort.value, target, detail), ratioText: '—' };
 }
 
 /** Three significant digits, without exponent notation for everyday magnitudes. */

@@ -10,6 +10,7 @@ import { pgDurableMerges } from './scenarios/pgDurableMerges.ts';
 import { reopen } from './scenarios/reopen.ts';
 import { soakScenario } from './scenarios/soak.ts';
 import { spawnIsolation } from './scenarios/spawnIsolation.ts';
+import { tracingOverhead } from './scenarios/tracingOverhead.ts';
 
 /** Every scenario, in the order they run. */
 export const scenarios: readonly Scenario[] = [
@@ -21,6 +22,7 @@ export const scenarios: readonly Scenario[] = [
   conflictCheck,
   pgDurableMerges,
   soakScenario,
+  tracingOverhead,
 ];
 
 /** Where and how a run happened. */

@@ -3,12 +3,13 @@ import type { CliContext, RegisterCommand } from './CliCommand.ts';
 import { commandOverview } from './commandOverview.ts';
 import { registerBook } from './commands/book/registerBook.ts';
 import { registerDemo } from './commands/demo.ts';
+import { registerRuns } from './commands/runs.ts';
 import { registerSim } from './commands/sim.ts';
 import { registerWatch } from './commands/watch.ts';
 import { packageVersion } from './packageVersion.ts';
 
 /** The commands of `cohort`, in the order `--help` lists them. A new command is a file and a line here. */
-const COMMANDS: readonly RegisterCommand[] = [registerDemo, registerBook, registerSim, registerWatch];
+const COMMANDS: readonly RegisterCommand[] = [registerDemo, registerBook, registerSim, registerWatch, registerRuns];
 
 /**
  * The `cohort` program (commander) with every command registered, writing to `context.io`

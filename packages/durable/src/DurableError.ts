@@ -4,7 +4,10 @@ export type DurableErrorCode =
   | 'DURABLE_UNREGISTERED_BODY'
   | 'DURABLE_UNSERIALISABLE'
   | 'DURABLE_ALREADY_OPEN'
-  | 'DURABLE_CLOSED';
+  | 'DURABLE_CLOSED'
+  | 'DURABLE_UNKNOWN_RUN'
+  | 'DURABLE_UNREACHABLE'
+  | 'DURABLE_OTHER_VERSION';
 
 /**
  * A programmer error of `@cohort/durable`, with a stable `code`: options its schema refuses, a

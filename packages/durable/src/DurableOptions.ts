@@ -18,7 +18,11 @@ export interface DurableOptions {
    * a stable one (a pod or host name).
    */
   readonly executorId?: string;
-  /** The version of the application's code (default `cohort`): only workers of the same version take each other's work. */
+  /**
+   * The version of the application's code (default `cohort`): a run is resumed, taken over and
+   * has its children run only by workers of the version that started it; give each release its
+   * own (a build id). See docs/durable.md, "Deploy a new version".
+   */
   readonly applicationVersion?: string;
   /** The DBOS application name (default `cohort`). */
   readonly appName?: string;
@@ -28,6 +32,17 @@ export interface DurableOptions {
   readonly workerConcurrency?: number;
   /** How often a worker looks for queued children and finished ones, in ms (default 200). */
   readonly pollingIntervalMs?: number;
+  /** How often this worker records that it is alive and looks for dead workers, in ms (default 2,000). */
+  readonly heartbeatMs?: number;
+  /**
+   * How long after another worker's last heartbeat this one takes over its unfinished units,
+   * in ms (default 15,000; `0`: never — a dead worker's units wait for it to start again). A
+   * worker that never comes back has its units running again on a live worker within
+   * `takeoverAfterMs + heartbeatMs`, plus a queue poll. Keep it well above the longest pause
+   * a live worker may have (a long garbage collection, a blocked event loop): a worker taken
+   * over while still alive runs its units twice at once (the records keep the first result).
+   */
+  readonly takeoverAfterMs?: number;
   /** The limits of every unit's runtime (see `createRuntime`). */
   readonly limits?: Partial<Limits>;
   /** How a session's commits are merged into its parent's draft (default `reject`). */
@@ -36,26 +51,35 @@ export interface DurableOptions {
   readonly logLevel?: 'debug' | 'info' | 'warn' | 'error';
 }
 
+const DEFAULT_HEARTBEAT_MS = 2_000;
+
 /** The data options, checked where they enter. */
-export const DurableOptionsSchema = z.object({
-  systemDatabaseUrl: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// URL'),
-  executorId: z
-    .string()
-    .regex(/^[A-Za-z0-9_.:-]{1,100}$/, '1 to 100 letters, digits, _ . : or -')
-    .optional(),
-  applicationVersion: z.string().min(1).max(100).optional(),
-  appName: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/)
-    .optional(),
-  queue: z
-    .string()
-    .regex(/^[A-Za-z0-9_.-]{1,64}$/)
-    .optional(),
-  workerConcurrency: z.number().int().positive().max(1000).optional(),
-  pollingIntervalMs: z.number().int().min(10).max(60_000).optional(),
-  logLevel: z.enum(['debug', 'info', 'warn', 'error']).optional(),
-});
+export const DurableOptionsSchema = z
+  .object({
+    systemDatabaseUrl: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// URL'),
+    executorId: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:-]{1,100}$/, '1 to 100 letters, digits, _ . : or -')
+      .optional(),
+    applicationVersion: z.string().min(1).max(100).optional(),
+    appName: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/)
+      .optional(),
+    queue: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+      .optional(),
+    workerConcurrency: z.number().int().positive().max(1000).optional(),
+    pollingIntervalMs: z.number().int().min(10).max(60_000).optional(),
+    logLevel: z.enum(['debug', 'info', 'warn', 'error']).optional(),
+    heartbeatMs: z.number().int().min(10).max(600_000).optional(),
+    takeoverAfterMs: z.number().int().min(0).max(86_400_000).optional(),
+  })
+  .refine((o) => !o.takeoverAfterMs || o.takeoverAfterMs >= 3 * (o.heartbeatMs ?? DEFAULT_HEARTBEAT_MS), {
+    message: 'takeoverAfterMs must be 0 or at least 3 heartbeats (3 × heartbeatMs): a live worker would be taken over',
+    path: ['takeoverAfterMs'],
+  });
 
 /** {@link DurableOptions} with every default filled in. */
 export interface ResolvedDurableOptions extends DurableOptions {
@@ -66,6 +90,8 @@ export interface ResolvedDurableOptions extends DurableOptions {
   readonly workerConcurrency: number;
   readonly pollingIntervalMs: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
+  readonly heartbeatMs: number;
+  readonly takeoverAfterMs: number;
 }
 
 /** The options with their defaults. */
@@ -79,5 +105,7 @@ export function resolveOptions(options: DurableOptions): ResolvedDurableOptions 
     workerConcurrency: options.workerConcurrency ?? 8,
     pollingIntervalMs: options.pollingIntervalMs ?? 200,
     logLevel: options.logLevel ?? 'warn',
+    heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+    takeoverAfterMs: options.takeoverAfterMs ?? 15_000,
   };
 }

@@ -21,6 +21,8 @@ export const UnitSpecSchema = z.object({
   /** The session in the parent's tree the unit's root session is (absent for the run's root). */
   home: z.object({ sessionId: z.string().min(1), path: z.array(z.string().min(1)).min(2) }).optional(),
   view: z.object({ baseRevision: z.number().int().nonnegative(), ops: z.array(AppliedOpSchema) }),
+  /** The spawning session's trace context (W3C `traceparent`, `tracestate`): the unit's spans join its trace on any worker. */
+  trace: z.record(z.string(), z.string()).optional(),
 });
 
 /** See {@link UnitSpecSchema}. */

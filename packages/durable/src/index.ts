@@ -6,7 +6,7 @@
  * merge. See docs/durable.md.
  */
 export { openDurable } from './openDurable.ts';
-export type { Durable, DurableRunOptions } from './openDurable.ts';
+export type { Durable, DurableRunOptions } from './Durable.ts';
 export type { DurableOptions } from './DurableOptions.ts';
 export type { RegisteredBody } from './Bodies.ts';
 export { DurableError, isDurableError } from './DurableError.ts';
@@ -15,3 +15,5 @@ export { jsonProblem } from './jsonProblem.ts';
 export { recordStep } from './recordStep.ts';
 export { UnitSpecSchema, UnitResultSchema } from './UnitSpec.ts';
 export type { UnitSpec, UnitResult } from './UnitSpec.ts';
+export { inspectRuns } from './inspectRuns.ts';
+export type { DurableRuns, DurableRunSummary, DurableRunView, DurableUnitView, DurableWorkerView } from './inspectRuns.ts';

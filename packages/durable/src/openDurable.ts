@@ -1,12 +1,15 @@
 import pkg from '@dbos-inc/dbos-sdk';
+import internals from '@dbos-inc/dbos-sdk/internal/dbos';
 import { z } from 'zod';
-import type { SessionFailure, SessionOutcome } from '@cohort/runtime';
-import { defaultLimits, toErrorInfo } from '@cohort/runtime';
+import type { SessionOutcome } from '@cohort/runtime';
+import { defaultLimits } from '@cohort/runtime';
 import { Bodies } from './Bodies.ts';
 import type { RegisteredBody } from './Bodies.ts';
 import { DurableError } from './DurableError.ts';
 import { DurableOptionsSchema, resolveOptions } from './DurableOptions.ts';
 import type { DurableOptions, ResolvedDurableOptions } from './DurableOptions.ts';
+import { RunOptionsSchema } from './Durable.ts';
+import type { Durable, DurableRunOptions } from './Durable.ts';
 import { jsonProblem } from './jsonProblem.ts';
 import { UnitResultSchema, UnitSpecSchema } from './UnitSpec.ts';
 import type { UnitResult, UnitSpec } from './UnitSpec.ts';
@@ -14,6 +17,9 @@ import { BookAt } from './internal/BookAt.ts';
 import { Journal } from './internal/Journal.ts';
 import { runRoot } from './internal/runRoot.ts';
 import type { RootSpec } from './internal/runRoot.ts';
+import { RunningUnits } from './internal/RunningUnits.ts';
+import { cancelledUnit, failedRun, isCancellation } from './internal/runFailures.ts';
+import { Takeover } from './internal/Takeover.ts';
 import { runUnit } from './internal/UnitRun.ts';
 import type { UnitHost } from './internal/UnitRun.ts';
 
@@ -23,39 +29,6 @@ type DBOSClientType = Awaited<ReturnType<typeof DBOSClient.create>>;
 /** The workflow names every worker registers. */
 const ROOT_WORKFLOW = 'cohort.root';
 const CHILD_WORKFLOW = 'cohort.child';
-
-/** Options of one durable run. */
-export interface DurableRunOptions {
-  /** The run's id: a second run with this id, from any worker, returns the first one's outcome (1–200 characters, no `/`). */
-  readonly id: string;
-  readonly name?: string;
-  /** Fails the root session with kind `timeout` after this many milliseconds. */
-  readonly timeoutMs?: number;
-}
-
-const RunOptionsSchema = z.object({
-  id: z.string().regex(/^[^/]{1,200}$/, '1 to 200 characters, no /'),
-  name: z.string().optional(),
-  timeoutMs: z.number().int().positive().optional(),
-});
-
-/**
- * One worker process of a durable Cohort application; see {@link openDurable}.
- */
-export interface Durable {
-  /** This worker's DBOS executor id (start it again with the same one to resume its unfinished work). */
-  readonly executorId: string;
-  /**
-   * Runs registered body `body` (by name, or the registered function itself) as a durable root
-   * session; resolves with its outcome as `rt.run` gives it, never rejects for what happens in
-   * the tree. Idempotent by `id`: a second call with the same id, from any worker, returns the
-   * first run's outcome and runs nothing. Throws a {@link DurableError} for a body that is not
-   * registered, an input that cannot be recorded, or bad options.
-   */
-  run<O = unknown>(body: string | RegisteredBody, input: unknown, options: DurableRunOptions): Promise<SessionOutcome<O>>;
-  /** Stops this worker: what it was running is left to a worker started again with its executor id. */
-  close(): Promise<void>;
-}
 
 let open: DurableHost | null = null;
 
@@ -100,6 +73,8 @@ class DurableHost implements Durable, UnitHost {
   readonly books: BookAt;
   readonly bodies: Bodies;
   private client: DBOSClientType | null = null;
+  private takeover: Takeover | null = null;
+  private readonly running: RunningUnits;
   private readonly rootWorkflow: (spec: RootSpec) => Promise<SessionOutcome>;
   private readonly ready: Promise<void>;
   private markReady: () => void = () => undefined;
@@ -109,6 +84,10 @@ class DurableHost implements Durable, UnitHost {
     this.journal = new Journal(options.systemDatabaseUrl);
     this.books = new BookAt(options.store);
     this.bodies = new Bodies(options.bodies);
+    this.running = new RunningUnits(async (ids) => {
+      const statuses = await this.dbos().listWorkflows({ workflowIDs: [...ids], status: 'CANCELLED', loadInput: false, loadOutput: false });
+      return statuses.map((w) => w.workflowID);
+    }, options.heartbeatMs);
     this.ready = new Promise((resolve) => (this.markReady = resolve));
     DBOS.setConfig({
       name: options.appName,
@@ -128,7 +107,10 @@ class DurableHost implements Durable, UnitHost {
     DBOS.registerWorkflow(
       async (raw: unknown) => {
         await this.ready;
-        return runUnit(this, this.childSpec(raw));
+        const spec = this.childSpec(raw);
+        // a child enqueued as its run (or a unit above it) was being cancelled: it does not start
+        if (await this.underCancelled(spec.unitId)) return cancelledUnit(spec);
+        return runUnit(this, spec);
       },
       { name: CHILD_WORKFLOW },
     );
@@ -150,6 +132,15 @@ class DurableHost implements Durable, UnitHost {
     return this.options.executorId;
   }
 
+  track(unitId: string, stop: () => void): () => void {
+    return this.running.track(unitId, stop);
+  }
+
+  private dbos(): DBOSClientType {
+    if (!this.client) throw new Error('the durable worker is not ready');
+    return this.client;
+  }
+
   async start(): Promise<void> {
     await DBOS.launch();
     await this.journal.open();
@@ -159,6 +150,13 @@ class DurableHost implements Durable, UnitHost {
       await DBOS.registerQueue(this.queueAt(depth), { workerConcurrency, minPollingIntervalMs: pollingIntervalMs });
     }
     this.markReady();
+    // another worker's units, once its heartbeat is older than takeoverAfterMs: DBOS's recovery of that executor
+    const { executorId, applicationVersion, heartbeatMs, takeoverAfterMs } = this.options;
+    this.takeover = new Takeover(this.journal, executorId, applicationVersion, { heartbeatMs, takeoverAfterMs }, (dead) =>
+      internals.getExecutor().recoverPendingWorkflows([dead]),
+    );
+    await this.takeover.start();
+    this.running.start();
   }
 
   async run<O>(body: string | RegisteredBody, input: unknown, options: DurableRunOptions): Promise<SessionOutcome<O>> {
@@ -168,19 +166,66 @@ class DurableHost implements Durable, UnitHost {
     const name = this.bodies.resolve(body);
     const problem = jsonProblem(input, 'input');
     if (problem) throw new DurableError('DURABLE_UNSERIALISABLE', `the input of run ${options.id} cannot be recorded: ${problem}`);
+    await this.refuseOtherVersion(options.id);
     const spec: RootSpec = { runId: options.id, body: name, input, name: options.name, timeoutMs: options.timeoutMs };
     try {
       const handle = await DBOS.startWorkflow(this.rootWorkflow, { workflowID: options.id })(spec);
       return (await handle.getResult()) as SessionOutcome<O>;
     } catch (err) {
-      return crashedRun(options.id, err) as SessionOutcome<O>;
+      return failedRun(options.id, isCancellation(err) ? 'cancelled' : 'crashed', err) as SessionOutcome<O>;
     }
+  }
+
+  /**
+   * Throws `DURABLE_OTHER_VERSION` when run `id` is unfinished and was started by workers of
+   * another application version: only those resume it (DBOS recovers and dequeues a workflow
+   * on workers of its own version), so waiting for it here could wait forever.
+   */
+  private async refuseOtherVersion(id: string): Promise<void> {
+    const found = await this.dbos().getWorkflow(id);
+    const theirs = found?.applicationVersion;
+    const mine = this.options.applicationVersion;
+    if (!found || theirs === undefined || theirs === mine || !['PENDING', 'ENQUEUED'].includes(found.status)) return;
+    const message = `run ${id} was started by application version ${theirs} and has not finished: only workers of version ${theirs} resume it (this worker is version ${mine}); keep a worker of ${theirs} running until its runs finish`;
+    throw new DurableError('DURABLE_OTHER_VERSION', message);
+  }
+
+  async cancel(id: string): Promise<void> {
+    if (this.closed) throw new DurableError('DURABLE_CLOSED', 'this durable worker is closed');
+    const parsed = RunOptionsSchema.shape.id.safeParse(id);
+    if (!parsed.success) throw new DurableError('DURABLE_INVALID_OPTIONS', `durable.cancel: ${z.prettifyError(parsed.error)}`);
+    const client = this.dbos();
+    if (!(await client.getWorkflow(id))) throw new DurableError('DURABLE_UNKNOWN_RUN', `no durable run has id ${JSON.stringify(id)}`);
+    await this.cancelTree(id);
+  }
+
+  /** Whether a unit above `unitId` (its parent's, …, its run's) is cancelled. */
+  private async underCancelled(unitId: string): Promise<boolean> {
+    const parts = unitId.split('/');
+    const above = parts.slice(1).map((_, i) => parts.slice(0, i + 1).join('/'));
+    const cancelled = await this.dbos().listWorkflows({ workflowIDs: above, status: 'CANCELLED', loadInput: false, loadOutput: false });
+    return cancelled.length > 0;
+  }
+
+  /** Cancels unit `unitId` and the units under it; the ones running here stop now, elsewhere within `heartbeatMs`. */
+  async cancelTree(unitId: string): Promise<void> {
+    const client = this.dbos();
+    // the unit first: a child enqueued after the sweep below sees its run cancelled and does not start
+    await client.cancelWorkflow(unitId);
+    const prefix = `${unitId}/`;
+    const units = await client.listWorkflows({
+      workflow_id_prefix: prefix,
+      status: ['PENDING', 'ENQUEUED'],
+      loadInput: false,
+      loadOutput: false,
+    });
+    if (units.length > 0) await client.cancelWorkflows(units.map((u) => u.workflowID));
+    await this.running.sweep();
   }
 
   /** Enqueues a child unit (idempotent by its id) and waits for its recorded result. */
   async runChild(spec: UnitSpec): Promise<UnitResult> {
-    const client = this.client;
-    if (!client) throw new Error('the durable worker is not ready');
+    const client = this.dbos();
     const queueName = this.queueAt(spec.home ? spec.home.path.length - 1 : 1);
     const handle = await client.enqueue(
       { workflowName: CHILD_WORKFLOW, queueName, workflowID: spec.unitId, appVersion: this.options.applicationVersion },
@@ -220,26 +265,11 @@ class DurableHost implements Durable, UnitHost {
   }
 
   async stop(): Promise<void> {
+    await this.takeover?.stop();
+    await this.running.stop();
     await DBOS.shutdown({ deregister: true });
     await this.client?.destroy();
     await this.journal.close();
     if (open === this) open = null;
   }
-}
-
-/** The outcome of a run whose workflow itself failed (a defect, or the system database gone). */
-function crashedRun(id: string, err: unknown): SessionOutcome {
-  const sessionId = `run:${id}` as SessionFailure['sessionId'];
-  const failure: SessionFailure = {
-    kind: 'crashed',
-    category: 'defect',
-    sessionId,
-    path: [sessionId],
-    message: `durable run ${id} failed: ${err instanceof Error ? err.message : String(err)}`,
-    error: toErrorInfo(err),
-    discarded: { ops: 0, descendants: 0 },
-    attempt: 1,
-    at: Date.now(),
-  };
-  return { status: 'failed', sessionId, path: failure.path, failure };
 }

@@ -7,11 +7,9 @@
  * again, and a fourth worker asking for the same run id gets the same outcome.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createRuntime } from '@cohort/runtime';
 import type { SessionOutcome } from '@cohort/runtime';
-import { PostgresStore } from '@cohort/store-postgres';
-import { fanOut } from './utils/bodies.ts';
-import { normalise } from './utils/normalise.ts';
+import { childOf, expectCrashFreeBook, startsByChild } from './utils/crashFree.ts';
+import type { FanOutOutput } from './utils/crashFree.ts';
 import { PG_URL, databaseUrl, dropTestData, freshName, sql } from './utils/pg.ts';
 import type { WorkerOptions } from './utils/worker.ts';
 import { bundleWorker, startWorker } from './utils/workers.ts';
@@ -81,47 +79,11 @@ it("durable run - SIGKILL of the root's worker mid-run: resumed, the same book, 
   // the same executor id resumes the root; another worker asks for the same run and gets its outcome
   start(base('worker-1'));
   const asker = start({ ...base('worker-4'), run: RUN });
-  const { outcome } = (await asker.line('outcome', 40_000)) as { outcome: SessionOutcome<{ statuses: string[]; told: string[] }> };
-  expect(outcome.status, JSON.stringify(outcome)).toBe('committed');
-  if (outcome.status !== 'committed') return;
-  expect(outcome.output.statuses).toEqual(Array.from({ length: RUN.children + 1 }, () => 'committed'));
-
-  const opened = await PostgresStore.open({ url: PG_URL, schema });
-  if (!opened.ok) throw new Error('the store did not open');
-  const store = opened.store;
-  try {
-    const page = await store.history({ limit: 1000 });
-    if (!page.ok) throw new Error(page.error.message);
-    const commits = page.commits.filter((c) => c.kind === 'commit');
-    expect(
-      commits.map((c) => c.sessionId),
-      'the root commit reached the store once',
-    ).toEqual([outcome.sessionId]);
-    const book = (await store.load()).book;
-    for (const id of outcome.output.told) expect(book.get(id), `told id ${id}`).toBeDefined();
-
-    // the book and blocks of an uncrashed run (in process: the same bodies, the same merges)
-    const rt = createRuntime();
-    await rt.run(fanOut, { input: { children: RUN.children, delayMs: 0 } });
-    const local = await rt.history();
-    if (!local.ok) throw new Error('no history');
-    expect(normalise(book, commits)).toEqual(
-      normalise(
-        rt.book,
-        local.commits.filter((c) => c.kind === 'commit'),
-      ),
-    );
-    await rt.close();
-  } finally {
-    await store.close();
-  }
+  const { outcome } = (await asker.line('outcome', 40_000)) as { outcome: SessionOutcome<FanOutOutput> };
+  await expectCrashFreeBook(outcome, schema, RUN.children);
 
   // a child whose outcome was recorded before the kill never ran again
-  const starts = await sql<{ issue: string; n: number }>(`SELECT issue, count(*)::int AS n FROM ${logSchema}.starts GROUP BY issue`);
-  const runsOf = new Map(starts.map((s) => [s.issue, s.n]));
-  for (const unit of recorded) {
-    const ordinal = Number(/\/0\.(\d+)$/.exec(unit)?.[1]);
-    expect(runsOf.get(`child ${ordinal - 1}`), `runs of recorded child ${unit}`).toBe(1);
-  }
+  const runsOf = await startsByChild(logSchema);
+  for (const unit of recorded) expect(runsOf.get(childOf(unit)), `runs of recorded child ${unit}`).toBe(1);
   for (let i = 0; i < RUN.children; i++) expect(runsOf.get(`child ${i}`) ?? 0, `child ${i} ran`).toBeGreaterThanOrEqual(1);
 }, 120_000);

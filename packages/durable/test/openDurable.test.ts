@@ -7,6 +7,7 @@ import type { Durable } from '../src/index.ts';
 import { deeper, fanOut, rivals, testBodies, tree, writer } from './utils/bodies.ts';
 import type { RegisteredBody } from '../src/index.ts';
 import { normalise } from './utils/normalise.ts';
+import { unitsOf } from './utils/crashFree.ts';
 import { PG_URL, databaseUrl, dropTestData, freshName } from './utils/pg.ts';
 
 const database = freshName('cohort_dbos_test');
@@ -185,5 +186,35 @@ describe('bad input', () => {
     else expect.unreachable(JSON.stringify(budgeted));
     const returned = await durable.run('returnsAMap', {}, { id: 'bad-5' });
     expect(returned).toMatchObject({ status: 'failed', failure: { kind: 'crashed', message: expect.stringContaining('output: a Map') } });
+  });
+
+  it('a child unit that fails arrives as a failure value with its cause chain', async () => {
+    const outcome = await durable.run('spawnsFailing', null, { id: 'cause-1' });
+    expect(outcome).toMatchObject({
+      status: 'committed',
+      output: {
+        kind: 'crashed',
+        message: expect.stringContaining('refused by the service') as string,
+        error: { message: 'refused by the service', cause: { message: 'connection reset', code: 'ECONNRESET' } },
+      },
+    });
+  });
+
+  it("a root's timeout fails it as timeout and cancels its children units wherever they run", async () => {
+    const outcome = await durable.run('sleepers', { children: 2, ms: 120_000 }, { id: 'timeout-1', timeoutMs: 1_500 });
+    expect(outcome).toMatchObject({ status: 'failed', failure: { kind: 'timeout' } });
+    let children: string[] = [];
+    for (const end = Date.now() + 20_000; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) {
+      children = (await unitsOf('timeout-1', databaseUrl(database))).filter((u) => u.id !== 'timeout-1').map((u) => u.status);
+      if (children.length === 2 && children.every((s) => s === 'CANCELLED')) break;
+    }
+    expect(children).toEqual(['CANCELLED', 'CANCELLED']);
+  });
+
+  it('cancelling a finished run changes nothing: the same id still gives its outcome', async () => {
+    const first = await durable.run('writer', { issue: 'finished before the cancel' }, { id: 'done-then-cancel' });
+    expect(first.status).toBe('committed');
+    await durable.cancel('done-then-cancel');
+    expect(await durable.run('writer', { issue: 'finished before the cancel' }, { id: 'done-then-cancel' })).toEqual(first);
   });
 });

@@ -1,18 +1,13 @@
+import { systemStoreClock } from '@cohort/store';
+import type { StoreClock } from '@cohort/store';
+
 /**
  * The runtime's only source of time. Every timer and timestamp (session timeouts, budgets,
  * `s.sleep`, skills' `created_at`/`updated_at`) goes through one, so a simulation can run a
- * whole session tree on virtual time. It is also an xstate `Clock`, handed to the actor system.
+ * whole session tree on virtual time. It is also an xstate `Clock`, handed to the actor system,
+ * and the store's clock: one clock serves a runtime and its store.
  */
-export interface Clock {
-  /** Milliseconds since the epoch. */
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+export type Clock = StoreClock;
 
 /** The real clock: `Date.now()` and Node's timers. */
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
+export const systemClock: Clock = systemStoreClock;

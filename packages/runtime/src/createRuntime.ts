@@ -32,6 +32,12 @@ export interface RuntimeOptions {
   readonly conflicts?: ConflictPolicy;
   /** xstate's inspector, passed through to the actor system. */
   readonly inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
+  /**
+   * OpenTelemetry spans for sessions, tool calls and merges (default `true`: when
+   * `@opentelemetry/api` is installed and a tracer provider is registered; see
+   * docs/observability.md). `false` turns them off.
+   */
+  readonly tracing?: boolean;
 }
 
 /**

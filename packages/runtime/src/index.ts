@@ -1,4 +1,5 @@
 export { createRuntime } from './createRuntime.ts';
+export { traceCarrier, withTraceCarrier } from './traceContext.ts';
 export type { Runtime, RuntimeOptions } from './createRuntime.ts';
 export { isRuntimeError } from './errors.ts';
 export type { RuntimeError, RuntimeErrorCode } from './errors.ts';

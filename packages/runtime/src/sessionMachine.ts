@@ -146,27 +146,13 @@ export const sessionMachine = setup({
     keepFailure: assign({ failure: ({ context, event }) => failureOf(context, event) }),
     // plain actions, not `enqueueActions` (which builds its helpers on every call): most
     // sessions have no deadline (bench rows 2 and 3)
-    armDeadlines: ({
-      context: {
-        rules: { timeoutMs, wallClockMs },
-      },
-      self,
-      system,
-    }) => {
-      if (timeoutMs === undefined && wallClockMs === undefined) return;
-      const arm: DeadlineEvent = { type: 'ARM', session: self, timeoutMs, wallClockMs };
-      system.get(DEADLINE_WATCHER_ID)?.send(arm);
+    armDeadlines: ({ context: { rules }, self, system }) => {
+      if (!hasDeadline(rules)) return;
+      const { timeoutMs, wallClockMs } = rules;
+      system.get(DEADLINE_WATCHER_ID)?.send({ type: 'ARM', session: self, timeoutMs, wallClockMs } satisfies DeadlineEvent);
     },
-    disarmDeadlines: ({
-      context: {
-        rules: { timeoutMs, wallClockMs },
-      },
-      self,
-      system,
-    }) => {
-      if (timeoutMs === undefined && wallClockMs === undefined) return;
-      const disarm: DeadlineEvent = { type: 'DISARM', session: self };
-      system.get(DEADLINE_WATCHER_ID)?.send(disarm);
+    disarmDeadlines: ({ context: { rules }, self, system }) => {
+      if (hasDeadline(rules)) system.get(DEADLINE_WATCHER_ID)?.send({ type: 'DISARM', session: self } satisfies DeadlineEvent);
     },
   },
   guards: {
@@ -268,6 +254,11 @@ function mergedInfoOf(event: SessionMachineEvent): MergedInfo | undefined {
  * Whether a failed attempt runs again: attempts left, and a kind the rule lists. A
  * cancellation never does — it means the parent (or the runtime) is going away.
  */
+/** Whether the session has a timeout or a wall-clock budget for the deadline watcher to keep. */
+function hasDeadline(rules: SessionRules): boolean {
+  return rules.timeoutMs !== undefined || rules.wallClockMs !== undefined;
+}
+
 function mayRetry(context: SessionContext): boolean {
   const { retry, attempt } = context.rules;
   const failure = context.failure;

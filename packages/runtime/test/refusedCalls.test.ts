@@ -41,12 +41,14 @@ describe('refused tool calls', () => {
   it("refused calls - onRefusedCall: 'fail' fails the session at its first refused call; the model still gets its { error }", async () => {
     const rt = createRuntime();
     const answers: ToolResult[] = [];
+    let bodyDone: Promise<void> = Promise.resolve();
     const outcome = await rt.run(
-      async (s) => {
-        answers.push(await s.tools.add_skill({ section: 'harness', issue: 'lost with the session', insight: 'x' }));
-        answers.push(await s.tools.add_skill({ section: 'harness', issue: '', insight: 'x' }));
-        answers.push(await s.tools.add_skill({ section: 'harness', issue: 'after', insight: 'x' }));
-      },
+      (s) =>
+        (bodyDone = (async () => {
+          answers.push(await s.tools.add_skill({ section: 'harness', issue: 'lost with the session', insight: 'x' }));
+          answers.push(await s.tools.add_skill({ section: 'harness', issue: '', insight: 'x' }));
+          answers.push(await s.tools.add_skill({ section: 'harness', issue: 'after', insight: 'x' }));
+        })()),
       { onRefusedCall: 'fail' },
     );
     expect(outcome).toMatchObject({
@@ -59,6 +61,7 @@ describe('refused tool calls', () => {
     });
     expect(outcome.status === 'failed' && isError(outcome.failure)).toBe(true);
     expect(answers[1]).toMatchObject({ error: expect.stringContaining('invalid arguments') });
+    await bodyDone; // the failed session's body runs on to its end; its later calls are answered, not applied
     expect(answers[2]).toMatchObject({ error: expect.stringContaining('has ended') });
     const child = await rt.run(async (s) => s.spawn(async (c) => c.tools.read_skill({ skill_id: 'nope' }), { onRefusedCall: 'fail' }));
     expect(child.status === 'committed' && child.output).toMatchObject({ status: 'failed', failure: { kind: 'tool_refused' } });

@@ -54,6 +54,21 @@ describe('a runaway tree', () => {
     expect(visits.mock.calls.length).toBeLessThanOrEqual(4 * sessions);
   });
 
+  it('runaway - a body that spawns before its first await, 3,000 deep, does not overflow the stack: every session ends and close() leaves none live', async () => {
+    const rt = createRuntime({ limits: { maxDepth: 3_000 } });
+    const defects: RuntimeEvent[] = [];
+    rt.events$.subscribe((e) => e.type === 'runtime.defect' && defects.push(e));
+    const leaf = async (): Promise<void> => undefined;
+    // no await before the spawns: each child's body would start inside its parent's spawn call
+    const chain = (s: Session): Promise<unknown> => Promise.all([s.spawn(chain), s.spawn(leaf)]);
+    const outcome = await rt.run(chain);
+    expect(outcome.status).toBe('committed');
+    expect(rt.liveSessions).toBe(0);
+    await rt.close();
+    expect(rt.liveSessions).toBe(0);
+    expect(defects).toEqual([]);
+  });
+
   it('runaway - under the default limits a tree that keeps spawning is refused at maxSessions (20,000 live)', async () => {
     expect(defaultLimits.maxSessions).toBe(20_000);
     const rt = createRuntime();

@@ -11,22 +11,22 @@ type Snapshot = SnapshotFrom<typeof sessionMachine>;
 
 const s1 = formatSessionId('t', 1);
 
-/** Every event a session machine takes, each named as a sentence would name it. */
-const EVENTS: readonly [string, SessionMachineEvent][] = [
-  ['a returned body (no live children)', { type: 'BODY_DONE', output: 1, liveChildren: 0 }],
-  ['a returned body with live children', { type: 'BODY_DONE', output: 1, liveChildren: 2 }],
-  ['a body that threw', { type: 'BODY_FAILED', error: new Error('boom') }],
-  ['the last child settling', { type: 'CHILDREN_SETTLED' }],
-  ['a timeout', { type: 'TIMEOUT' }],
-  ['a spent wall-clock budget', { type: 'WALL_CLOCK' }],
-  ['an abort', { type: 'ABORT', reason: 'not needed' }],
-  ['a charge over budget', { type: 'OVER_BUDGET', message: 'budget exhausted' }],
-  ['a cancel', { type: 'CANCEL', reason: 'parent ended' }],
-  ['a runtime defect', { type: 'DEFECT', message: 'runtime defect while committing' }],
-  ['a merge', { type: 'MERGED', revision: 3, ops: 1, added: [], dropped: [] }],
-  ['a rejection', { type: 'REJECTED', failure: failureSeed('conflict', 'UPDATE context-00001: removed at revision 2') }],
-  ['the next attempt starting', { type: 'RETRIED', next: formatSessionId('t', 2) }],
-];
+/** Every event a session machine takes, each with a short key and named as a sentence would name it. */
+const EVENTS = {
+  returned: ['a returned body (no live children)', { type: 'BODY_DONE', output: 1, liveChildren: 0 }],
+  returnedWithChildren: ['a returned body with live children', { type: 'BODY_DONE', output: 1, liveChildren: 2 }],
+  threw: ['a body that threw', { type: 'BODY_FAILED', error: new Error('boom') }],
+  childrenSettled: ['the last child settling', { type: 'CHILDREN_SETTLED' }],
+  timeout: ['a timeout', { type: 'TIMEOUT' }],
+  wallClock: ['a spent wall-clock budget', { type: 'WALL_CLOCK' }],
+  abort: ['an abort', { type: 'ABORT', reason: 'not needed' }],
+  overBudget: ['a charge over budget', { type: 'OVER_BUDGET', message: 'budget exhausted' }],
+  cancel: ['a cancel', { type: 'CANCEL', reason: 'parent ended' }],
+  defect: ['a runtime defect', { type: 'DEFECT', message: 'runtime defect while committing' }],
+  merged: ['a merge', { type: 'MERGED', revision: 3, ops: 1, added: [], dropped: [] }],
+  rejected: ['a rejection', { type: 'REJECTED', failure: failureSeed('conflict', 'UPDATE context-00001: removed at revision 2') }],
+  retried: ['the next attempt starting', { type: 'RETRIED', next: formatSessionId('t', 2) }],
+} satisfies Record<string, [string, SessionMachineEvent]>;
 
 /** What an event does to a session in a state: ignored, a move to another state, or a failure of a kind. */
 type Effect = 'ignored' | { readonly to: SessionState } | { readonly fails: FailureKind };
@@ -34,68 +34,40 @@ type Effect = 'ignored' | { readonly to: SessionState } | { readonly fails: Fail
 const failsAs = (kind: FailureKind): Effect => ({ fails: kind });
 const to = (state: SessionState): Effect => ({ to: state });
 
-/** The whole transition table of the live states, and of `retrying`: every state against every event, in EVENTS' order. */
-const TABLE: Record<'running' | 'draining' | 'committing' | 'retrying', readonly Effect[]> = {
-  running: [
-    to('committing'),
-    to('draining'),
-    failsAs('crashed'),
-    'ignored',
-    failsAs('timeout'),
-    failsAs('budget_exhausted'),
-    failsAs('aborted'),
-    failsAs('budget_exhausted'),
-    failsAs('cancelled'),
-    failsAs('crashed'),
-    'ignored',
-    'ignored',
-    'ignored',
-  ],
-  draining: [
-    'ignored',
-    'ignored',
-    'ignored',
-    to('committing'),
-    failsAs('timeout'),
-    failsAs('budget_exhausted'),
-    failsAs('aborted'),
-    'ignored',
-    failsAs('cancelled'),
-    failsAs('crashed'),
-    'ignored',
-    'ignored',
-    'ignored',
-  ],
-  committing: [
-    'ignored',
-    'ignored',
-    'ignored',
-    'ignored',
-    'ignored',
-    'ignored',
-    'ignored',
-    'ignored',
-    failsAs('cancelled'),
-    failsAs('crashed'),
-    to('committed'),
-    failsAs('conflict'),
-    'ignored',
-  ],
-  retrying: [
-    'ignored',
-    'ignored',
-    'ignored',
-    'ignored',
-    'ignored',
-    'ignored',
-    'ignored',
-    'ignored',
-    'ignored',
-    failsAs('crashed'),
-    'ignored',
-    'ignored',
-    to('retried'),
-  ],
+/**
+ * The whole transition table of the live states, and of `retrying`: what each event does in
+ * each state. Every event a state does not list is ignored there (the tests check that too).
+ */
+const TABLE: Record<'running' | 'draining' | 'committing' | 'retrying', Partial<Record<keyof typeof EVENTS, Effect>>> = {
+  running: {
+    returned: to('committing'),
+    returnedWithChildren: to('draining'),
+    threw: failsAs('crashed'),
+    timeout: failsAs('timeout'),
+    wallClock: failsAs('budget_exhausted'),
+    abort: failsAs('aborted'),
+    overBudget: failsAs('budget_exhausted'),
+    cancel: failsAs('cancelled'),
+    defect: failsAs('crashed'),
+  },
+  draining: {
+    childrenSettled: to('committing'),
+    timeout: failsAs('timeout'),
+    wallClock: failsAs('budget_exhausted'),
+    abort: failsAs('aborted'),
+    cancel: failsAs('cancelled'),
+    defect: failsAs('crashed'),
+  },
+  committing: {
+    cancel: failsAs('cancelled'),
+    defect: failsAs('crashed'),
+    merged: to('committed'),
+    rejected: failsAs('conflict'),
+  },
+  retrying: {
+    defect: failsAs('crashed'),
+    retried: to('retried'),
+  },
 };
 
 /** A session in `state`, with a timeout and a wall-clock budget (a `retrying` one after a crash its rule retries; no other retries). */
@@ -120,9 +92,9 @@ function sentence(effect: Effect): string {
 }
 
 describe('sessionMachine - every live state against every event', () => {
-  for (const [state, effects] of Object.entries(TABLE) as [keyof typeof TABLE, readonly Effect[]][]) {
-    EVENTS.forEach(([name, event], i) => {
-      const effect = effects[i] ?? 'ignored';
+  for (const [state, effects] of Object.entries(TABLE) as [keyof typeof TABLE, (typeof TABLE)[keyof typeof TABLE]][]) {
+    for (const [key, [name, event]] of Object.entries(EVENTS) as [keyof typeof EVENTS, [string, SessionMachineEvent]][]) {
+      const effect = effects[key] ?? 'ignored';
       it(`sessionMachine - ${name} while ${state} ${sentence(effect)}`, () => {
         const before = sessionIn(state);
         expect(sessionStateOf(before)).toBe(state);
@@ -137,7 +109,7 @@ describe('sessionMachine - every live state against every event', () => {
           expect(after.context.failure?.kind).toBe(effect.fails);
         }
       });
-    });
+    }
   }
 
   it('sessionMachine - a settled session takes no more events', () => {
@@ -149,6 +121,7 @@ describe('sessionMachine - every live state against every event', () => {
       dropped: [],
     })[0] as Snapshot;
     expect(committed.status).toBe('done');
-    for (const [, event] of EVENTS) expect(sessionStateOf(transition(sessionMachine, committed, event)[0] as Snapshot)).toBe('committed');
+    for (const [, event] of Object.values(EVENTS))
+      expect(sessionStateOf(transition(sessionMachine, committed, event)[0] as Snapshot)).toBe('committed');
   });
 });

@@ -7,20 +7,8 @@ import type { BookState, SimilarityDecision } from './internal/BookState.ts';
 import { listForEach } from './internal/ChunkedList.ts';
 import { jsonString, writeIndented } from './internal/pyJsonText.ts';
 import { shardedGet } from './internal/ShardedMap.ts';
+import { INSIGHT_SOURCE_KEYS } from './schemas.ts';
 import type { InsightSource, Skill } from './types.ts';
-
-const SOURCE_KEYS = [
-  'trace_uid',
-  'source_system',
-  'trace_id',
-  'display_name',
-  'relation',
-  'sample_question',
-  'epoch',
-  'operation_type',
-  'error_identification',
-  'learning_text',
-] as const;
 
 function writeStrings(items: readonly string[], indent: string): string {
   if (items.length === 0) return '[]';
@@ -31,7 +19,7 @@ function writeStrings(items: readonly string[], indent: string): string {
 function writeSource(source: InsightSource, indent: string): string {
   const inner = `${indent}  `;
   const lines: string[] = [];
-  for (const key of SOURCE_KEYS) {
+  for (const key of INSIGHT_SOURCE_KEYS) {
     const value = source[key];
     if (value === undefined) continue;
     lines.push(`${inner}"${key}": ${typeof value === 'number' ? String(value) : jsonString(value)}`);

@@ -1,4 +1,5 @@
 import type { ParsedOperation } from './parseOperation.ts';
+import { INSIGHT_SOURCE_TEXT_KEYS } from './schemas.ts';
 import { errorInfo } from './SkillbookError.ts';
 import type { InsightSource, SkillbookErrorInfo } from './types.ts';
 
@@ -23,17 +24,6 @@ export interface OperationLimits {
 }
 
 const PROSE = ['issue', 'insight', 'reason'] as const;
-const SOURCE_TEXT = [
-  'trace_uid',
-  'source_system',
-  'trace_id',
-  'display_name',
-  'relation',
-  'sample_question',
-  'operation_type',
-  'error_identification',
-  'learning_text',
-] as const;
 
 function tooLong(op: ParsedOperation, field: string, length: number, limit: number, name: keyof OperationLimits): SkillbookErrorInfo {
   const what =
@@ -50,7 +40,7 @@ function checkSources(op: ParsedOperation, sources: readonly InsightSource[], li
   if (sources.length > limits.maxSources) return tooLong(op, 'insight_source', sources.length, limits.maxSources, 'maxSources');
   for (let i = 0; i < sources.length; i += 1) {
     const source = sources[i] as InsightSource;
-    for (const key of SOURCE_TEXT) {
+    for (const key of INSIGHT_SOURCE_TEXT_KEYS) {
       const value = source[key];
       if (value !== undefined && value.length > limits.maxTextLength)
         return tooLong(op, `insight_source.${i}.${key}`, value.length, limits.maxTextLength, 'maxTextLength');

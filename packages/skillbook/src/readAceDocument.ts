@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { formatAceTimestamp } from './formatAceTimestamp.ts';
 import { appendUniqueSources, insightSourceFromDict } from './insightSource.ts';
 import { assembleState } from './internal/assembleState.ts';
+import { makeSkill } from './internal/makeSkill.ts';
 import type { BookState, SimilarityDecision } from './internal/BookState.ts';
 import { parsePyJson } from './internal/pyJson.ts';
 import { compareCodePoints } from './internal/pyJsonText.ts';
@@ -14,7 +15,7 @@ import { PyError, isDict, pyInt, pyStr, pyTruthy, quoteRepr } from './internal/p
 import type { PyDict, PyValue } from './internal/python.ts';
 import { coerceSectionAndKeywords, normalizeKeywords, normalizeOptionalText, normalizeRequiredText } from './normalize.ts';
 import { errorInfo } from './SkillbookError.ts';
-import type { Clock, Skill, SkillId, SkillbookErrorInfo } from './types.ts';
+import type { Clock, Skill, SkillbookErrorInfo } from './types.ts';
 
 const Count = z.int({ error: 'expected an integer (a count)' }).optional();
 const Text = (what: string) => z.string({ error: `expected ${what} (a string)` });
@@ -205,32 +206,11 @@ function readSkill(key: string, raw: PyDict, path: string, now: () => string): S
   const issue = guard(`${path}.issue`, () => normalizeRequiredText(raw.get('issue'), 'issue'));
   const insight = guard(`${path}.insight`, () => normalizeOptionalText(raw.get('insight')));
   const occurrences = guard(`${path}.occurrences`, () => readSources(raw.get('occurrences')));
-  const id = key as SkillId;
-  const used_count = stored.used_count ?? 0;
-  const helpful_count = stored.helpful_count ?? 0;
-  const harmful_count = stored.harmful_count ?? 0;
-  const neutral_count = stored.neutral_count ?? 0;
-  const created_at = stored.created_at ?? now();
-  const updated_at = stored.updated_at ?? now();
-  // two literals rather than a spread of `{ insight }`: every skill an object of one of two shapes
-  if (insight === null) {
-    return {
-      id,
-      section,
-      keywords,
-      issue,
-      occurrences,
-      active,
-      used_count,
-      helpful_count,
-      harmful_count,
-      neutral_count,
-      created_at,
-      updated_at,
-    };
-  }
-  return {
-    id,
+  const created = stored.created_at ?? now();
+  const at = stored.updated_at ?? now();
+  const { used_count, helpful_count, harmful_count, neutral_count } = stored;
+  return makeSkill({
+    id: key,
     section,
     keywords,
     issue,
@@ -241,9 +221,9 @@ function readSkill(key: string, raw: PyDict, path: string, now: () => string): S
     helpful_count,
     harmful_count,
     neutral_count,
-    created_at,
-    updated_at,
-  };
+    created,
+    at,
+  });
 }
 
 /** ACE `_deserialize_sources`: the objects of a list, canonicalised and de-duplicated. */

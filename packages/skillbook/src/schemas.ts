@@ -21,6 +21,12 @@ export const InsightSourceSchema = z.object({
   learning_text: z.string().optional(),
 });
 
+/** An insight source's keys, in ACE's order (the order documents write them in). */
+export const INSIGHT_SOURCE_KEYS = Object.keys(InsightSourceSchema.shape) as readonly (keyof z.infer<typeof InsightSourceSchema>)[];
+
+/** Its text keys: every key but `epoch`. */
+export const INSIGHT_SOURCE_TEXT_KEYS = INSIGHT_SOURCE_KEYS.filter((key): key is Exclude<typeof key, 'epoch'> => key !== 'epoch');
+
 /** ACE timestamps: `YYYY-MM-DDTHH:MM:SS[.ffffff]+00:00` (any offset accepted). */
 export const ACE_TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?(?:[+-]\d{2}:\d{2}|Z)$/;
 const AceTimestampSchema = z.string().regex(ACE_TIMESTAMP_PATTERN);

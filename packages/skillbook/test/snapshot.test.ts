@@ -2,26 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppliedOpSchema, Skillbook } from '../src/index.ts';
 import type { AppliedOp } from '../src/index.ts';
-import { book, tickingClock } from './utils/arbitraries.ts';
-
-/** Everything a book shows: its document, counters, per-skill revisions and the skill objects themselves (keys in order). */
-function describeBook(b: Skillbook): unknown {
-  return {
-    text: b.toJSON(),
-    revision: b.revision,
-    nextId: b.nextId,
-    size: b.size,
-    stats: b.stats(),
-    prompt: b.asPrompt(),
-    skills: [...b.skills()].map((s) => [
-      Object.keys(s),
-      JSON.stringify(s),
-      b.revisionsOf(s.id),
-      Object.isFrozen(s),
-      Object.isFrozen(s.keywords),
-    ]),
-  };
-}
+import { OPERATION_FIELDS, book, tickingClock } from './utils/arbitraries.ts';
+import { describeBook } from './utils/describeBook.ts';
 
 /** The book reading `b`'s document at `revision` gives: what a snapshot must give. */
 function reread(b: Skillbook, revision: number): Skillbook {
@@ -125,19 +107,7 @@ describe('Skillbook.replay - the plain-op check', () => {
     fc.constant('2026-01-01T00:00:00Z'),
     fc.constant(''),
   );
-  const field = fc.constantFrom(
-    'type',
-    'section',
-    'skill_id',
-    'issue',
-    'keywords',
-    'insight',
-    'metadata',
-    'reason',
-    'insight_source',
-    'at',
-    'extra',
-  );
+  const field = fc.constantFrom(...OPERATION_FIELDS, 'at', 'extra');
 
   it('replay - accepts an op exactly when AppliedOpSchema does (fast-check)', () => {
     fc.assert(

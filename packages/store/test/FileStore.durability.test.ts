@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Skillbook, createIdAllocator } from '@cohort/skillbook';
 import { FileStore, SimFs } from '@cohort/store';
 import { ManualClock, addOp, makeCommit, replayAll } from '@cohort/store/testing';
-import { DOC, collect, openRaw, openSim } from './utils/simStore.ts';
+import { DOC, collect, expectNextMergeDurable, openRaw, openSim } from './utils/simStore.ts';
 
 const JOURNAL = `${DOC}.journal`;
 
@@ -97,12 +97,7 @@ describe('FileStore durability', () => {
         }
         const { store: again } = await openSim(sim);
         expect(again.book.toJSON(), `crash after ${at} writes (seed ${seed})`).toBe(acked.book.toJSON());
-        const next = await again.append(makeCommit(again.book, [addOp('two')], { sessionId: 'two' }).commit);
-        expect(next.ok).toBe(true);
-        await again.close();
-        const { store: third } = await openSim(sim);
-        expect(third.book.toJSON()).toBe(next.ok ? next.book.toJSON() : '');
-        await third.close();
+        await expectNextMergeDurable(sim, again, 'two', 'two');
       }
     }
   });

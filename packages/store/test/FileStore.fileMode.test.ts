@@ -1,9 +1,9 @@
 import { chmod, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FileStore, describeOpenError } from '@cohort/store';
+import { FileStore } from '@cohort/store';
 import type { FileStoreOptions } from '@cohort/store';
-import { addOp, makeCommit } from '@cohort/store/testing';
+import { storeWithOneSkill } from './utils/fileStores.ts';
 import { useTempDirs } from './utils/tempDirs.ts';
 
 const tempDir = useTempDirs('mode');
@@ -11,13 +11,7 @@ const tempDir = useTempDirs('mode');
 const modeOf = async (path: string): Promise<number> => (await stat(path)).mode & 0o777;
 
 /** Opens, appends, checkpoints (document, base, ledger, snapshot, journal, origin) and closes. */
-async function use(path: string, options: FileStoreOptions = {}): Promise<void> {
-  const opened = await FileStore.open(path, { idleCheckpointMs: 0, ...options });
-  if (!opened.ok) throw new Error(describeOpenError(opened.error));
-  const r = await opened.store.append(makeCommit(opened.store.book, [addOp('private')]).commit);
-  expect(r.ok).toBe(true);
-  await opened.store.close();
-}
+const use = (path: string, options: FileStoreOptions = {}): Promise<void> => storeWithOneSkill(path, 'private', options);
 
 describe('FileStore file modes', () => {
   it('file mode - fileMode: 0o600 makes every file of the store owner-only, and a directory it creates owner-only too', async () => {

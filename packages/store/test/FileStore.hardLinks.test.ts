@@ -2,25 +2,16 @@ import { link, mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileStore, describeOpenError, inspectBook } from '@cohort/store';
-import { addOp, makeCommit } from '@cohort/store/testing';
+import { storeWithOneSkill } from './utils/fileStores.ts';
 import { useTempDirs } from './utils/tempDirs.ts';
 
 const tempDir = useTempDirs('hardlinks');
-
-/** A closed store at `document` holding one skill. */
-async function storeWithOneSkill(document: string): Promise<void> {
-  const opened = await FileStore.open(document, { idleCheckpointMs: 0 });
-  if (!opened.ok) throw new Error(describeOpenError(opened.error));
-  const r = await opened.store.append(makeCommit(opened.store.book, [addOp('kept')]).commit);
-  expect(r.ok).toBe(true);
-  await opened.store.close();
-}
 
 describe('FileStore and hard links', () => {
   it('hard links - a document with a second name is refused under either name, naming the file; nothing is written', async () => {
     const dir = await tempDir();
     const document = join(dir, 'skillbook.json');
-    await storeWithOneSkill(document);
+    await storeWithOneSkill(document, 'kept');
     await mkdir(join(dir, 'elsewhere'));
     const other = join(dir, 'elsewhere', 'book.json');
     await link(document, other);
@@ -43,7 +34,7 @@ describe('FileStore and hard links', () => {
   it("hard links - the name a checkpoint keeps for the file it replaced (.replaced) is the store's own: the document opens", async () => {
     const dir = await tempDir();
     const document = join(dir, 'skillbook.json');
-    await storeWithOneSkill(document);
+    await storeWithOneSkill(document, 'kept');
     // as a crash between keeping the old file's second name and renaming the new one leaves it
     await link(document, `${document}.replaced`);
     const opened = await FileStore.open(document, { idleCheckpointMs: 0 });

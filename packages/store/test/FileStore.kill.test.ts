@@ -1,7 +1,6 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Skillbook } from '@cohort/skillbook';
 import { FileStore, describeOpenError } from '@cohort/store';
 import { seededRandom } from '../src/internal/disk/SimDisk.ts';
@@ -9,8 +8,8 @@ import { blocksOf } from '../src/internal/journal/JournalLine.ts';
 import type { CommitLine, CommitLineV1 } from '../src/internal/journal/JournalLine.ts';
 import { scanJournal } from '../src/internal/journal/scanJournal.ts';
 import type { AckLine } from './utils/mergeProtocol.ts';
-import { childCommand, spawnMergeChild } from './utils/spawnMergeChild.ts';
-import type { ChildCommand, MergeChild } from './utils/spawnMergeChild.ts';
+import { childrenRoom, spawnMergeChild } from './utils/spawnMergeChild.ts';
+import type { MergeChild } from './utils/spawnMergeChild.ts';
 
 const KILLS = 50;
 const POOL = 3;
@@ -64,19 +63,11 @@ async function untilAcknowledged(child: MergeChild, ms: number): Promise<void> {
 }
 
 describe('FileStore under SIGKILL', () => {
-  const children: MergeChild[] = [];
-  let dir = '';
-  let bundle: ChildCommand | null = null;
-  afterAll(async () => {
-    for (const c of children) c.proc.kill('SIGKILL');
-    await bundle?.dispose();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  const room = childrenRoom();
+  const children = room.children;
 
   it('kill test - a merging process killed at random moments 50 times never loses an acknowledged merge or half-applies one', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'cohort-kill-'));
-    const command = await childCommand();
-    bundle = command;
+    const { dir, command } = await room.open('cohort-kill-');
     const document = join(dir, 'skillbook.json');
     const random = seededRandom(2026);
     let spawned = 0;

@@ -2,17 +2,16 @@ import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Skillbook } from '@cohort/skillbook';
-import { FileStore, describeOpenError, inspectBook } from '@cohort/store';
+import { inspectBook } from '@cohort/store';
+import type { FileStore } from '@cohort/store';
 import { addOp, makeCommit } from '@cohort/store/testing';
+import { openFileStore } from './utils/fileStores.ts';
 import { useTempDirs } from './utils/tempDirs.ts';
 
 const tempDir = useTempDirs('surrogates');
 
-async function open(path: string): Promise<FileStore> {
-  const opened = await FileStore.open(path, { idleCheckpointMs: 0, checkpointEvery: 1 });
-  if (!opened.ok) throw new Error(describeOpenError(opened.error));
-  return opened.store;
-}
+/** A store that checkpoints after every commit. */
+const open = (path: string): Promise<FileStore> => openFileStore(path, { checkpointEvery: 1 });
 
 /** Every JSON string literal in a file's text (document, journal lines, snapshot, …) that contains `needle`, decoded. */
 function stringsWith(text: string, needle: string): string[] {

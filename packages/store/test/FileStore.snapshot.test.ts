@@ -8,21 +8,11 @@ import { sha256Hex, utf8 } from '../src/internal/disk/digest.ts';
 import { readDisk } from '../src/internal/disk/readDisk.ts';
 import type { BaseSource } from '../src/internal/disk/readDisk.ts';
 import { storePaths } from '../src/internal/disk/StorePaths.ts';
+import { describeBook } from '../../skillbook/test/utils/describeBook.ts';
 import { DOC, collect, openSim } from './utils/simStore.ts';
 
 const SNAPSHOT = `${DOC}.snapshot`;
 const paths = storePaths(DOC);
-
-/** Everything a book shows: its document, counters, per-skill revisions and the skill objects (keys in order). */
-function describeBook(b: Skillbook): unknown {
-  return {
-    text: b.toJSON(),
-    revision: b.revision,
-    nextId: b.nextId,
-    size: b.size,
-    skills: [...b.skills()].map((s) => [Object.keys(s), JSON.stringify(s), b.revisionsOf(s.id)]),
-  };
-}
 
 async function commit(store: FileStore, operations: readonly RawOp[]): Promise<void> {
   const r = await store.append(makeCommit(store.book, operations).commit);

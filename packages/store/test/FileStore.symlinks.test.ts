@@ -1,18 +1,14 @@
 import { readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FileStore, describeOpenError } from '@cohort/store';
-import type { FileStoreOptions } from '@cohort/store';
+import { FileStore } from '@cohort/store';
 import { addOp, makeCommit } from '@cohort/store/testing';
+import { openFileStore } from './utils/fileStores.ts';
 import { useTempDirs } from './utils/tempDirs.ts';
 
 const tempDir = useTempDirs('links');
 
-async function open(path: string, options: FileStoreOptions = {}): Promise<FileStore> {
-  const opened = await FileStore.open(path, { idleCheckpointMs: 0, ...options });
-  if (!opened.ok) throw new Error(describeOpenError(opened.error));
-  return opened.store;
-}
+const open = openFileStore;
 
 describe('FileStore and symbolic links', () => {
   it("symlinks - a document opened under a link and under its real name is one store: one lock, both writers' merges in both, the link kept", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SimFs } from '@cohort/store';
 import { addOp, makeCommit } from '@cohort/store/testing';
-import { DOC, openSim } from './utils/simStore.ts';
+import { DOC, expectNextMergeDurable, openSim } from './utils/simStore.ts';
 
 const JOURNAL = `${DOC}.journal`;
 
@@ -53,12 +53,7 @@ describe('FileStore torn writes', () => {
         }
       }
       // the store goes on: a new merge is durable after the cut
-      const next = await reopened.append(makeCommit(reopened.book, [addOp(`after ${kept}`)]).commit);
-      expect(next.ok).toBe(true);
-      await reopened.close();
-      const { store: third } = await openSim(sim);
-      expect(third.book.toJSON()).toBe(next.ok ? next.book.toJSON() : '');
-      await third.close();
+      await expectNextMergeDurable(sim, reopened, `after ${kept}`);
     }
   });
 

@@ -1,31 +1,22 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Skillbook } from '@cohort/skillbook';
 import { FileStore, describeOpenError } from '@cohort/store';
 import { blocksOf } from '../src/internal/journal/JournalLine.ts';
 import { scanJournal } from '../src/internal/journal/scanJournal.ts';
-import { childCommand, spawnMergeChild } from './utils/spawnMergeChild.ts';
-import type { ChildCommand, MergeChild } from './utils/spawnMergeChild.ts';
+import { childrenRoom, spawnMergeChild } from './utils/spawnMergeChild.ts';
+import type { MergeChild } from './utils/spawnMergeChild.ts';
 
 const MERGES = 120;
 
 describe('FileStore with two Cohort processes', () => {
-  const children: MergeChild[] = [];
-  let dir = '';
-  let bundle: ChildCommand | null = null;
-  afterAll(async () => {
-    for (const c of children) c.proc.kill('SIGKILL');
-    await bundle?.dispose();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  const room = childrenRoom();
+  const children = room.children;
 
   it('two processes - merging concurrently on one document, no acknowledged merge is lost and ids stay unique', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'cohort-two-'));
+    const { dir, command } = await room.open('cohort-two-');
     const document = join(dir, 'skillbook.json');
-    const command = await childCommand();
-    bundle = command;
     const spawnOne = (name: string, seed: number): MergeChild => {
       const child = spawnMergeChild(
         {

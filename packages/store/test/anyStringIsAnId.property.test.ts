@@ -5,19 +5,10 @@ import { MemoryStore, SimFs, replayHistory } from '@cohort/store';
 import type { Store } from '@cohort/store';
 import { makeCommit, readHistory } from '@cohort/store/testing';
 import type { RawOp } from '@cohort/store/testing';
+import { PROTOTYPE_NAMES } from './utils/prototypeNames.ts';
 import { DOC, openSim } from './utils/simStore.ts';
 
-/** Names that a plain object answers for without holding them. */
-const NAMES = [
-  '__proto__',
-  'constructor',
-  'toString',
-  'hasOwnProperty',
-  'valueOf',
-  'isPrototypeOf',
-  'propertyIsEnumerable',
-  '__defineGetter__',
-] as const;
+const NAMES = PROTOTYPE_NAMES;
 
 const op = fc.record({
   type: fc.constantFrom('ADD', 'UPDATE', 'TAG', 'REMOVE'),

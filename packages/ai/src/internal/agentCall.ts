@@ -1,5 +1,5 @@
 import { stepCountIs } from 'ai';
-import type { ModelMessage, StopCondition, ToolSet } from 'ai';
+import type { ModelMessage, StopCondition, TelemetryOptions, ToolSet } from 'ai';
 import type { Session } from '@cohort/runtime';
 import { DEFAULT_MAX_STEPS } from '../AgentOptions.ts';
 import type { AgentModel, AgentOptions } from '../AgentOptions.ts';
@@ -16,6 +16,7 @@ export type AgentCall = {
   readonly system?: string;
   readonly abortSignal: AbortSignal;
   readonly stopWhen: StopCondition<ToolSet>[];
+  readonly telemetry?: TelemetryOptions;
 } & ({ readonly prompt: string } | { readonly messages: ModelMessage[] });
 
 /**
@@ -32,6 +33,7 @@ export function agentCall(session: Session, options: AgentOptions): AgentCall {
       model: options.model,
       maxSteps,
       ...(options.system !== undefined ? { system: options.system } : {}),
+      ...(options.telemetry !== undefined ? { telemetry: options.telemetry } : {}),
       ...given,
     });
   }
@@ -44,6 +46,7 @@ export function agentCall(session: Session, options: AgentOptions): AgentCall {
     ...(options.prompt !== undefined ? { prompt: options.prompt } : { messages: options.messages ?? [] }),
     abortSignal: session.signal,
     stopWhen: [stepCountIs(maxSteps), () => session.signal.aborted],
+    ...(options.telemetry !== undefined ? { telemetry: options.telemetry } : {}),
   };
 }
 

@@ -2,6 +2,8 @@ import { wrapLanguageModel } from 'ai';
 import type { LanguageModelMiddleware } from 'ai';
 import type { Session } from '@cohort/runtime';
 import type { AgentModel } from '../AgentOptions.ts';
+import { callRecorderOf } from '../callRecorder.ts';
+import { recordedGenerate, recordedStream } from './recordedCalls.ts';
 
 type ModelUsage = {
   readonly inputTokens: { readonly total: number | undefined };
@@ -13,22 +15,26 @@ type ModelUsage = {
  * made once the budget is spent) and the call's tokens as soon as its response (or, streamed,
  * its `finish` part) arrives, before any tool of that step runs. A refused charge fails the
  * session as `budget_exhausted` (the runtime does that) and throws here, which ends the loop.
+ * A session with a call recorder (a durable session) records each call's reply, and a run of
+ * it after a crash gets the recorded reply instead of a call — charged again, as its runtime's
+ * budget is new.
  */
 export function chargedModel(session: Session, model: AgentModel): AgentModel {
   return wrapLanguageModel({ model, middleware: charging(session) });
 }
 
 function charging(session: Session): LanguageModelMiddleware {
+  const record = callRecorderOf(session);
   return {
     async wrapGenerate({ doGenerate }) {
       spend(session, { requests: 1 });
-      const result = await doGenerate();
+      const result = record ? await recordedGenerate(record, doGenerate) : await doGenerate();
       spend(session, { tokens: tokensOf(result.usage) });
       return result;
     },
     async wrapStream({ doStream }) {
       spend(session, { requests: 1 });
-      const result = await doStream();
+      const result = record ? await recordedStream(record, doStream) : await doStream();
       const stream = result.stream.pipeThrough(
         new TransformStream({
           transform(part, controller) {

@@ -25,6 +25,12 @@ export interface SessionUnit {
 }
 
 /**
+ * The key under which `@cohort/ai` looks for a session's call recorder (a registered symbol,
+ * so neither package depends on the other): a durable session's model calls are recorded steps.
+ */
+const CALL_RECORDER: unique symbol = Symbol.for('cohort.callRecorder');
+
+/**
  * The session a body sees in a durable unit: the runtime's session, except that spawning a
  * registered body runs it as a child unit (on any worker) instead of in this process. Each
  * session has a key — its place in the unit's tree by spawn order (`0`, `0.1`, `0.1.3`) — that
@@ -71,6 +77,11 @@ export class DurableSession<I> implements Session<I> {
    */
   step<T>(name: string, run: () => Promise<T>): Promise<T> {
     return this.unit.recordStep(`step:${this.key}#${this.inner.attempt}:${this.steps++}`, name, run);
+  }
+
+  /** `@cohort/ai`'s model calls in this session, as recorded steps: a call that returned before a crash is not made again. */
+  [CALL_RECORDER]<T>(name: string, run: () => Promise<T>): Promise<T> {
+    return this.step(name, run);
   }
 
   get id(): SessionId {

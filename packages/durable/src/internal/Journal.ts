@@ -1,7 +1,16 @@
 import pg from 'pg';
+import { retryOnConnectionError } from './retry.ts';
 
 /** The schema, in the DBOS system database, that holds what the units record. */
 export const JOURNAL_SCHEMA = 'cohort_durable';
+
+/** The table of workers, in the system database: each one's last heartbeat, and who took over its work (see `Takeover`). */
+export const WORKERS_TABLE = `${JOURNAL_SCHEMA}.workers`;
+
+const CREATE_WORKERS = `CREATE TABLE IF NOT EXISTS ${WORKERS_TABLE} (
+  executor text PRIMARY KEY, app_version text NOT NULL,
+  started_at timestamptz NOT NULL DEFAULT now(), beat_at timestamptz NOT NULL DEFAULT now(),
+  adopted_by text, adopted_at timestamptz)`;
 
 /**
  * What durable units record, by key: the id leases a unit was granted, the order in which a
@@ -35,6 +44,7 @@ export class Journal {
         await client.query(`CREATE TABLE IF NOT EXISTS ${JOURNAL_SCHEMA}.records (
           unit text NOT NULL, key text NOT NULL, value jsonb NOT NULL, at timestamptz NOT NULL DEFAULT now(),
           PRIMARY KEY (unit, key))`);
+        await client.query(CREATE_WORKERS);
         await client.query('COMMIT');
       } catch (err) {
         await client.query('ROLLBACK').catch(() => undefined);
@@ -46,16 +56,26 @@ export class Journal {
     return this.ready;
   }
 
+  /** Runs one statement on the journal's pool (the workers' heartbeats share it). */
+  async query<R extends object>(text: string, params: unknown[]): Promise<{ rows: R[] }> {
+    return this.run<R>(text, params);
+  }
+
+  /** One statement, tried again when its connection is lost: every statement here is safe to repeat. */
+  private run<R extends object>(text: string, params: unknown[]): Promise<{ rows: R[] }> {
+    return retryOnConnectionError(() => this.pool.query<R>(text, params));
+  }
+
   /** The value recorded under `key` for `unit`, or undefined. */
   async get(unit: string, key: string): Promise<unknown> {
     const text = `SELECT value FROM ${JOURNAL_SCHEMA}.records WHERE unit = $1 AND key = $2`;
-    const { rows } = await this.pool.query<{ value: unknown }>(text, [unit, key]);
+    const { rows } = await this.run<{ value: unknown }>(text, [unit, key]);
     return rows[0]?.value;
   }
 
   /** Records `value` under `key` unless something is recorded there already; the value that stands. */
   async record(unit: string, key: string, value: unknown): Promise<unknown> {
-    const { rows } = await this.pool.query<{ value: unknown }>(
+    const { rows } = await this.run<{ value: unknown }>(
       `INSERT INTO ${JOURNAL_SCHEMA}.records (unit, key, value) VALUES ($1, $2, $3::jsonb)
        ON CONFLICT (unit, key) DO NOTHING RETURNING value`,
       [unit, key, JSON.stringify(value)],
@@ -75,7 +95,7 @@ export class Journal {
 
   /** Every key of `unit` that starts with `prefix`, with its value. */
   async list(unit: string, prefix: string): Promise<{ key: string; value: unknown }[]> {
-    const { rows } = await this.pool.query<{ key: string; value: unknown }>(
+    const { rows } = await this.run<{ key: string; value: unknown }>(
       `SELECT key, value FROM ${JOURNAL_SCHEMA}.records WHERE unit = $1 AND starts_with(key, $2)`,
       [unit, prefix],
     );

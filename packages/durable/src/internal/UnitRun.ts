@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AuditEntry, ConflictPolicy, Limits, Session, SessionFailure, SessionOutcome, SpawnOptions } from '@cohort/runtime';
-import { adoptCommit, createRuntime, defaultLimits, draftView } from '@cohort/runtime';
+import { adoptCommit, createRuntime, defaultLimits, draftView, traceCarrier, withTraceCarrier } from '@cohort/runtime';
 import type { Store } from '@cohort/store';
 import { DurableError } from '../DurableError.ts';
 import { jsonProblem } from '../jsonProblem.ts';
@@ -24,6 +24,12 @@ export interface UnitHost {
   readonly conflicts: ConflictPolicy | undefined;
   /** Runs a child unit on the queue (any worker) and waits for its recorded result. */
   runChild(spec: UnitSpec): Promise<UnitResult>;
+  /** Calls `stop` when unit `unitId` is cancelled while it runs here; the function returned forgets it. */
+  track?(unitId: string, stop: () => void): () => void;
+  /** This worker's executor id: recorded at each start of a unit (`cohort runs show` lists them). */
+  readonly executorId?: string;
+  /** Cancels unit `unitId` and its descendants wherever they run (its proxy ended before its result came). */
+  cancelTree?(unitId: string): Promise<void>;
 }
 
 /** The runtime id of a unit's sessions: the same on every run of the unit, so its audit names the same sessions. */
@@ -43,6 +49,14 @@ export async function runUnit(host: UnitHost, spec: UnitSpec): Promise<UnitResul
   const view = spec.view.ops.length === 0 ? base : base.replay(spec.view.ops);
   const viewBook = 'ok' in view ? (view.ok ? view.book : null) : view;
   if (!viewBook) return unitFailure(spec, 'invalid_commit', `the unit's view does not replay on revision ${spec.view.baseRevision}`);
+  if (host.executorId !== undefined) {
+    const at = Date.now();
+    await host.journal.record(spec.unitId, `start:${at}:${host.executorId}`, { executor: host.executorId, at });
+  }
+  // the deadline is recorded at the unit's first start: a timeout is wall-clock across crashes and restarts
+  const deadline = spec.timeoutMs
+    ? await host.journal.recorded(spec.unitId, 'deadline', async () => Date.now() + (spec.timeoutMs ?? 0))
+    : undefined;
   const order = new MergeOrder(host.journal, spec.unitId);
   await order.load();
   const rt = createRuntime({
@@ -52,24 +66,29 @@ export async function runUnit(host: UnitHost, spec: UnitSpec): Promise<UnitResul
     limits: unitLimits(host.limits, spec),
     ...(host.conflicts ? { conflicts: host.conflicts } : {}),
   });
+  const untrack = host.track?.(spec.unitId, () => void rt.close());
   try {
     const run = new UnitSessions(host, spec, order);
     const body = host.bodies.get(spec.body);
-    const outcome = await rt.run(
-      async (s: Session) => {
-        const output: unknown = await (body as (s: Session) => unknown)(new DurableSession(s, run, '0', []));
-        const problem = jsonProblem(output, 'output');
-        if (problem) throw new DurableError('DURABLE_UNSERIALISABLE', `the output of body ${spec.body} cannot be recorded: ${problem}`);
-        return output;
-      },
-      {
-        input: spec.input as never,
-        ...(spec.name !== undefined ? { name: spec.name } : {}),
-        ...(spec.timeoutMs ? { timeoutMs: spec.timeoutMs } : {}),
-      },
+    // the unit's root session is a child of the spawning session's span, wherever it runs
+    const outcome = await withTraceCarrier(spec.trace, () =>
+      rt.run(
+        async (s: Session) => {
+          const output: unknown = await (body as (s: Session) => unknown)(new DurableSession(s, run, '0', []));
+          const problem = jsonProblem(output, 'output');
+          if (problem) throw new DurableError('DURABLE_UNSERIALISABLE', `the output of body ${spec.body} cannot be recorded: ${problem}`);
+          return output;
+        },
+        {
+          input: spec.input as never,
+          ...(spec.name !== undefined ? { name: spec.name } : {}),
+          ...(deadline !== undefined ? { timeoutMs: Math.max(1, deadline - Date.now()) } : {}),
+        },
+      ),
     );
     return resultOf(spec, outcome, rt.audit);
   } finally {
+    untrack?.();
     await rt.close();
   }
 }
@@ -181,6 +200,12 @@ class UnitSessions implements SessionUnit {
       if (refusal) throw refusal;
       const start = draftView(p)?.revision ?? 0;
       const unitId = `${this.spec.unitId}/${key}${p.attempt > 1 ? `#${p.attempt}` : ''}`;
+      const trace = traceCarrier();
+      // the proxy ended first (its parent's timeout, a cancellation): so does the child, wherever it runs
+      let arrived = false;
+      p.signal.addEventListener('abort', () => {
+        if (!arrived) void this.host.cancelTree?.(unitId).catch(() => undefined);
+      });
       const result = await this.host.runChild({
         unitId,
         body: name,
@@ -189,7 +214,9 @@ class UnitSessions implements SessionUnit {
         home: { sessionId: p.id, path: this.pathInTree(p.path) },
         ...(options.name !== undefined ? { name: options.name } : {}),
         ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+        ...(trace ? { trace } : {}),
       });
+      arrived = true;
       await this.order.turn(parent.key, key);
       if (result.status === 'failed') {
         remoteFailure = result.failure;

@@ -8,6 +8,7 @@ import type { Journal } from '../../src/internal/Journal.ts';
 import { runUnit } from '../../src/internal/UnitRun.ts';
 import type { UnitHost } from '../../src/internal/UnitRun.ts';
 import { MemoryJournal } from '../utils/MemoryJournal.ts';
+import { agent, modelCalls } from '../utils/agents.ts';
 
 /** A worker's host without DBOS: units run in this process, recorded in memory. */
 function hostOf(bodies: Bodies): UnitHost & { readonly store: MemoryStore } {
@@ -68,5 +69,54 @@ describe('runUnit', () => {
     const rt = createRuntime();
     expect(await rt.run(async (s) => recordStep(s, 'plain', async () => 7))).toMatchObject({ status: 'committed', output: 7 });
     await rt.close();
+  });
+
+  it('a unit run again after its recorded deadline times out at once: a timeout is wall-clock across restarts', async () => {
+    const slow = async (s: Session) => {
+      await s.sleep(60_000);
+      return 'woke';
+    };
+    const host = hostOf(new Bodies({ slow }));
+    const spec = { unitId: 'run-deadline', body: 'slow', input: null, timeoutMs: 60_000, view: { baseRevision: 0, ops: [] } };
+    // the first start recorded a deadline that has passed since (the worker was down)
+    await host.journal.record('run-deadline', 'deadline', Date.now() - 1_000);
+    const result = await runUnit(host, spec);
+    expect(result).toMatchObject({ status: 'failed', failure: { kind: 'timeout' } });
+  });
+
+  it('a first start records the deadline its timeout counts to', async () => {
+    const quick = async () => 'done';
+    const host = hostOf(new Bodies({ quick }));
+    const before = Date.now();
+    const result = await runUnit(host, {
+      unitId: 'run-q',
+      body: 'quick',
+      input: null,
+      timeoutMs: 5_000,
+      view: { baseRevision: 0, ops: [] },
+    });
+    expect(result.status).toBe('committed');
+    const deadline = (await host.journal.get('run-q', 'deadline')) as number;
+    expect(deadline).toBeGreaterThanOrEqual(before + 5_000);
+    expect(deadline).toBeLessThanOrEqual(Date.now() + 5_000);
+  });
+
+  it("an agent's model calls through @cohort/ai are recorded steps: a unit run again makes none, and ends the same", async () => {
+    const made: string[] = [];
+    modelCalls.hook = (task, step) => void made.push(`${task} ${step}`);
+    try {
+      const host = hostOf(new Bodies({ agent }));
+      const spec = { unitId: 'run-agent', body: 'agent', input: { task: 'solo', steps: 2 }, view: { baseRevision: 0, ops: [] } };
+      const first = await runUnit(host, spec);
+      expect(made).toEqual(['solo 0', 'solo 1', 'solo 2']);
+      const again = await runUnit(host, spec);
+      expect(made, 'no call made again').toHaveLength(3);
+      expect(again).toMatchObject({ status: 'committed', output: 'solo done' });
+      const issues = (r: typeof first) => (r.status === 'committed' ? r.entries.flatMap((e) => e.ops.map((op) => op.issue)) : []);
+      expect(issues(again)).toEqual(issues(first));
+      expect(issues(again)).toEqual(['solo step 0', 'solo step 1']);
+    } finally {
+      modelCalls.hook = () => undefined;
+    }
   });
 });

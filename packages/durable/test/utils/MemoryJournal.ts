@@ -18,6 +18,12 @@ export class MemoryJournal {
     return this.get(unit, key);
   }
 
+  async recorded<T>(unit: string, key: string, make: () => Promise<T>): Promise<T> {
+    const found = await this.get(unit, key);
+    if (found !== undefined) return found as T;
+    return (await this.record(unit, key, await make())) as T;
+  }
+
   list(unit: string, prefix: string): Promise<{ key: string; value: unknown }[]> {
     return Promise.resolve([...this.unit(unit)].filter(([key]) => key.startsWith(prefix)).map(([key, value]) => ({ key, value })));
   }

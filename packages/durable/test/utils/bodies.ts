@@ -71,7 +71,42 @@ export async function fanOut(s: Session<FanOutInput>): Promise<{ statuses: strin
 }
 
 /** Every body of the tests, registered by name on every worker. */
-export const testBodies = { writer, crasher, fanOut, updater, rivals, nested, tree, deeper };
+export const testBodies = { writer, crasher, fanOut, updater, rivals, nested, tree, deeper, sleeper, sleepers, failsDeep, spawnsFailing };
+
+/** A child body that writes, then sleeps `ms` (logging `stopped <issue>` when its session ends first). */
+export async function sleeper(s: Session<{ readonly issue: string; readonly ms: number }>): Promise<string> {
+  await started.hook(s.input.issue);
+  await s.tools.add_skill({ section: 'harness', issue: s.input.issue, insight: 'written before the sleep' });
+  try {
+    await s.sleep(s.input.ms);
+  } catch (err) {
+    await started.hook(`stopped ${s.input.issue}`);
+    throw err;
+  }
+  return s.input.issue;
+}
+
+/** A root that writes, then spawns `children` registered sleepers of `ms` each. */
+export async function sleepers(s: Session<{ readonly children: number; readonly ms: number }>): Promise<string[]> {
+  await s.tools.add_skill({ section: 'harness', issue: 'root of sleepers', insight: 'must not land when cancelled' });
+  const outcomes = await Promise.all(
+    Array.from({ length: s.input.children }, (_, i) =>
+      s.spawn(sleeper, { input: { issue: `sleeper ${i}`, ms: s.input.ms }, name: `sleeper ${i}` }),
+    ),
+  );
+  return outcomes.map((o) => o.status);
+}
+
+/** A child body that fails with a cause chain: `refused by the service` caused by `connection reset`. */
+export async function failsDeep(): Promise<never> {
+  throw new Error('refused by the service', { cause: Object.assign(new Error('connection reset'), { code: 'ECONNRESET' }) });
+}
+
+/** A root that spawns {@link failsDeep} as a child unit and returns the failure it got. */
+export async function spawnsFailing(s: Session): Promise<unknown> {
+  const o = await s.spawn(failsDeep, { name: 'fails' });
+  return o.status === 'failed' ? { kind: o.failure.kind, message: o.failure.message, error: o.failure.error ?? null } : o.status;
+}
 
 /** A child body that rewrites one skill's insight (two of them on one skill conflict). */
 export async function updater(

@@ -7,6 +7,7 @@
 import pg from 'pg';
 import { PostgresStore } from '@cohort/store-postgres';
 import { openDurable } from '../../src/index.ts';
+import { agent, agentTree, modelCalls } from './agents.ts';
 import { started, testBodies } from './bodies.ts';
 
 /** What the test starts a worker with (one JSON argument). */
@@ -17,7 +18,17 @@ export interface WorkerOptions {
   readonly executorId: string;
   /** Where each writer's start is logged: `<schema>.starts`. */
   readonly logSchema: string;
-  readonly run?: { readonly id: string; readonly children: number; readonly delayMs: number };
+  /** A run to start: the fan-out (`children` writers), or with `body: 'agentTree'` agents of `steps` model calls. */
+  readonly run?: {
+    readonly id: string;
+    readonly children: number;
+    readonly delayMs: number;
+    readonly body?: 'fanOut' | 'agentTree';
+    readonly steps?: number;
+  };
+  readonly heartbeatMs?: number;
+  readonly applicationVersion?: string;
+  readonly takeoverAfterMs?: number;
 }
 
 const options = JSON.parse(process.argv[2] ?? '{}') as WorkerOptions;
@@ -28,16 +39,25 @@ log.on('error', () => undefined);
 started.hook = async (issue) => {
   await log.query(`INSERT INTO ${options.logSchema}.starts (issue, executor) VALUES ($1, $2)`, [issue, options.executorId]);
 };
+modelCalls.hook = async (task, step) => {
+  await log.query(`INSERT INTO ${options.logSchema}.starts (issue, executor) VALUES ($1, $2)`, [
+    `call ${task} ${step}`,
+    options.executorId,
+  ]);
+};
 
 const opened = await PostgresStore.open({ url: options.storeUrl, schema: options.storeSchema });
 if (!opened.ok) throw new Error('the store did not open');
 const durable = await openDurable({
   systemDatabaseUrl: options.systemDatabaseUrl,
   store: opened.store,
-  bodies: testBodies,
+  bodies: { ...testBodies, agent, agentTree },
   executorId: options.executorId,
   workerConcurrency: 2,
   pollingIntervalMs: 50,
+  ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
+  ...(options.applicationVersion !== undefined ? { applicationVersion: options.applicationVersion } : {}),
+  ...(options.takeoverAfterMs !== undefined ? { takeoverAfterMs: options.takeoverAfterMs } : {}),
 });
 say({ t: 'ready' });
 process.stdin.resume();
@@ -49,6 +69,10 @@ process.stdin.on('end', () => {
     .then(() => process.exit(0));
 });
 if (options.run) {
-  const outcome = await durable.run('fanOut', { children: options.run.children, delayMs: options.run.delayMs }, { id: options.run.id });
+  const { id, children, delayMs, body, steps } = options.run;
+  const outcome =
+    body === 'agentTree'
+      ? await durable.run('agentTree', { steps: steps ?? 3, delayMs }, { id })
+      : await durable.run('fanOut', { children, delayMs }, { id });
   say({ t: 'outcome', outcome });
 }

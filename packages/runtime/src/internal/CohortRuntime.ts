@@ -20,6 +20,7 @@ import { RuntimeIdSchema, newRuntimeId } from '../SessionId.ts';
 import { RootLedger } from './RootLedger.ts';
 import type { Seams } from './Seams.ts';
 import { SessionTree } from './SessionTree.ts';
+import { tracingFor } from './tracing/tracingFor.ts';
 import { SkillIds } from './SkillIds.ts';
 
 /** How many recent entries `rt.audit` keeps by default. */
@@ -32,6 +33,7 @@ const RuntimeOptionsSchema = z.object({
   conflicts: z.union([z.enum(['reject', 'rebase', 'last-writer-wins']), z.function()]).optional(),
   runtimeId: RuntimeIdSchema.optional(),
   auditWindow: z.union([z.number().int().positive(), z.literal(Number.POSITIVE_INFINITY)]).optional(),
+  tracing: z.boolean().optional(),
 });
 
 /**
@@ -89,6 +91,7 @@ class CohortRuntime implements Runtime {
       runtimeId: this.runtimeId,
       seams,
       inspect: options.inspect,
+      tracing: tracingFor(options.tracing),
     });
     this.noticeSub = this.store.notices$.subscribe((n) => this.events.next(n));
     // catching up with the store and the first id lease, side by side; a refused lease is no

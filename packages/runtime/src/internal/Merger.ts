@@ -15,6 +15,7 @@ import type { Seams } from './Seams.ts';
 import type { SessionNode } from './SessionNode.ts';
 import type { SessionRegistry } from './SessionRegistry.ts';
 import type { Verdict } from './Verdict.ts';
+import type { Tracing } from './tracing/Tracing.ts';
 import { answerOf, refused } from './Verdict.ts';
 
 /** What the merger works with. */
@@ -28,6 +29,8 @@ export interface MergerDeps {
   readonly events: EventSink;
   /** Reports a defect of the runtime (a `runtime.defect` event). */
   readonly reportDefect: (thrown: unknown) => void;
+  /** Where merge spans go. */
+  readonly tracing: Tracing;
 }
 
 /** The answer to a root session whose commit came after the runtime closed. */
@@ -100,6 +103,16 @@ export class Merger {
 
   /** Decides and merges; a defect on the way refuses the commit instead of leaving it unanswered. */
   private guarded(owner: SessionNode | null, sessionId: SessionId, commit: Commit, done: (verdict: Verdict) => void): void {
+    const { tracing } = this.deps;
+    const child = tracing.enabled ? this.deps.registry.get(sessionId) : undefined;
+    const traced = child?.trace ? tracing.mergeStarted(owner, child, commit) : null;
+    if (traced) {
+      const answer = done;
+      done = (verdict) => {
+        traced(verdict);
+        answer(verdict);
+      };
+    }
     try {
       this.decide(owner, sessionId, commit, done);
     } catch (thrown) {

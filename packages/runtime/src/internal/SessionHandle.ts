@@ -22,7 +22,7 @@ export class SessionHandle<I = unknown> implements Session<I> {
 
   /** Made on first use: a session that only spawns, or writes batches, never pays for them. */
   get tools(): SkillTools {
-    return (this.toolset ??= createSkillTools(this.writes));
+    return (this.toolset ??= this.host.tracing.tools(this.node.trace, createSkillTools(this.writes)));
   }
 
   /** Where the session's writes go, made on first use. */

@@ -20,6 +20,7 @@ import { dropChildDoneEvents } from './dropChildDoneEvents.ts';
 import { LazyAbortController } from './LazyAbortController.ts';
 import { SessionHandle } from './SessionHandle.ts';
 import type { SkillIds } from './SkillIds.ts';
+import type { SessionTrace, Tracing } from './tracing/Tracing.ts';
 
 /** What a session's node needs from the tree that runs it. */
 export interface SessionHost {
@@ -30,6 +31,8 @@ export interface SessionHost {
   /** The runtime's skill ids, from its id leases: what a session's ADDs are given. */
   readonly ids: SkillIds;
   spawn(parent: SessionNode, body: SessionBody<never, unknown>, options: SpawnOptions<unknown>): Promise<SessionOutcome>;
+  /** Where the session's spans go. */
+  readonly tracing: Tracing;
   /** What the session's machine emitted (it has taken its new state). */
   sessionEmitted(node: SessionNode, emitted: SessionEmitted): void;
   /** A model or tool call the session's body recorded (`s.record`). */
@@ -84,6 +87,8 @@ export class SessionNode {
   output: unknown = undefined;
   /** The tool calls answered `{ error }` while the body ran. */
   refused: RefusedCalls = NO_REFUSED_CALLS;
+  /** The session's span, when it is traced (set once, as it starts). */
+  trace: SessionTrace | null = null;
 
   constructor(spec: NodeSpec, host: SessionHost) {
     this.id = spec.id;

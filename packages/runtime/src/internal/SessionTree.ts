@@ -20,18 +20,11 @@ import type { RootCommit, Supervisor } from '../supervisorMachine.ts';
 import { admitSession, openAccount } from './admitSession.ts';
 import { dropChildDoneEvents } from './dropChildDoneEvents.ts';
 import { Merger, closedAnswer } from './Merger.ts';
-import {
-  committedEvent,
-  committedOutcome,
-  failedOutcome,
-  failureEvents,
-  refusalFailure,
-  sessionFailure,
-  spawnedEvent,
-} from './outcomes.ts';
+import { committedEvent, committedOutcome, failedOutcome, failureEvents, sessionFailure, spawnedEvent } from './outcomes.ts';
 import type { RootLedger } from './RootLedger.ts';
 import type { BodyEnded } from './runBody.ts';
 import { runBody } from './runBody.ts';
+import { refusedSpawn } from './refusedSpawn.ts';
 import type { Seams } from './Seams.ts';
 import { SessionNode } from './SessionNode.ts';
 import type { Deliver, SessionHost } from './SessionNode.ts';
@@ -39,6 +32,7 @@ import type { EventSink } from './EventSink.ts';
 import { SessionRegistry } from './SessionRegistry.ts';
 import { CancelCascade } from './CancelCascade.ts';
 import type { SkillIds } from './SkillIds.ts';
+import type { Tracing } from './tracing/Tracing.ts';
 
 /** What a session tree is built from. */
 export interface TreeDeps {
@@ -54,6 +48,8 @@ export interface TreeDeps {
   readonly runtimeId: string;
   readonly seams: Seams;
   readonly inspect: Observer<InspectionEvent> | ((event: InspectionEvent) => void) | undefined;
+  /** Where spans go (`NO_TRACING` when tracing is off). */
+  readonly tracing: Tracing;
 }
 
 /** The xstate id (and system id) of the runtime's root supervisor. */
@@ -77,9 +73,11 @@ export class SessionTree implements SessionHost {
   readonly limits: Limits;
   readonly operationLimits: OperationLimits;
   readonly ids: SkillIds;
+  readonly tracing: Tracing;
 
   constructor(private readonly deps: TreeDeps) {
     this.clock = deps.clock;
+    this.tracing = deps.tracing;
     this.limits = deps.limits;
     this.operationLimits = operationLimits(deps.limits);
     this.ids = deps.skillIds;
@@ -121,7 +119,7 @@ export class SessionTree implements SessionHost {
   /** A refused `rt.run` (the runtime is closed, or its store could not be loaded). */
   refuse(options: SpawnOptions<unknown>, seed: FailureSeed): SessionOutcome {
     const id = this.registry.newId();
-    return this.refused(id, [id], seed, 1, options);
+    return refusedSpawn(this.deps, { parent: null, id, path: [id], attempt: 1, name: options.name }, seed);
   }
 
   /**
@@ -179,7 +177,7 @@ export class SessionTree implements SessionHost {
     const { limits, budget } = this.deps;
     const account = admitSession({ parent, options, isRetry, limits, live: this.registry.size }) ?? openAccount(parent, options, budget);
     if (!(account instanceof BudgetAccount)) {
-      deliver(this.refused(id, path, account, attempt, options));
+      deliver(refusedSpawn(this.deps, { parent, id, path, attempt, name: options.name }, account));
       return id;
     }
     const start = parent ? parent.draft.book : this.deps.ledger.book;
@@ -187,25 +185,10 @@ export class SessionTree implements SessionHost {
     const node = new SessionNode({ id, path, parent, body, options, attempt, deliver, draft, budget: account, root: this.root }, this);
     this.registry.add(node);
     if (this.deps.events.listening) this.deps.events.emit(spawnedEvent(id, path, this.clock.now(), attempt, options.name));
+    node.trace = this.tracing.sessionStarted(node);
     node.actor.start();
-    runBody(node, (n, event) => this.bodyEnded(n, event));
+    runBody(node, (n, event) => this.bodyEnded(n, event), this.tracing);
     return id;
-  }
-
-  private refused(
-    id: SessionId,
-    path: readonly SessionId[],
-    seed: FailureSeed,
-    attempt: number,
-    options: SpawnOptions<unknown>,
-  ): SessionOutcome {
-    const failure = refusalFailure(id, path, seed, attempt, this.clock.now());
-    const { events } = this.deps;
-    if (events.listening) {
-      events.emit(spawnedEvent(id, path, failure.at, attempt, options.name));
-      for (const event of failureEvents(failure, { tokens: 0, requests: 0 })) events.emit(event);
-    }
-    return failedOutcome(failure);
   }
 
   /** In a promise callback: a defect here must not become an unhandled rejection. */
@@ -233,6 +216,7 @@ export class SessionTree implements SessionHost {
     const { context, output: merged } = node.actor.getSnapshot();
     if (merged && !context.failure) {
       this.finish(node, 'committed');
+      if (node.trace) this.tracing.sessionSettled(node.trace, { merged, charged: node.budget.spent() });
       node.deliver(committedOutcome(node, merged));
       this.childGone(node.parent);
       return;
@@ -244,6 +228,7 @@ export class SessionTree implements SessionHost {
     const failure = sessionFailure(node, seed, cancelled, this.clock.now());
     const { events } = this.deps;
     if (events.listening) for (const event of failureEvents(failure, node.budget.spent(), node.draft.allOps())) events.emit(event);
+    if (node.trace) this.tracing.sessionSettled(node.trace, { failure, charged: node.budget.spent() });
     if (node.state === 'retrying') {
       const next = this.start(node.parent, node.body, node.options, node.attempt + 1, node.deliver, true);
       node.tell({ type: 'RETRIED', next });
@@ -292,7 +277,9 @@ export class SessionTree implements SessionHost {
   /** Delivers a defect to a session whose settling hit one (its outcome is delivered once), so that it never hangs. */
   private rescueSettle(node: SessionNode, thrown: unknown): void {
     this.registry.remove(node);
-    node.deliver(failedOutcome(sessionFailure(node, defect('runtime defect while settling', thrown), 0, this.clock.now())));
+    const failure = sessionFailure(node, defect('runtime defect while settling', thrown), 0, this.clock.now());
+    if (node.trace) this.tracing.sessionSettled(node.trace, { failure, charged: node.budget.spent() });
+    node.deliver(failedOutcome(failure));
     this.childGone(node.parent);
     node.tell({ type: 'DEFECT', message: 'runtime defect while settling' });
   }

@@ -13,11 +13,11 @@ export interface SkillFields {
   readonly issue: string;
   readonly insight: string | null;
   readonly occurrences: readonly InsightSource[];
-  readonly active?: boolean;
-  readonly used_count?: number;
-  readonly helpful_count?: number;
-  readonly harmful_count?: number;
-  readonly neutral_count?: number;
+  readonly active?: boolean | undefined;
+  readonly used_count?: number | undefined;
+  readonly helpful_count?: number | undefined;
+  readonly harmful_count?: number | undefined;
+  readonly neutral_count?: number | undefined;
   readonly created: string;
   readonly at: string;
 }
@@ -64,6 +64,38 @@ export function makeSkill(f: SkillFields): Skill {
     created_at: f.created,
     updated_at: f.at,
   };
+}
+
+/** What an op changes in a skill it revises; what is not given stays as it was. */
+export interface SkillRevision {
+  readonly occurrences: readonly InsightSource[];
+  readonly at: string;
+  readonly keywords?: readonly string[];
+  readonly issue?: string;
+  readonly insight?: string | null;
+  readonly active?: boolean | undefined;
+  readonly helpful_count?: number | undefined;
+  readonly harmful_count?: number | undefined;
+  readonly neutral_count?: number | undefined;
+}
+
+/** `old` made again at `change.at` with what an op changed; its id, section and creation time stay. */
+export function reviseSkill(old: Skill, change: SkillRevision): Skill {
+  return makeSkill({
+    id: old.id,
+    section: old.section,
+    keywords: change.keywords ?? old.keywords,
+    issue: change.issue ?? old.issue,
+    insight: change.insight === undefined ? (old.insight ?? null) : change.insight,
+    occurrences: change.occurrences,
+    active: change.active ?? old.active,
+    used_count: old.used_count,
+    helpful_count: change.helpful_count ?? old.helpful_count,
+    harmful_count: change.harmful_count ?? old.harmful_count,
+    neutral_count: change.neutral_count ?? old.neutral_count,
+    created: old.created_at,
+    at: change.at,
+  });
 }
 
 /** Deep-freezes a skill (its insight sources are frozen when made). */

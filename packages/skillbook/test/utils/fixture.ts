@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parsePyJson } from '../../src/internal/pyJson.ts';
 import { writeIndented } from '../../src/internal/pyJsonText.ts';
-import type { Clock, SkillbookStats } from '../../src/index.ts';
+import type { BatchResult, Clock, Skillbook, SkillbookStats } from '../../src/index.ts';
 
 /** One expected state of the book (format `skillbook-conformance/1`). */
 export interface Expected {
@@ -67,4 +67,15 @@ export function steppingClock(start = Date.UTC(2026, 10, 29, 12, 0, 0)): Clock &
 /** A clock that always tells the same instant. */
 export function fixedClock(at = Date.UTC(2026, 0, 1)): Clock {
   return { now: () => at };
+}
+
+/** A batch that applied, or a thrown error naming its code and message. */
+export function ok(result: BatchResult): Extract<BatchResult, { ok: true }> {
+  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result;
+}
+
+/** `book` with `operations` applied as one batch on `clock`; throws when the batch is refused. */
+export function addAt(clock: Clock, book: Skillbook, ...operations: object[]): Skillbook {
+  return ok(book.applyBatch({ operations }, { clock })).book;
 }

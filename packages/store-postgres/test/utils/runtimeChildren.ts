@@ -1,16 +1,16 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { replayHistory } from '@cohort/store';
 import type { PersistedCommit } from '@cohort/store';
 import { readHistory } from '@cohort/store/testing';
 import { PostgresStore } from '@cohort/store-postgres';
+import { bundleChild } from '../../../../test/utils/bundleChild.ts';
+import type { ChildCommand } from '../../../../test/utils/bundleChild.ts';
 import type { ChildOptions, ChildReport } from './runtimeChild.ts';
+
+export type { ChildCommand };
 
 type Ack = Extract<ChildReport, { t: 'ack' }>;
 
@@ -22,35 +22,9 @@ export interface RuntimeChild {
   readonly closed: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
 }
 
-/** How to start the child: its arguments to `node`, and how to remove its bundle. */
-export interface ChildCommand {
-  readonly args: readonly string[];
-  dispose(): Promise<void>;
-}
-
-type Esbuild = { build(options: Record<string, unknown>): Promise<unknown> };
-
-/**
- * `node <bundle of runtimeChild.ts>`: bundled once with the esbuild that tsx ships (a child
- * through tsx costs over a second of CPU; the kill test starts two dozen). node-postgres is
- * CommonJS, so the bundle gets a `require` of its own.
- */
-export async function runtimeChildCommand(): Promise<ChildCommand> {
-  const entry = fileURLToPath(new URL('./runtimeChild.ts', import.meta.url));
-  const esbuild = createRequire(createRequire(import.meta.url).resolve('tsx'))('esbuild') as Esbuild;
-  const dir = await mkdtemp(join(tmpdir(), 'cohort-pg-child-'));
-  const outfile = join(dir, 'child.mjs');
-  await esbuild.build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile,
-    logLevel: 'error',
-    banner: { js: "import { createRequire as cohortRequire } from 'node:module'; const require = cohortRequire(import.meta.url);" },
-  });
-  return { args: [outfile], dispose: () => rm(dir, { recursive: true, force: true }) };
+/** `node <bundle of runtimeChild.ts>` (see `bundleChild`). */
+export function runtimeChildCommand(): Promise<ChildCommand> {
+  return bundleChild(fileURLToPath(new URL('./runtimeChild.ts', import.meta.url)), 'cohort-pg-child-');
 }
 
 /** Starts a child with `options`; `onAck` sees each acknowledgement as it is printed. */

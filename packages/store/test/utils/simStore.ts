@@ -1,5 +1,7 @@
+import { expect } from 'vitest';
 import { FileStore, type SimFs, describeOpenError } from '@cohort/store';
 import type { FileStoreOptions, StoreNotice } from '@cohort/store';
+import { addOp, makeCommit } from '@cohort/store/testing';
 
 /** The document path every simulated store in these tests uses. */
 export const DOC = '/db/skillbook.json';
@@ -16,6 +18,19 @@ export async function openSim(sim: SimFs, options: FileStoreOptions = {}): Promi
 export function openRaw(sim: SimFs, options: FileStoreOptions = {}): ReturnType<typeof FileStore.open> {
   const mount = sim.mount();
   return FileStore.open(DOC, { fs: mount, process: mount.process, idleCheckpointMs: 0, ...options });
+}
+
+/**
+ * The store goes on: a new merge (an ADD of `issue`) on `store` is acknowledged, and a store
+ * opened on `sim` after `store` closed holds exactly the book it acknowledged. Closes both.
+ */
+export async function expectNextMergeDurable(sim: SimFs, store: FileStore, issue: string, sessionId?: string): Promise<void> {
+  const next = await store.append(makeCommit(store.book, [addOp(issue)], sessionId === undefined ? {} : { sessionId }).commit);
+  expect(next.ok).toBe(true);
+  await store.close();
+  const { store: reopened } = await openSim(sim);
+  expect(reopened.book.toJSON()).toBe(next.ok ? next.book.toJSON() : '');
+  await reopened.close();
 }
 
 /** Collects a store's notices into an array. */

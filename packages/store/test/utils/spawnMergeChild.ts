@@ -1,15 +1,19 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
+import { bundleChild } from '../../../../test/utils/bundleChild.ts';
+import type { ChildCommand } from '../../../../test/utils/bundleChild.ts';
 import { parseLine } from './mergeProtocol.ts';
 import type { AckLine, ChildLine } from './mergeProtocol.ts';
 
 /** The child that drives a FileStore directly (see mergeChild.ts); a runtime-driven child can take its place. */
 export const MERGE_CHILD = fileURLToPath(new URL('./mergeChild.ts', import.meta.url));
+
+export type { ChildCommand };
 
 /** A running child process that speaks the merge protocol. */
 export interface MergeChild {
@@ -24,39 +28,15 @@ export interface MergeChild {
   go(): void;
 }
 
-/** How to start a child: `node --import tsx <entry>`, or `node <bundle>` when the entry was bundled. */
-export interface ChildCommand {
-  readonly args: readonly string[];
-  /** Removes the bundle, if one was made. */
-  dispose(): Promise<void>;
-}
-
-type Esbuild = { build(options: Record<string, unknown>): Promise<unknown> };
-
 /**
- * How to start `entry`. Starting a TypeScript child through tsx costs over a second of CPU
- * (tsx itself, then zod and rxjs through its loader); the kill test starts fifty, so it
- * bundles the entry once with the esbuild that tsx ships and starts plain `node` on the
- * bundle (a third of a second). Falls back to `node --import tsx` when esbuild is not there.
+ * How to start `entry`: `node` on a bundle of it (see `bundleChild`), or `node --import tsx
+ * <entry>` when asked (`bundle` false) or when esbuild is not there.
  */
 export async function childCommand(entry: string = MERGE_CHILD, bundle = true): Promise<ChildCommand> {
   const viaTsx: ChildCommand = { args: ['--import', 'tsx', entry], dispose: async () => undefined };
   if (!bundle) return viaTsx;
   try {
-    const fromTsx = createRequire(createRequire(import.meta.url).resolve('tsx'));
-    const esbuild = fromTsx('esbuild') as Esbuild;
-    const dir = await mkdtemp(join(tmpdir(), 'cohort-child-'));
-    const outfile = join(dir, 'child.mjs');
-    await esbuild.build({
-      entryPoints: [entry],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      outfile,
-      logLevel: 'error',
-    });
-    return { args: [outfile], dispose: () => rm(dir, { recursive: true, force: true }) };
+    return await bundleChild(entry, 'cohort-child-');
   } catch {
     return viaTsx;
   }
@@ -104,4 +84,32 @@ export function spawnMergeChild(
     });
   });
   return { proc, acks, lines, ready, closed, go: () => proc.stdin.write('GO\n') };
+}
+
+/** Where a describe block's children run: a temporary folder and the command that starts them. */
+export interface ChildrenRoom {
+  /** The children started so far: push each, so that it is killed after the block. */
+  readonly children: MergeChild[];
+  /** Makes the folder (named from `prefix`) and the command for `entry` (see `childCommand`). */
+  open(prefix: string, entry?: string): Promise<{ readonly dir: string; readonly command: ChildCommand }>;
+}
+
+/** A room for a describe block's children: after the block (`afterAll`), every child is killed, the bundle and the folder removed. */
+export function childrenRoom(): ChildrenRoom {
+  const children: MergeChild[] = [];
+  let dir = '';
+  let command: ChildCommand | null = null;
+  afterAll(async () => {
+    for (const c of children) c.proc.kill('SIGKILL');
+    await command?.dispose();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+  return {
+    children,
+    async open(prefix, entry) {
+      dir = await mkdtemp(join(tmpdir(), prefix));
+      command = await childCommand(entry);
+      return { dir, command };
+    },
+  };
 }

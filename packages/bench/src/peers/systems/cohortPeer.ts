@@ -4,7 +4,7 @@
  * that throws fails and its draft is dropped.
  */
 import { createRuntime } from '@cohort/runtime';
-import type { Session } from '@cohort/runtime';
+import type { RuntimeOptions, Session } from '@cohort/runtime';
 import { now } from '../../measure.ts';
 import type { PeerRun, PeerSystem } from '../PeerSystem.ts';
 import type { Workload } from '../Workload.ts';
@@ -17,18 +17,21 @@ async function body(s: Session, w: Workload, path: readonly number[]): Promise<v
   if (crashesAt(path)) throw new Error('crash');
 }
 
+/** Runs `w` on a runtime of its own, made with `options` (the tracing bench turns tracing off). */
+export async function runCohort(w: Workload, options: Pick<RuntimeOptions, 'tracing'> = {}): Promise<PeerRun> {
+  const rt = createRuntime({ limits: { maxDepth: w.fanOut.length }, ...options });
+  const t0 = now();
+  const outcome = await rt.run((root) => body(root, w, []));
+  const ms = now() - t0;
+  const kept = [...rt.book.skills()];
+  await rt.close();
+  if (outcome.status !== 'committed') throw new Error(`Cohort: the parent session ended ${outcome.status}`);
+  return { ms, kept };
+}
+
 /** Cohort, through its public API. */
 export const cohortPeer: PeerSystem = {
   key: 'cohort',
   name: 'Cohort',
-  async run(w: Workload): Promise<PeerRun> {
-    const rt = createRuntime({ limits: { maxDepth: w.fanOut.length } });
-    const t0 = now();
-    const outcome = await rt.run((root) => body(root, w, []));
-    const ms = now() - t0;
-    const kept = [...rt.book.skills()];
-    await rt.close();
-    if (outcome.status !== 'committed') throw new Error(`Cohort: the parent session ended ${outcome.status}`);
-    return { ms, kept };
-  },
+  run: (w: Workload) => runCohort(w),
 };

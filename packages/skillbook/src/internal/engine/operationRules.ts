@@ -10,7 +10,7 @@ import { appendUniqueSources } from '../../insightSource.ts';
 import type { AppliedOp, InsightSource, Section, Skill, SkillbookErrorInfo } from '../../types.ts';
 import type { AppliedFields } from './appliedOp.ts';
 import type { SkillEntry } from '../BookState.ts';
-import { makeSkill } from '../makeSkill.ts';
+import { makeSkill, reviseSkill } from '../makeSkill.ts';
 import { PyError } from '../python.ts';
 import type { Effect } from './replayCache.ts';
 
@@ -90,21 +90,7 @@ export function updateSkill(scope: RuleScope, op: ParsedOperation, entry: SkillE
   const occurrences = appendUniqueSources(old.occurrences, op.sources ?? []);
   const at = scope.timeOf(op);
   const content = issue !== old.issue || insight !== (old.insight ?? null) || !sameList(keywords, old.keywords);
-  const skill = makeSkill({
-    id: old.id,
-    section: old.section,
-    keywords,
-    issue,
-    insight,
-    occurrences,
-    active: old.active,
-    used_count: old.used_count,
-    helpful_count: old.helpful_count,
-    harmful_count: old.harmful_count,
-    neutral_count: old.neutral_count,
-    at,
-    created: old.created_at,
-  });
+  const skill = reviseSkill(old, { keywords, issue, insight, occurrences, at });
   const effect: Effect = { before: old, after: skill, content, active: false, counters: occurrences !== old.occurrences };
   scope.putEffect(entry, effect);
   const given: AppliedFields = {
@@ -124,20 +110,12 @@ export function tagSkill(scope: RuleScope, op: ParsedOperation, entry: SkillEntr
   const old = entry.skill;
   const occurrences = appendUniqueSources(old.occurrences, op.sources ?? []);
   const at = scope.timeOf(op);
-  const skill = makeSkill({
-    id: old.id,
-    section: old.section,
-    keywords: old.keywords,
-    issue: old.issue,
-    insight: old.insight ?? null,
+  const skill = reviseSkill(old, {
     occurrences,
-    active: old.active,
-    used_count: old.used_count,
+    at,
     helpful_count: old.helpful_count + (op.delta === 1 ? 1 : 0),
     harmful_count: old.harmful_count + (op.delta === -1 ? 1 : 0),
     neutral_count: old.neutral_count + (op.delta === 0 ? 1 : 0),
-    at,
-    created: old.created_at,
   });
   const effect: Effect = { before: old, after: skill, content: false, active: false, counters: true };
   scope.putEffect(entry, effect);
@@ -153,21 +131,7 @@ export function removeSkill(scope: RuleScope, op: ParsedOperation, entry: SkillE
   const occurrences = appendUniqueSources(old.occurrences, op.sources ?? []);
   if (!old.active && occurrences === old.occurrences) return { skipped: `skill ${old.id} is already removed`, code: 'no_change' };
   const at = scope.timeOf(op);
-  const skill = makeSkill({
-    id: old.id,
-    section: old.section,
-    keywords: old.keywords,
-    issue: old.issue,
-    insight: old.insight ?? null,
-    occurrences,
-    active: false,
-    used_count: old.used_count,
-    helpful_count: old.helpful_count,
-    harmful_count: old.harmful_count,
-    neutral_count: old.neutral_count,
-    at,
-    created: old.created_at,
-  });
+  const skill = reviseSkill(old, { occurrences, at, active: false });
   const effect: Effect = { before: old, after: skill, content: false, active: old.active, counters: occurrences !== old.occurrences };
   scope.putEffect(entry, effect);
   return { applied: scope.applied(op, { section: old.section, skill_id: old.id, sources: op.sources ?? [], at }, effect) };

@@ -4,6 +4,7 @@ import type { PlainSkill } from '@cohort/skillbook';
 import type { StoreFs } from '../../StoreFs.ts';
 import { atomicWrite } from './atomicWrite.ts';
 import { fromUtf8, sha256Hex, utf8 } from './digest.ts';
+import { parseJsonBytes } from './parseJsonBytes.ts';
 import type { StorePaths } from './StorePaths.ts';
 import { copyPath } from './StorePaths.ts';
 
@@ -127,13 +128,7 @@ export class RecoveryCopies {
 
   private async readMeta(name: string): Promise<Meta | null> {
     const bytes = await this.fs.readFile(copyPath(this.paths, metaName(name)));
-    if (!bytes) return null;
-    try {
-      const parsed = MetaSchema.safeParse(JSON.parse(fromUtf8(bytes) ?? ''));
-      return parsed.success ? parsed.data : null;
-    } catch {
-      return null;
-    }
+    return bytes ? parseJsonBytes(bytes, MetaSchema) : null;
   }
 
   private async writeMeta(

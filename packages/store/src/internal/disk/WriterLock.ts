@@ -6,7 +6,8 @@ import { fsErrorCode } from '../../StoreFs.ts';
 import { LockHolderSchema } from '../../StoreNotice.ts';
 import type { LockHolder } from '../../StoreNotice.ts';
 import { writeFresh } from './atomicWrite.ts';
-import { fromUtf8, utf8 } from './digest.ts';
+import { utf8 } from './digest.ts';
+import { parseJsonBytes } from './parseJsonBytes.ts';
 
 /** Who this process is, for the lock file, and how to tell whether another process is alive. */
 export interface ProcessIdentity {
@@ -199,12 +200,7 @@ export class WriterLock {
 }
 
 function parseHolder(bytes: Uint8Array): LockHolder | null {
-  try {
-    const parsed = LockHolderSchema.safeParse(JSON.parse(fromUtf8(bytes) ?? ''));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  return parseJsonBytes(bytes, LockHolderSchema);
 }
 
 /** Whether a process with `pid` is alive on this host (`kill(pid, 0)`). */

@@ -12,7 +12,8 @@
 import { z } from 'zod';
 import type { AppliedOp, PlainSkill } from '@cohort/skillbook';
 
-const InsightSourceSchema = z.object({
+/** An insight source as a journal line stores it. */
+export const InsightSourceSchema = z.object({
   trace_uid: z.string(),
   source_system: z.string(),
   trace_id: z.string(),

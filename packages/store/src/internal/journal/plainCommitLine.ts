@@ -5,6 +5,7 @@
  * types — and the line is then what the schema would return (it only strips unknown keys,
  * and there are none). Anything else goes through the schema, which also says what is wrong.
  */
+import { InsightSourceSchema } from './JournalLine.ts';
 import type { CommitLine } from './JournalLine.ts';
 
 type Json = Record<string, unknown>;
@@ -31,17 +32,7 @@ function isCounts(value: unknown): boolean {
   return true;
 }
 
-const SOURCE_TEXT_KEYS: ReadonlySet<string> = new Set([
-  'trace_uid',
-  'source_system',
-  'trace_id',
-  'display_name',
-  'relation',
-  'sample_question',
-  'operation_type',
-  'error_identification',
-  'learning_text',
-]);
+const SOURCE_TEXT_KEYS: ReadonlySet<string> = new Set(Object.keys(InsightSourceSchema.shape).filter((key) => key !== 'epoch'));
 
 function isPlainSource(value: unknown): boolean {
   if (!isRecord(value)) return false;
