@@ -131,6 +131,13 @@ describe('cohort watch', () => {
     expect(out).toMatch(/^the planner committed: 6 sessions, 6 committed, 0 failed; the book holds 5 skills$/m);
   });
 
+  it('--runs - runs the workload again and again, each run a runtime of its own, and says how each ended', async () => {
+    const { code, out } = await runCohort(['watch', '--workers', '3', '--pace', '5', '--runs', '2', '--exit-when-done']);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^run 1: the planner committed: 6 sessions, 6 committed, 0 failed; the book holds 5 skills$/m);
+    expect(out).toMatch(/^run 2: the planner committed: 6 sessions, 6 committed, 0 failed; the book holds 5 skills$/m);
+  });
+
   it('a port in use - one line naming the port, exit 1; bad values are usage errors', async () => {
     const taken = createServer().listen(0, '127.0.0.1');
     await once(taken, 'listening');
@@ -147,6 +154,7 @@ describe('cohort watch', () => {
       ['--port', '70000'],
       ['--workers', '0'],
       ['--pace', 'fast'],
+      ['--runs', '0'],
     ]) {
       const r = await runCohort(['watch', ...bad]);
       expect(r.code, bad.join(' ')).toBe(2);

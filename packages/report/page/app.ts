@@ -2,6 +2,10 @@ import type { Recording, RunRecord } from '../src/Recording.ts';
 import { renderBook } from './book.ts';
 import { renderDetails } from './details.ts';
 import { h, replace } from './dom.ts';
+import { commonIdPrefix, filterRows, isFiltering } from './filter.ts';
+import type { SessionFilter } from './filter.ts';
+import { plural } from './format.ts';
+import { linkTo, readLink } from './link.ts';
 import { indexRun, countSessions, runSpan, visibleRows } from './model.ts';
 import type { RunIndex } from './model.ts';
 import { renderConflictsAndNotices } from './notices.ts';
@@ -17,11 +21,29 @@ export type LiveStatus = 'connecting' | 'live' | 'finished' | 'disconnected';
  */
 export class App {
   private runIndex = 0;
+  /** Whether the reader chose the run shown (by a button or a link); until then a live view shows its newest. */
+  private pinned = false;
   private selected: string | null = null;
   private readonly collapsed = new Set<string>();
   private scheduled = false;
   private rendered = false;
+  private filter: SessionFilter = { status: 'all', text: '' };
+  /** The session the page's link names, until it is in the recording (a live view may get it later). */
+  private linked = readLink(location.hash);
   private readonly el = {
+    search: h('input', {
+      type: 'search',
+      class: 'search',
+      placeholder: 'search names, ids, failures, messages, tool calls',
+      'aria-label': 'search sessions',
+      'data-testid': 'session-search',
+    }),
+    status: h(
+      'select',
+      { 'aria-label': 'status', 'data-testid': 'status-filter' },
+      ...['all', 'live', 'committed', 'failed'].map((v) => h('option', { value: v }, v === 'all' ? 'all statuses' : v)),
+    ),
+    shown: h('p', { class: 'shown muted', 'data-testid': 'shown' }),
     title: h('h1'),
     runs: h('nav', { class: 'runs', 'aria-label': 'runs' }),
     counts: h('p', { class: 'counts' }),
@@ -44,10 +66,42 @@ export class App {
     replace(
       root,
       h('header', {}, e.title, e.runs, e.counts, e.supervisor, e.live),
-      h('main', { class: 'layout' }, h('section', { class: 'tree-panel' }, h('h2', {}, 'Sessions'), e.tree), e.details),
+      h(
+        'main',
+        { class: 'layout' },
+        h('section', { class: 'tree-panel' }, h('h2', {}, 'Sessions'), h('div', { class: 'filters' }, e.search, e.status), e.shown, e.tree),
+        e.details,
+      ),
       h('section', { class: 'timeline-panel' }, h('h2', {}, 'Timeline'), legend(), e.timeline),
       e.book,
       e.notices,
+    );
+    e.search.addEventListener('input', () => this.setFilter({ ...this.filter, text: e.search.value }));
+    e.status.addEventListener('change', () => this.setFilter({ ...this.filter, status: e.status.value }));
+    window.addEventListener('hashchange', () => {
+      this.linked = readLink(location.hash);
+      this.update();
+    });
+  }
+
+  private setFilter(filter: SessionFilter): void {
+    this.filter = filter;
+    this.update();
+  }
+
+  /** Follows the page's link once its session is in the recording: its run shown, it selected and in view. */
+  private followLink(): void {
+    const { run: runId, session } = this.linked;
+    if (!session) return;
+    const runs = this.recording.runs;
+    const i = runs.findIndex((r) => (runId === null || r.id === runId) && r.sessions.some((x) => x.id === session));
+    if (i < 0) return;
+    this.linked = { run: null, session: null };
+    this.runIndex = i;
+    this.pinned = true;
+    this.selected = session;
+    requestAnimationFrame(() =>
+      this.el.tree.querySelector(`[data-session-id="${CSS.escape(session)}"]`)?.scrollIntoView({ block: 'nearest' }),
     );
   }
 
@@ -63,6 +117,8 @@ export class App {
 
   select = (id: string): void => {
     this.selected = id;
+    const runs = this.recording.runs;
+    history.replaceState(null, '', linkTo(id, runs.length > 1 ? (runs[this.runIndex]?.id ?? null) : null));
     this.update();
   };
 
@@ -73,6 +129,8 @@ export class App {
 
   /** Renders everything now. */
   render(): void {
+    this.followLink();
+    if (this.live !== null && !this.pinned) this.runIndex = Math.max(0, this.recording.runs.length - 1);
     const run = this.recording.runs[this.runIndex] ?? this.recording.runs[0];
     const e = this.el;
     replace(e.title, this.recording.title);
@@ -89,8 +147,16 @@ export class App {
     const index = indexRun(run);
     const span = runSpan(run);
     this.renderHeader(run);
-    renderTree(e.tree, visibleRows(index, this.collapsed), this.selected, span.end, { select: this.select, toggle: this.toggle });
-    this.renderDetails(span.start, index);
+    const prefix = commonIdPrefix(run);
+    const { rows, context } = filterRows(visibleRows(index, this.collapsed), run, this.filter);
+    const matched = rows.length - context.size;
+    replace(
+      e.shown,
+      isFiltering(this.filter) ? `${matched} of ${run.sessions.length} sessions match` : '',
+      prefix ? h('span', { class: 'prefix' }, ` Session ids below start with `, h('code', {}, prefix), ` (shown as …).`) : '',
+    );
+    renderTree(e.tree, rows, this.selected, span.end, { select: this.select, toggle: this.toggle }, { prefix, context });
+    this.renderDetails(span.start, index, prefix, run.id);
     replace(
       e.timeline,
       renderTimeline(
@@ -123,11 +189,13 @@ export class App {
             'aria-pressed': i === this.runIndex ? 'true' : 'false',
             onclick: () => {
               this.runIndex = i;
+              this.pinned = true;
               this.selected = null;
               this.update();
             },
           },
           r.label,
+          h('span', { class: 'muted' }, ` · ${plural(r.sessions.length, 'session')}${r.endedAt === null ? ' · live' : ''}`),
         ),
       ),
     );
@@ -154,12 +222,17 @@ export class App {
     );
   }
 
-  private renderDetails(start: number, index: RunIndex): void {
+  private renderDetails(start: number, index: RunIndex, prefix: string, runId: string): void {
     const session = this.selected ? index.byId.get(this.selected) : undefined;
+    const run = this.recording.runs.length > 1 ? runId : null;
     replace(
       this.el.details,
       session
-        ? renderDetails(session, start, index, this.select)
+        ? renderDetails(session, start, index, this.select, {
+            prefix,
+            content: this.recording.content ?? 'on',
+            link: linkTo(session.id, run),
+          })
         : h('p', { class: 'hint muted' }, 'Select a session to see its ops, merges and failure.'),
     );
   }

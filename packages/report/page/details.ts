@@ -1,25 +1,50 @@
 import type { ErrorInfo } from '@cohort/runtime';
 import type { SessionRecord } from '../src/Recording.ts';
+import { renderCalls } from './calls.ts';
+import type { ContentMode } from './calls.ts';
 import { h } from './dom.ts';
+import { shortId } from './filter.ts';
 import { duration, label, offset, plural, statusText } from './format.ts';
 import type { RunIndex } from './model.ts';
 import { conflictTable, opsTable } from './tables.ts';
 
+/** How the details are shown: the run's common id prefix, what the recording kept of calls, the session's link. */
+export interface DetailsLook {
+  readonly prefix: string;
+  readonly content: ContentMode;
+  readonly link: string;
+}
+
 /**
  * The selected session's details (`data-testid="session-details"`): identity and timing, its
  * machine states, its commit and where it merged, the ops of it that reached the book, dropped
- * and rejected conflicts, and for a failure its kind, message, cause chain, discarded counts.
+ * and rejected conflicts, for a failure its kind, message, cause chain and the ops it discarded,
+ * and its model and tool calls.
  */
-export function renderDetails(session: SessionRecord, start: number, index: RunIndex, select: (id: string) => void): HTMLElement {
+export function renderDetails(
+  session: SessionRecord,
+  start: number,
+  index: RunIndex,
+  select: (id: string) => void,
+  look: DetailsLook,
+): HTMLElement {
   const parent = session.parentId ? index.byId.get(session.parentId) : undefined;
   return h(
     'section',
     { class: `details status-${session.status}`, 'data-testid': 'session-details', 'data-session': session.id, 'aria-live': 'polite' },
-    h('h2', {}, label(session), ' ', h('span', { class: 'badge' }, statusText(session))),
+    h(
+      'h2',
+      {},
+      label(session),
+      ' ',
+      h('span', { class: 'badge' }, statusText(session)),
+      ' ',
+      h('a', { class: 'permalink', href: look.link, 'data-testid': 'session-link', title: 'a link to this session' }, '#'),
+    ),
     facts([
       ['id', session.id],
-      ['path', session.path.map((id) => index.byId.get(id)?.name ?? id).join(' / ')],
-      ['parent', parent ? link(parent, select) : 'none (a root session)'],
+      ['path', session.path.map((id) => index.byId.get(id)?.name ?? shortId(id, look.prefix)).join(' / ')],
+      ['parent', parent ? link(parent, select, look.prefix) : 'none (a root session)'],
       ['attempt', String(session.attempt)],
       ['spawned', offset(session.spawnedAt, start)],
       [
@@ -46,6 +71,7 @@ export function renderDetails(session: SessionRecord, start: number, index: RunI
     commitPart(session, start, index),
     session.failure ? failurePart(session) : null,
     landedPart(session),
+    renderCalls(session, look.content),
   );
 }
 
@@ -97,7 +123,16 @@ function failurePart(session: SessionRecord): HTMLElement {
     f.error ? h('h4', {}, 'Cause chain') : null,
     f.error ? causeChain(f.error) : null,
     f.conflicts && f.conflicts.length > 0 ? conflictTable(f.conflicts, session.parentId === null) : null,
+    discardedPart(session),
   );
+}
+
+function discardedPart(session: SessionRecord): HTMLElement | null {
+  const ops = session.discardedOps;
+  if (ops.length === 0) return null;
+  const all = session.failure?.discarded.ops ?? ops.length;
+  const title = all > ops.length ? `Discarded ops (the first ${ops.length} of ${all})` : 'Discarded ops';
+  return h('div', { class: 'discarded-ops', 'data-testid': 'discarded-ops' }, h('h4', {}, title), opsTable(ops));
 }
 
 function causeChain(error: ErrorInfo): HTMLElement {
@@ -131,16 +166,16 @@ function facts(rows: [string, Node | string][]): HTMLElement {
   return h('dl', { class: 'facts' }, ...rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
 }
 
-function link(session: SessionRecord, select: (id: string) => void): HTMLElement {
+function link(session: SessionRecord, select: (id: string) => void, prefix: string): HTMLElement {
   return h(
     'a',
     {
-      href: `#${session.id}`,
+      href: `#session=${encodeURIComponent(session.id)}`,
       onclick: (e) => {
         e.preventDefault();
         select(session.id);
       },
     },
-    `${label(session)} (${session.id})`,
+    session.name ? `${session.name} (${shortId(session.id, prefix)})` : shortId(session.id, prefix),
   );
 }

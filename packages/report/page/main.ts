@@ -23,7 +23,7 @@ function boot(): void {
     if (config.mode === 'live') {
       const app = new App(
         root,
-        { format: 'cohort.run-recording', version: 1, title: 'Cohort live view', runs: [] },
+        { format: 'cohort.run-recording', version: 1, title: 'Cohort live view', content: 'on', runs: [] },
         'connecting',
         startedAt,
       );

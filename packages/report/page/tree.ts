@@ -1,5 +1,5 @@
-import type { SessionRecord } from '../src/Recording.ts';
 import { h, replace } from './dom.ts';
+import { shortId } from './filter.ts';
 import { duration, label, lifetime, statusText } from './format.ts';
 import type { TreeRow } from './model.ts';
 
@@ -15,18 +15,33 @@ export interface TreeActions {
   toggle(id: string): void;
 }
 
+/** How rows are shown: ids without the run's common prefix; `context` rows are ancestors of a search's matches. */
+export interface TreeLook {
+  readonly prefix: string;
+  readonly context: ReadonlySet<string>;
+}
+
+const PLAIN: TreeLook = { prefix: '', context: new Set() };
+
 /**
  * The session tree: one row per visible session, indented by depth, with its name, path,
  * status (colour and text), attempt and duration. Each row carries `data-session-id` and
  * `data-status` (and `data-failure` with the failure's kind). Large trees render only the rows
  * in view, on a spacer as tall as all of them.
  */
-export function renderTree(host: HTMLElement, rows: readonly TreeRow[], selected: string | null, now: number, actions: TreeActions): void {
+export function renderTree(
+  host: HTMLElement,
+  rows: readonly TreeRow[],
+  selected: string | null,
+  now: number,
+  actions: TreeActions,
+  look: TreeLook = PLAIN,
+): void {
   host.dataset['rows'] = String(rows.length);
   if (rows.length <= VIRTUALISE_ABOVE) {
     host.classList.remove('virtual');
     host.onscroll = null;
-    replace(host, ...rows.map((row) => rowElement(row, selected, now, actions)));
+    replace(host, ...rows.map((row) => rowElement(row, selected, now, actions, look)));
     return;
   }
   host.classList.add('virtual');
@@ -36,7 +51,7 @@ export function renderTree(host: HTMLElement, rows: readonly TreeRow[], selected
     const last = Math.min(rows.length, Math.ceil((host.scrollTop + host.clientHeight) / ROW_HEIGHT) + OVERSCAN);
     const visible: HTMLElement[] = [];
     for (let i = first; i < last; i++) {
-      const el = rowElement(rows[i]!, selected, now, actions);
+      const el = rowElement(rows[i]!, selected, now, actions, look);
       el.style.top = `${i * ROW_HEIGHT}px`;
       visible.push(el);
     }
@@ -55,7 +70,7 @@ export function renderTree(host: HTMLElement, rows: readonly TreeRow[], selected
   paint();
 }
 
-function rowElement(row: TreeRow, selected: string | null, now: number, actions: TreeActions): HTMLElement {
+function rowElement(row: TreeRow, selected: string | null, now: number, actions: TreeActions, look: TreeLook): HTMLElement {
   const { session } = row;
   const twisty =
     row.children > 0
@@ -75,7 +90,7 @@ function rowElement(row: TreeRow, selected: string | null, now: number, actions:
   return h(
     'div',
     {
-      class: `session status-${session.status}${session.id === selected ? ' selected' : ''}`,
+      class: `session status-${session.status}${session.id === selected ? ' selected' : ''}${look.context.has(session.id) ? ' context' : ''}`,
       role: 'treeitem',
       tabindex: 0,
       'aria-level': row.depth + 1,
@@ -90,8 +105,8 @@ function rowElement(row: TreeRow, selected: string | null, now: number, actions:
     },
     twisty,
     h('span', { class: 'dot', 'aria-hidden': 'true' }),
-    h('span', { class: 'name' }, label(session)),
-    h('span', { class: 'path' }, pathText(session)),
+    h('span', { class: 'name', title: session.id }, session.name ?? shortId(session.id, look.prefix)),
+    h('span', { class: 'path', title: session.path.join(' / ') }, session.path.map((id) => shortId(id, look.prefix)).join(' / ')),
     h('span', { class: 'status' }, statusText(session)),
     h('span', { class: 'attempt' }, `attempt ${session.attempt}`),
     h('span', { class: 'duration' }, duration(lifetime(session, now))),
@@ -105,8 +120,4 @@ function keyed(event: KeyboardEvent, row: TreeRow, actions: TreeActions): void {
     actions.toggle(row.session.id);
   } else return;
   event.preventDefault();
-}
-
-function pathText(session: SessionRecord): string {
-  return session.path.join(' / ');
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConflictSchema, ErrorInfoSchema, SessionFailureSchema } from '@cohort/runtime';
+import { ConflictSchema, ErrorInfoSchema, ModelCallSchema, SessionFailureSchema, ToolCallSchema } from '@cohort/runtime';
 import { AppliedOpSchema } from '@cohort/skillbook';
 import { StoreNoticeSchema } from '@cohort/store';
 
@@ -20,6 +20,16 @@ export const ChargedSchema = z.object({ tokens: z.number(), requests: z.number()
 
 /** A block of a session's own ops that reached the book, and the book revision it landed at. */
 export const LandedEntrySchema = z.object({ revision: z.number().int(), ops: z.array(AppliedOpSchema) });
+
+/** A model call of a session's agent loop, and when it ended (recording clock ms). */
+export const ModelCallRecordSchema = ModelCallSchema.extend({ at: z.number() });
+/** See {@link ModelCallRecordSchema}. */
+export type ModelCallRecord = z.infer<typeof ModelCallRecordSchema>;
+
+/** A tool run (a Skillbook tool, `recurse`, the caller's own), and when it ended. */
+export const ToolCallRecordSchema = ToolCallSchema.extend({ at: z.number() });
+/** See {@link ToolCallRecordSchema}. */
+export type ToolCallRecord = z.infer<typeof ToolCallRecordSchema>;
 
 /** Everything recorded about one session. */
 export const SessionRecordSchema = z.object({
@@ -43,10 +53,16 @@ export const SessionRecordSchema = z.object({
     .nullable(),
   rejection: z.object({ at: z.number(), into: z.string(), conflicts: z.array(ConflictSchema) }).nullable(),
   failure: SessionFailureSchema.nullable(),
+  /** The first ops its failure dropped (its own and its descendants' merged ones); `failure.discarded.ops` counts them all. */
+  discardedOps: z.array(AppliedOpSchema).default([]),
   /** Its own ops that are in the book, in audit order. */
   landed: z.array(LandedEntrySchema),
   /** Null when the runtime does not report what a session was charged. */
   charged: ChargedSchema.nullable(),
+  /** Its model calls in order (what was kept of them: see the recording's `content`). */
+  modelCalls: z.array(ModelCallRecordSchema).default([]),
+  /** Its tool runs in order; a model call's `tool-call` part and its run share a `toolCallId`. */
+  toolCalls: z.array(ToolCallRecordSchema).default([]),
 });
 /** See {@link SessionRecordSchema}. */
 export type SessionRecord = z.infer<typeof SessionRecordSchema>;
@@ -129,6 +145,8 @@ export const RecordingSchema = z.object({
   format: z.literal(RECORDING_FORMAT),
   version: z.literal(1),
   title: z.string(),
+  /** What was kept of model and tool calls: everything (cut to a size), none of their content, or what a redact function kept. */
+  content: z.enum(['on', 'off', 'redacted']).default('on'),
   runs: z.array(RunRecordSchema),
 });
 /** See {@link RecordingSchema}. */

@@ -5,6 +5,8 @@ import type { AuditEntry, Clock, RuntimeEvent } from '@cohort/runtime';
 import type { Skillbook } from '@cohort/skillbook';
 import type { InspectionTap } from './InspectionTap.ts';
 import { RECORDING_FORMAT } from './Recording.ts';
+import { callPolicy, contentMode } from './RecordingContent.ts';
+import type { CallPolicy, ContentMode, RecordingContent } from './RecordingContent.ts';
 import type { Recording, RunRecord, SessionRecord } from './Recording.ts';
 import { RunState } from './internal/RunState.ts';
 import type { RunProgress, RunTail } from './internal/RunState.ts';
@@ -23,6 +25,14 @@ export interface RecorderOptions {
   readonly title?: string;
   /** Time for inspected states and notices: pass the runtime's clock when it has one of its own (default: the real clock). */
   readonly clock?: Clock;
+  /**
+   * What is kept of the model and tool calls sessions make (`@cohort/ai` records them): `'on'`
+   * (default), `'off'`, or a function that redacts each call. See docs/observability.md,
+   * "Recording content and privacy".
+   */
+  readonly content?: RecordingContent;
+  /** The most characters of text one call keeps (default 20,000); longer texts are cut with a marker. */
+  readonly maxCallChars?: number;
 }
 
 /** Options of {@link RunRecorder.attach}. */
@@ -50,6 +60,8 @@ export type RecordingChange = { readonly runId: string; readonly sessionId: stri
 export class RunRecorder {
   readonly title: string;
   private readonly clock: Clock;
+  private readonly content: ContentMode;
+  private readonly calls: CallPolicy;
   private readonly runs: RunState[] = [];
   private readonly detachers = new Map<RunState, () => void>();
   /** Runs fed by `observe`, by label. */
@@ -61,6 +73,8 @@ export class RunRecorder {
   constructor(options: RecorderOptions = {}) {
     this.title = options.title ?? 'Cohort run';
     this.clock = options.clock ?? systemClock;
+    this.content = contentMode(options.content ?? 'on');
+    this.calls = callPolicy(options.content ?? 'on', options.maxCallChars);
   }
 
   /** Starts recording a runtime as a new run; returns the run's id. Attach before the runtime runs sessions. */
@@ -119,7 +133,8 @@ export class RunRecorder {
 
   /** The recording so far: serialisable, and not changed by later events. */
   recording(): Recording {
-    return { format: RECORDING_FORMAT, version: 1, title: this.title, runs: this.runs.map((r) => r.snapshot()) };
+    const runs = this.runs.map((r) => r.snapshot());
+    return { format: RECORDING_FORMAT, version: 1, title: this.title, content: this.content, runs };
   }
 
   /** One run as recorded so far, or null. */
@@ -147,7 +162,8 @@ export class RunRecorder {
   }
 
   private newRun(label: string | undefined, startedAt?: number): RunState {
-    const run = new RunState(`r${this.runs.length + 1}`, label ?? `run ${this.runs.length + 1}`, startedAt ?? this.clock.now());
+    const n = this.runs.length + 1;
+    const run = new RunState(`r${n}`, label ?? `run ${n}`, startedAt ?? this.clock.now(), this.calls);
     this.runs.push(run);
     return run;
   }

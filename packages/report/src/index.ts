@@ -15,7 +15,7 @@ export { createInspectionTap } from './InspectionTap.ts';
 export type { InspectionTap, InspectionTapOptions, MachineStateChange } from './InspectionTap.ts';
 export { renderRunReport, writeRunReport } from './writeRunReport.ts';
 export { serveLiveView } from './serveLiveView.ts';
-export type { LiveView, LiveViewOptions } from './serveLiveView.ts';
+export type { LiveView, LiveViewOptions, RunSummary } from './serveLiveView.ts';
 export { diffBooks, skillView } from './diffBooks.ts';
 export {
   RecordingSchema,
@@ -27,6 +27,8 @@ export {
   NoticeRecordSchema,
   MarkSchema,
   SupervisorViewSchema,
+  ModelCallRecordSchema,
+  ToolCallRecordSchema,
   RECORDING_FORMAT,
   parseRecording,
 } from './Recording.ts';
@@ -40,5 +42,9 @@ export type {
   NoticeRecord,
   Mark,
   SupervisorView,
+  ModelCallRecord,
+  ToolCallRecord,
 } from './Recording.ts';
 export type { LiveMessage } from './LiveMessage.ts';
+export { boundCall, DEFAULT_MAX_CALL_CHARS } from './RecordingContent.ts';
+export type { RecordingContent, CallingSession, ContentMode } from './RecordingContent.ts';

@@ -3,6 +3,7 @@ import type { RuntimeEvent } from '@cohort/runtime';
 import { StoreNoticeSchema } from '@cohort/store';
 import type { Recording } from './Recording.ts';
 import { RunRecorder } from './RunRecorder.ts';
+import type { RecorderOptions } from './RunRecorder.ts';
 
 /**
  * One logged event. `run` (or a simulation's `epoch`) names the runtime it came from: session
@@ -24,7 +25,7 @@ export interface LoggedEvent {
  * const report = await simulate({ seed: 7 });
  * const recording = recordEvents(report.timeline, { title: 'sim seed 7' });
  */
-export function recordEvents(entries: Iterable<LoggedEvent>, options: { readonly title?: string } = {}): Recording {
+export function recordEvents(entries: Iterable<LoggedEvent>, options: Omit<RecorderOptions, 'clock'> = {}): Recording {
   const recorder = new RunRecorder(options);
   for (const entry of entries) {
     const event = parseRuntimeEvent(entry.event);

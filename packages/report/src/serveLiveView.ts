@@ -7,7 +7,7 @@ import type { InspectionTap } from './InspectionTap.ts';
 import type { LiveMessage } from './LiveMessage.ts';
 import { RunRecorder } from './RunRecorder.ts';
 import type { RunProgress } from './internal/RunState.ts';
-import type { RecordableRuntime } from './RunRecorder.ts';
+import type { AttachOptions, RecordableRuntime } from './RunRecorder.ts';
 import { pageHtml } from './internal/pageHtml.ts';
 import { refusedRequest } from './internal/localRequest.ts';
 import { renderRunReport } from './writeRunReport.ts';
@@ -18,6 +18,8 @@ export interface LiveViewOptions {
   readonly port?: number;
   /** The page's title (default `Cohort live view`). */
   readonly title?: string;
+  /** The run's name in the page (default `live run`). */
+  readonly label?: string;
   /** The runtime's inspection tap, for live machine states and the root supervisor. */
   readonly inspection?: InspectionTap;
   /** The runtime's clock, when it has one of its own (default: the real clock). */
@@ -35,14 +37,30 @@ export interface LiveView {
   readonly port: number;
   /** What the view has recorded so far (also served as `/recording.json` and `/report.html`). */
   readonly recorder: RunRecorder;
+  /**
+   * Adds another runtime to the view as a run of its own (the page lists every run it has seen;
+   * an ended one stays there to be looked at). Returns the run's id.
+   */
+  attach(rt: RecordableRuntime, options?: AttachOptions): string;
   close(): Promise<void>;
+}
+
+/** A run as `GET /runs.json` lists it. */
+export interface RunSummary {
+  readonly id: string;
+  readonly label: string;
+  readonly startedAt: number;
+  /** Null while the run goes on. */
+  readonly endedAt: number | null;
+  readonly sessions: number;
+  readonly failed: number;
 }
 
 /**
  * Serves a live view of a runtime on 127.0.0.1: a page that shows the session tree, each
  * session's machine state and details, the timeline and the book as the run goes, fed by
  * Server-Sent Events from `rt.events$` (`GET /events`). `GET /report.html` is the run report
- * of the run so far. Start it before the runtime runs sessions. It answers only requests for
+ * of the run so far, `GET /runs.json` the runs it has seen (`view.attach` adds one). Start it before the runtime runs sessions. It answers only requests for
  * its own address (`Host` 127.0.0.1 or localhost), so another site's page cannot read it.
  *
  * @example
@@ -55,7 +73,7 @@ export async function serveLiveView(rt: RecordableRuntime, options: LiveViewOpti
   const title = options.title ?? 'Cohort live view';
   const recorder = new RunRecorder({ title, ...(options.clock ? { clock: options.clock } : {}) });
   const hub = new LiveHub(recorder, options.flushMs ?? 100, options.maxClients ?? 64);
-  recorder.attach(rt, { label: 'live run', ...(options.inspection ? { inspection: options.inspection } : {}) });
+  recorder.attach(rt, { label: options.label ?? 'live run', ...(options.inspection ? { inspection: options.inspection } : {}) });
   const server = createServer((req, res) => {
     const refused = refusedRequest(req, (server.address() as AddressInfo).port);
     if (refused) send(res, refused.status, 'text/plain', refused.message);
@@ -74,6 +92,11 @@ export async function serveLiveView(rt: RecordableRuntime, options: LiveViewOpti
     url: `http://127.0.0.1:${port}/`,
     port,
     recorder,
+    attach: (next, attachOptions = {}) => {
+      const id = recorder.attach(next, { label: `run ${recorder.recording().runs.length + 1}`, ...attachOptions });
+      hub.resync();
+      return id;
+    },
     close: () => (closed ??= shutdown(server, hub, recorder)),
   };
 }
@@ -84,8 +107,20 @@ function route(req: IncomingMessage, res: ServerResponse, title: string, hub: Li
   if (path === '/') return send(res, 200, 'text/html; charset=utf-8', pageHtml(title, { mode: 'live', events: '/events' }));
   if (path === '/events') return hub.join(res);
   if (path === '/recording.json') return send(res, 200, 'application/json', JSON.stringify(hub.recorder.recording()));
+  if (path === '/runs.json') return send(res, 200, 'application/json', JSON.stringify(runSummaries(hub.recorder)));
   if (path === '/report.html') return send(res, 200, 'text/html; charset=utf-8', renderRunReport(hub.recorder.recording()));
   send(res, 404, 'text/plain', 'not found\n');
+}
+
+function runSummaries(recorder: RunRecorder): RunSummary[] {
+  return recorder.recording().runs.map((r) => ({
+    id: r.id,
+    label: r.label,
+    startedAt: r.startedAt,
+    endedAt: r.endedAt,
+    sessions: r.sessions.length,
+    failed: r.sessions.filter((s) => s.status === 'failed').length,
+  }));
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string): void {
@@ -149,6 +184,12 @@ class LiveHub {
     res.write(frame({ type: 'snapshot', recording: this.recorder.recording() }));
     this.clients.add(res);
     res.on('close', () => this.clients.delete(res));
+  }
+
+  /** Sends every page a fresh snapshot: a run was added, which patches cannot carry. */
+  resync(): void {
+    this.flush();
+    this.broadcast(frame({ type: 'snapshot', recording: this.recorder.recording() }));
   }
 
   close(): void {

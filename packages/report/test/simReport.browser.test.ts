@@ -31,7 +31,9 @@ describeInBrowser("a simulation's report in headless Chromium", () => {
   });
 
   it('sim report - a button per epoch; each shows its own sessions, bars, and store notices on the timeline', async () => {
-    expect(await page.locator('nav.runs button').allInnerTexts()).toEqual(recording.runs.map((r) => r.label));
+    expect(await page.locator('nav.runs button').allInnerTexts()).toEqual(
+      recording.runs.map((r) => `${r.label} · ${r.sessions.length} session${r.sessions.length === 1 ? '' : 's'}`),
+    );
     for (const run of recording.runs) {
       await page.click(`nav.runs button[data-run="${run.id}"]`);
       await expect.poll(() => page.getAttribute(`nav.runs button[data-run="${run.id}"]`, 'aria-pressed')).toBe('true');

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { AppliedOpSchema } from '@cohort/skillbook';
 import type { StoreNotice } from '@cohort/store';
 import { ErrorInfoSchema } from './ErrorInfo.ts';
+import { SessionCallSchema } from './SessionCall.ts';
 import { ConflictSchema, SessionFailureSchema } from './SessionFailure.ts';
 import { SessionIdSchema } from './SessionId.ts';
 
@@ -16,6 +18,9 @@ const base = {
  * logs written before it was recorded still parse.
  */
 const charged = z.object({ tokens: z.number(), requests: z.number() }).optional();
+
+/** How many of a failed session's dropped ops its `session.failed` event names (`failure.discarded.ops` counts them all). */
+export const DISCARDED_OPS_KEPT = 50;
 
 /** The typed events of sessions and merges, as emitted on `rt.events$`. */
 export const SessionEventSchema = z.discriminatedUnion('type', [
@@ -38,8 +43,17 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
     charged,
   }),
   z.object({ type: z.literal('session.rejected'), ...base, into: z.string(), conflicts: z.array(ConflictSchema) }),
-  z.object({ type: z.literal('session.failed'), ...base, failure: SessionFailureSchema, charged }),
+  z.object({
+    type: z.literal('session.failed'),
+    ...base,
+    failure: SessionFailureSchema,
+    charged,
+    /** The ops its failure dropped (its own and its descendants' merged ones), the first {@link DISCARDED_OPS_KEPT}. */
+    discardedOps: z.array(AppliedOpSchema).optional(),
+  }),
   z.object({ type: z.literal('session.cancelled'), ...base, reason: z.string() }),
+  /** A model or tool call the session made (`s.record`); emitted only while someone listens. */
+  z.object({ type: z.literal('session.call'), ...base, call: SessionCallSchema }),
   z.object({ type: z.literal('merge.backpressure'), ...base, queued: z.number().int() }),
   z.object({ type: z.literal('runtime.defect'), at: z.number(), error: ErrorInfoSchema }),
 ]);

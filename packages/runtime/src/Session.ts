@@ -3,6 +3,7 @@ import type { BatchResult, DraftOperationResult, Skillbook, SkillbookErrorInfo }
 import type { BudgetSpec, Usage } from './Budget.ts';
 import type { Limits } from './Limits.ts';
 import type { SessionId } from './SessionId.ts';
+import type { SessionCall } from './SessionCall.ts';
 import type { SessionOutcome } from './SessionOutcome.ts';
 import type { SkillTools } from './tools.ts';
 
@@ -95,4 +96,9 @@ export interface Session<I = unknown> {
   charge(usage: Usage): ChargeResult;
   /** Waits on the runtime's clock; rejects (already handled) when the session's signal fires. */
   sleep(ms: number): Promise<void>;
+  /**
+   * Puts a model or tool call the session made on `rt.events$` (a `session.call` event), for
+   * run recordings and logs; nothing while nobody listens. `@cohort/ai` records its loops' calls.
+   */
+  record(call: SessionCall): void;
 }

@@ -30,7 +30,9 @@ export type { SessionFailure, FailureKind, FailureCategory } from './SessionFail
 export type { FailureSeed } from './FailureSeed.ts';
 export { ErrorInfoSchema, toErrorInfo } from './ErrorInfo.ts';
 export type { ErrorInfo } from './ErrorInfo.ts';
-export { SessionEventSchema } from './RuntimeEvent.ts';
+export { SessionEventSchema, DISCARDED_OPS_KEPT } from './RuntimeEvent.ts';
+export { SessionCallSchema, ModelCallSchema, ToolCallSchema, CallMessageSchema, CallPartSchema } from './SessionCall.ts';
+export type { SessionCall, ModelCall, ToolCall, CallMessage, CallPart } from './SessionCall.ts';
 export type { SessionEvent, RuntimeEvent } from './RuntimeEvent.ts';
 export type { AuditEntry } from './AuditEntry.ts';
 export type { Commit } from './Commit.ts';

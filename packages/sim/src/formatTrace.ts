@@ -76,6 +76,8 @@ export function describeEvent(event: TimelineEvent): [string, string] {
     }
     case 'session.cancelled':
       return [event.path.join('/'), `cancelled: ${event.reason}`];
+    case 'session.call':
+      return [event.path.join('/'), event.call.type === 'model' ? `called ${event.call.model}` : `ran tool ${event.call.toolName}`];
     case 'merge.backpressure':
       return [event.path.join('/'), `waits for room in the merge queue (${event.queued} in flight)`];
     case 'runtime.defect':

@@ -6,6 +6,8 @@ import type { AgentModel, AgentOptions } from '../AgentOptions.ts';
 import { recurseTool } from '../recurseTool.ts';
 import { skillTools } from '../skillTools.ts';
 import { chargedModel } from './chargedModel.ts';
+import { recordedModel } from './recordedModel.ts';
+import { recordedTools } from './recordedTools.ts';
 
 /** The options `generateText` and `streamText` share for an agent inside a session. */
 export type AgentCall = {
@@ -37,8 +39,9 @@ export function agentCall(session: Session, options: AgentOptions): AgentCall {
   }
   Object.assign(tools, options.tools);
   return {
-    model: chargedModel(session, options.model),
-    tools,
+    // recorded inside the charge: a call the budget refuses was never made
+    model: chargedModel(session, recordedModel(session, options.model)),
+    tools: recordedTools(session, tools),
     ...(options.system !== undefined ? { system: options.system } : {}),
     ...(options.prompt !== undefined ? { prompt: options.prompt } : { messages: options.messages ?? [] }),
     abortSignal: session.signal,

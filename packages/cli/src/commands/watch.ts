@@ -7,6 +7,7 @@ interface WatchFlags {
   readonly port: number;
   readonly workers: number;
   readonly pace: number;
+  readonly runs: number;
   readonly exitWhenDone?: true;
 }
 
@@ -30,13 +31,23 @@ export const registerWatch: RegisterCommand = (program, { io, exit }) => {
     .addOption(
       new Option('--pace <ms>', "one step of a worker's thinking, in ms").argParser(optionValue(wholeNumber(1, 60_000))).default(400),
     )
+    .addOption(
+      new Option('--runs <n>', 'run the workload this many times, one after another (the page lists every run)')
+        .argParser(optionValue(wholeNumber(1, 1_000)))
+        .default(1),
+    )
     .option('--exit-when-done', 'stop serving once the workload has ended (default: serve until Ctrl-C)')
     .addHelpText(
       'after',
-      '\nIn your own service, serve the same page for your runtime with serveLiveView(rt) from @cohort/report.\n\nExamples:\n  cohort watch\n  cohort watch --port 4400 --workers 40 --pace 100\n',
+      '\nIn your own service, serve the same page for your runtime with serveLiveView(rt) from @cohort/report.\n\nExamples:\n  cohort watch\n  cohort watch --port 4400 --workers 40 --pace 100\n  cohort watch --runs 3\n',
     )
     .action(async (flags: WatchFlags) => {
       const { runWatch } = await import('../watch/runWatch.ts');
-      exit(await runWatch({ port: flags.port, workers: flags.workers, paceMs: flags.pace, exitWhenDone: flags.exitWhenDone === true }, io));
+      exit(
+        await runWatch(
+          { port: flags.port, workers: flags.workers, paceMs: flags.pace, runs: flags.runs, exitWhenDone: flags.exitWhenDone === true },
+          io,
+        ),
+      );
     });
 };

@@ -6,6 +6,7 @@ import type {
   Session,
   SessionBatchResult,
   SessionBody,
+  SessionCall,
   SessionId,
   SessionOutcome,
   SkillTools,
@@ -137,5 +138,9 @@ export class DurableSession<I> implements Session<I> {
 
   sleep(ms: number): Promise<void> {
     return this.inner.sleep(ms);
+  }
+
+  record(call: SessionCall): void {
+    this.inner.record(call);
   }
 }

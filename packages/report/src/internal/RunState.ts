@@ -3,6 +3,8 @@ import type { Skillbook } from '@cohort/skillbook';
 import type { StoreNotice } from '@cohort/store';
 import { diffBooks } from '../diffBooks.ts';
 import type { MachineStateChange } from '../InspectionTap.ts';
+import { keptCall } from '../RecordingContent.ts';
+import type { CallPolicy } from '../RecordingContent.ts';
 import type { BookDiff, Mark, NoticeRecord, RunRecord, SessionRecord, SessionStatus, SupervisorView } from '../Recording.ts';
 
 /** How many notices and marks a reader has had. */
@@ -47,6 +49,8 @@ export class RunState {
     readonly id: string,
     readonly label: string,
     readonly startedAt: number,
+    /** What is kept of each model and tool call. */
+    private readonly calls: CallPolicy,
   ) {
     this.lastAt = startedAt;
   }
@@ -78,8 +82,12 @@ export class RunState {
       case 'session.rejected':
         this.session(e.sessionId, e.path, e.at).rejection = { at: e.at, into: e.into, conflicts: e.conflicts };
         return e.sessionId;
+      case 'session.call':
+        this.called(e);
+        return e.sessionId;
       case 'session.failed':
         this.session(e.sessionId, e.path, e.at).failure = e.failure;
+        if (e.discardedOps) this.session(e.sessionId, e.path, e.at).discardedOps = e.discardedOps;
         this.settle(e.sessionId, 'failed', e.at, e);
         return e.sessionId;
       case 'merge.backpressure':
@@ -167,7 +175,7 @@ export class RunState {
   }
 
   private sessionCopy(r: LiveRecord): SessionRecord {
-    return { ...r, states: [...r.states], landed: [...r.landed] };
+    return { ...r, states: [...r.states], landed: [...r.landed], modelCalls: [...r.modelCalls], toolCalls: [...r.toolCalls] };
   }
 
   private diff(): BookDiff | null {
@@ -175,6 +183,19 @@ export class RunState {
     if (this.diffCache?.after !== this.bookAfter)
       this.diffCache = { after: this.bookAfter, diff: diffBooks(this.bookBefore, this.bookAfter) };
     return this.diffCache.diff;
+  }
+
+  /** A model or tool call, kept as the recording's content option says; one it cannot keep is marked as a defect. */
+  private called(e: Extract<SessionEvent, { type: 'session.call' }>): void {
+    const record = this.session(e.sessionId, e.path, e.at);
+    const kept = keptCall(this.calls, e.call, { id: e.sessionId, path: e.path });
+    if (!kept.ok) {
+      this.marks.push({ type: 'defect', at: e.at, error: { name: 'InvalidSessionCall', message: kept.message } });
+      return;
+    }
+    const { call } = kept;
+    if (call?.type === 'model') record.modelCalls.push({ ...call, at: e.at });
+    else if (call?.type === 'tool') record.toolCalls.push({ ...call, at: e.at });
   }
 
   private spawned(e: Extract<SessionEvent, { type: 'session.spawned' }>): void {
@@ -205,6 +226,9 @@ export class RunState {
       failure: null,
       landed: [],
       charged: null,
+      modelCalls: [],
+      toolCalls: [],
+      discardedOps: [],
     };
     this.sessions.set(id, record);
     return record;

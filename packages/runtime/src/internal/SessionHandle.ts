@@ -2,6 +2,7 @@ import type { ApplyOptions, OperationFields, Section, Skill, Skillbook, SkillId 
 import type { Usage } from '../Budget.ts';
 import type { Limits } from '../Limits.ts';
 import type { ChargeResult, Session, SessionBatchResult, SessionBody, SessionOperationResult, SpawnOptions } from '../Session.ts';
+import type { SessionCall } from '../SessionCall.ts';
 import type { SessionId } from '../SessionId.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
 import { createSkillTools } from '../tools.ts';
@@ -88,6 +89,10 @@ export class SessionHandle<I = unknown> implements Session<I> {
       return { ok: false, message };
     }
     return { ok: true, remaining: this.node.budget.remaining() };
+  }
+
+  record(call: SessionCall): void {
+    this.host.sessionCalled(this.node, call);
   }
 
   sleep(ms: number): Promise<void> {

@@ -6,6 +6,7 @@ import type { Clock } from '../Clock.ts';
 import type { Limits } from '../Limits.ts';
 import type { Draft } from '../Draft.ts';
 import type { Session, SessionBody, SpawnOptions } from '../Session.ts';
+import type { SessionCall } from '../SessionCall.ts';
 import type { SessionId } from '../SessionId.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
 import { DEADLINE_WATCHER_ID } from '../deadlineWatcher.ts';
@@ -34,6 +35,8 @@ export interface SessionHost {
   readonly tracing: Tracing;
   /** What the session's machine emitted (it has taken its new state). */
   sessionEmitted(node: SessionNode, emitted: SessionEmitted): void;
+  /** A model or tool call the session's body recorded (`s.record`). */
+  sessionCalled(node: SessionNode, call: SessionCall): void;
 }
 
 /** Resolves the promise `spawn` returned: a second call does nothing, so a session delivers at most once. */

@@ -10,6 +10,7 @@ import { toErrorInfo } from '../ErrorInfo.ts';
 import type { Limits } from '../Limits.ts';
 import { operationLimits } from '../Limits.ts';
 import type { SessionBody, SpawnOptions } from '../Session.ts';
+import type { SessionCall } from '../SessionCall.ts';
 import type { SessionId } from '../SessionId.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
 import type { SessionAnswer, SessionEmitted } from '../sessionMachine.ts';
@@ -143,6 +144,11 @@ export class SessionTree implements SessionHost {
 
   // ---- SessionHost ----------------------------------------------------------------------
 
+  sessionCalled(node: SessionNode, call: SessionCall): void {
+    const { events } = this.deps;
+    if (events.listening) events.emit({ type: 'session.call', sessionId: node.id, path: [...node.path], at: this.clock.now(), call });
+  }
+
   sessionEmitted(node: SessionNode, emitted: SessionEmitted): void {
     try {
       if (emitted.type === 'commit') this.submitCommit(node);
@@ -221,7 +227,7 @@ export class SessionTree implements SessionHost {
     this.finish(node, new Error(seed.message));
     const failure = sessionFailure(node, seed, cancelled, this.clock.now());
     const { events } = this.deps;
-    if (events.listening) for (const event of failureEvents(failure, node.budget.spent())) events.emit(event);
+    if (events.listening) for (const event of failureEvents(failure, node.budget.spent(), node.draft.allOps())) events.emit(event);
     if (node.trace) this.tracing.sessionSettled(node.trace, { failure, charged: node.budget.spent() });
     if (node.state === 'retrying') {
       const next = this.start(node.parent, node.body, node.options, node.attempt + 1, node.deliver, true);

@@ -1,5 +1,7 @@
 import type { FailureSeed } from '../FailureSeed.ts';
-import type { RuntimeEvent } from '../RuntimeEvent.ts';
+import type { AppliedOp } from '@cohort/skillbook';
+import { DISCARDED_OPS_KEPT } from '../RuntimeEvent.ts';
+import type { RuntimeEvent, SessionEvent } from '../RuntimeEvent.ts';
 
 /** What a session was charged (see `charged` on `session.merged` and `session.failed`). */
 export interface Charged {
@@ -86,10 +88,16 @@ export function spawnedEvent(
   };
 }
 
-/** What a failure emits: `session.cancelled` for a cancellation, then `session.failed` with what the session was charged. */
-export function failureEvents(failure: SessionFailure, charged: Charged): RuntimeEvent[] {
+type FailedEvent = Extract<SessionEvent, { type: 'session.failed' }>;
+
+/**
+ * What a failure emits: `session.cancelled` for a cancellation, then `session.failed` with what
+ * the session was charged and the first of the ops it dropped.
+ */
+export function failureEvents(failure: SessionFailure, charged: Charged, dropped: readonly AppliedOp[] = []): RuntimeEvent[] {
   const base = { sessionId: failure.sessionId, path: failure.path, at: failure.at };
-  const failed: RuntimeEvent = { type: 'session.failed', ...base, failure, charged };
+  const discardedOps = dropped.length > 0 ? { discardedOps: dropped.slice(0, DISCARDED_OPS_KEPT) as FailedEvent['discardedOps'] } : {};
+  const failed: RuntimeEvent = { type: 'session.failed', ...base, failure, charged, ...discardedOps };
   return failure.kind === 'cancelled' ? [{ type: 'session.cancelled', ...base, reason: failure.message }, failed] : [failed];
 }
 
