@@ -15,7 +15,10 @@ const LONG = [
   // durable trees: DBOS launched against PostgreSQL, worker processes started and SIGKILLed
   'packages/durable/test/*.test.ts',
   'packages/cli/test/runs.test.ts',
-  // soaks: writers sharing a file for seconds, hundreds of simulated session trees
+  // soaks: writers sharing a file for seconds, hundreds of simulated session trees, runaway trees of 20,000 sessions
+  'packages/runtime/test/runaway.test.ts',
+  // every documentation example as a process of its own, as a reader runs it
+  'test/docsExamples.test.ts',
   'test/aceSharing.test.ts',
   'packages/sim/test/seeds.test.ts',
   'packages/sim/test/mutations.test.ts',
