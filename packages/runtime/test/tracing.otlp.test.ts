@@ -1,68 +1,22 @@
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { createRuntime } from '@cohort/runtime';
+import { attributeOf as attribute, startOtlpReceiver } from '../../../test/utils/otlpReceiver.ts';
+import type { OtlpReceiver } from '../../../test/utils/otlpReceiver.ts';
 import { startTestTracing } from './utils/otel.ts';
 import type { TestTracing } from './utils/otel.ts';
 
-/** The part of an OTLP/HTTP JSON export request the test reads. */
-const AnyValue = z.object({ stringValue: z.string().optional(), intValue: z.union([z.string(), z.number()]).optional() });
-const ExportRequest = z.object({
-  resourceSpans: z.array(
-    z.object({
-      scopeSpans: z.array(
-        z.object({
-          scope: z.object({ name: z.string() }),
-          spans: z.array(
-            z.object({
-              traceId: z.string(),
-              spanId: z.string(),
-              parentSpanId: z.string().optional(),
-              name: z.string(),
-              attributes: z.array(z.object({ key: z.string(), value: AnyValue })),
-              status: z.object({ code: z.number().optional(), message: z.string().optional() }).optional(),
-              links: z.array(z.object({ traceId: z.string(), spanId: z.string() })).optional(),
-              events: z.array(z.object({ name: z.string() })).optional(),
-            }),
-          ),
-        }),
-      ),
-    }),
-  ),
-});
-type ExportedSpan = z.infer<typeof ExportRequest>['resourceSpans'][number]['scopeSpans'][number]['spans'][number];
-
-const received: { contentType: string | undefined; spans: ExportedSpan[] }[] = [];
-const server = createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (c: Buffer) => chunks.push(c));
-  req.on('end', () => {
-    const body = ExportRequest.parse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-    const spans = body.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans));
-    received.push({ contentType: req.headers['content-type'], spans });
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-  });
-});
+let receiver: OtlpReceiver;
 let tracing: TestTracing;
 
 beforeAll(async () => {
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  tracing = startTestTracing(new OTLPTraceExporter({ url: `http://127.0.0.1:${port}/v1/traces` }));
+  receiver = await startOtlpReceiver();
+  tracing = startTestTracing(new OTLPTraceExporter({ url: `${receiver.url}/v1/traces` }));
 });
 afterAll(async () => {
   await tracing.stop();
-  server.close();
+  await receiver.close();
 });
-
-const attribute = (span: ExportedSpan | undefined, key: string) => {
-  const value = span?.attributes.find((a) => a.key === key)?.value;
-  return value?.stringValue ?? (value?.intValue === undefined ? undefined : Number(value.intValue));
-};
 
 describe('tracing - a real export', () => {
   it('sends the session tree over OTLP/HTTP to a collector, spans and parents intact', async () => {
@@ -82,9 +36,9 @@ describe('tracing - a real export', () => {
     await rt.close();
     await tracing.provider.forceFlush();
 
-    expect(received.length).toBeGreaterThan(0);
-    expect(received[0]?.contentType).toMatch(/^application\/json/);
-    const spans = received.flatMap((r) => r.spans);
+    expect(receiver.received.length).toBeGreaterThan(0);
+    expect(receiver.received[0]?.contentType).toMatch(/^application\/json/);
+    const spans = receiver.received.flatMap((r) => r.spans);
     const named = (name: string) => spans.find((s) => s.name === name);
     const root = named('invoke_agent root');
     const child = named('invoke_agent child');

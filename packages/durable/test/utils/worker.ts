@@ -4,6 +4,11 @@
  * child), prints `{"t":"ready"}`, and, when given a run id, runs the fan-out and prints its
  * outcome. It stays until it is killed or its standard input closes.
  */
+import { context, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import pg from 'pg';
 import { PostgresStore } from '@cohort/store-postgres';
 import { openDurable } from '../../src/index.ts';
@@ -29,6 +34,8 @@ export interface WorkerOptions {
   readonly heartbeatMs?: number;
   readonly applicationVersion?: string;
   readonly takeoverAfterMs?: number;
+  /** A collector: the worker registers OpenTelemetry as a service would and exports to `<otlpUrl>/<executorId>/v1/traces`. */
+  readonly otlpUrl?: string;
 }
 
 const options = JSON.parse(process.argv[2] ?? '{}') as WorkerOptions;
@@ -45,6 +52,17 @@ modelCalls.hook = async (task, step) => {
     options.executorId,
   ]);
 };
+
+const tracer = options.otlpUrl
+  ? new BasicTracerProvider({
+      spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter({ url: `${options.otlpUrl}/${options.executorId}/v1/traces` }))],
+    })
+  : null;
+if (tracer) {
+  trace.setGlobalTracerProvider(tracer);
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+}
 
 const opened = await PostgresStore.open({ url: options.storeUrl, schema: options.storeSchema });
 if (!opened.ok) throw new Error('the store did not open');
@@ -66,6 +84,7 @@ process.stdin.on('end', () => {
     .close()
     .then(() => opened.store.close())
     .then(() => log.end())
+    .then(() => tracer?.shutdown())
     .then(() => process.exit(0));
 });
 if (options.run) {
