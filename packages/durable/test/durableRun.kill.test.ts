@@ -6,30 +6,19 @@
  * book an uncrashed run gives, its root commit reaches the store once, no recorded child ran
  * again, and a fourth worker asking for the same run id gets the same outcome.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { useFleet } from './utils/fleet.ts';
 import type { SessionOutcome } from '@cohort/runtime';
 import { childOf, expectCrashFreeBook, startsByChild } from './utils/crashFree.ts';
 import type { FanOutOutput } from './utils/crashFree.ts';
-import { PG_URL, databaseUrl, dropTestData, freshName, sql } from './utils/pg.ts';
-import type { WorkerOptions } from './utils/worker.ts';
-import { bundleWorker, startWorker } from './utils/workers.ts';
-import type { WorkerProcess } from './utils/workers.ts';
+import { sql } from './utils/pg.ts';
 
-const database = freshName('cohort_dbos_test');
-const schema = freshName('durable');
-const logSchema = `${schema}_log`;
-const systemDatabaseUrl = databaseUrl(database);
+const fleet = useFleet();
+const { schema, logSchema, systemDatabaseUrl } = fleet;
 const RUN = { id: 'kill-1', children: 8, delayMs: 500 };
-const workers: WorkerProcess[] = [];
-let bundle: Awaited<ReturnType<typeof bundleWorker>>;
 
-const base = (executorId: string): WorkerOptions => ({ storeUrl: PG_URL, storeSchema: schema, systemDatabaseUrl, executorId, logSchema });
-
-function start(options: WorkerOptions): WorkerProcess {
-  const w = startWorker(bundle.file, options);
-  workers.push(w);
-  return w;
-}
+const base = (executorId: string) => fleet.options(executorId);
+const start = fleet.start;
 
 /** The children's units by status, from DBOS's table. */
 async function childUnits(): Promise<{ id: string; status: string }[]> {
@@ -39,19 +28,6 @@ async function childUnits(): Promise<{ id: string; status: string }[]> {
     systemDatabaseUrl,
   );
 }
-
-beforeAll(async () => {
-  bundle = await bundleWorker();
-  await sql(`CREATE SCHEMA ${logSchema}`);
-  await sql(`CREATE TABLE ${logSchema}.starts (issue text NOT NULL, executor text NOT NULL, at timestamptz NOT NULL DEFAULT now())`);
-});
-
-afterAll(async () => {
-  for (const w of workers) if (w.proc.exitCode === null) w.proc.kill('SIGKILL');
-  await bundle?.dispose();
-  await sql(`DROP SCHEMA IF EXISTS ${logSchema} CASCADE`);
-  await dropTestData(database, schema);
-});
 
 it("durable run - SIGKILL of the root's worker mid-run: resumed, the same book, the root commit once, no recorded child run again", async () => {
   // the first worker makes the system database; the others join it

@@ -5,34 +5,23 @@
  * SIGKILLed and started again. The run completes with the book of a run without the crash,
  * and no call that returned before the kill was made again.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { useFleet } from './utils/fleet.ts';
 import { createRuntime } from '@cohort/runtime';
 import type { SessionOutcome } from '@cohort/runtime';
 import { PostgresStore } from '@cohort/store-postgres';
 import { agentTree } from './utils/agents.ts';
 import { normalise } from './utils/normalise.ts';
-import { databaseUrl, dropTestData, freshName, PG_URL, sql } from './utils/pg.ts';
-import type { WorkerOptions } from './utils/worker.ts';
-import { bundleWorker, startWorker } from './utils/workers.ts';
-import type { WorkerProcess } from './utils/workers.ts';
+import { PG_URL, sql } from './utils/pg.ts';
 
-const database = freshName('cohort_dbos_test');
-const schema = freshName('durable');
-const logSchema = `${schema}_log`;
-const systemDatabaseUrl = databaseUrl(database);
+const fleet = useFleet();
+const { schema, logSchema, systemDatabaseUrl } = fleet;
 const STEPS = 3;
 const TASKS = ['root', 'left', 'right'];
 const RUN = { id: 'agents-1', children: 0, delayMs: 400, body: 'agentTree', steps: STEPS } as const;
-const workers: WorkerProcess[] = [];
-let bundle: Awaited<ReturnType<typeof bundleWorker>>;
 
-const base = (executorId: string): WorkerOptions => ({ storeUrl: PG_URL, storeSchema: schema, systemDatabaseUrl, executorId, logSchema });
-
-function start(options: WorkerOptions): WorkerProcess {
-  const w = startWorker(bundle.file, options);
-  workers.push(w);
-  return w;
-}
+const base = (executorId: string) => fleet.options(executorId);
+const start = fleet.start;
 
 /** The model calls recorded so far (`root 1`: the root agent's second call), from what the units recorded. */
 async function recordedCalls(): Promise<string[]> {
@@ -47,19 +36,6 @@ async function recordedCalls(): Promise<string[]> {
     return `${(part?.text ?? '').replace(' done', '')} ${STEPS}`;
   });
 }
-
-beforeAll(async () => {
-  bundle = await bundleWorker();
-  await sql(`CREATE SCHEMA ${logSchema}`);
-  await sql(`CREATE TABLE ${logSchema}.starts (issue text NOT NULL, executor text NOT NULL, at timestamptz NOT NULL DEFAULT now())`);
-});
-
-afterAll(async () => {
-  for (const w of workers) if (w.proc.exitCode === null) w.proc.kill('SIGKILL');
-  await bundle?.dispose();
-  await sql(`DROP SCHEMA IF EXISTS ${logSchema} CASCADE`);
-  await dropTestData(database, schema);
-});
 
 it('durable run - model calls through @cohort/ai are recorded steps: after a SIGKILL, a call that returned is not made again', async () => {
   const first = start({ ...base('worker-1'), run: RUN });

@@ -7,51 +7,19 @@
  * completes on the other two with the book of a run without the crash, and no recorded child
  * ran again.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { useFleet } from './utils/fleet.ts';
 import type { SessionOutcome } from '@cohort/runtime';
 import { childOf, expectCrashFreeBook, startsByChild, unitsOf } from './utils/crashFree.ts';
 import type { FanOutOutput } from './utils/crashFree.ts';
-import { databaseUrl, dropTestData, freshName, PG_URL, sql } from './utils/pg.ts';
-import type { WorkerOptions } from './utils/worker.ts';
-import { bundleWorker, startWorker } from './utils/workers.ts';
-import type { WorkerProcess } from './utils/workers.ts';
+import { sql } from './utils/pg.ts';
 
-const database = freshName('cohort_dbos_test');
-const schema = freshName('durable');
-const logSchema = `${schema}_log`;
-const systemDatabaseUrl = databaseUrl(database);
+const fleet = useFleet({ heartbeatMs: 200, takeoverAfterMs: 1_500 });
+const { schema, logSchema, systemDatabaseUrl } = fleet;
 const RUN = { id: 'takeover-1', children: 8, delayMs: 500 };
-const workers: WorkerProcess[] = [];
-let bundle: Awaited<ReturnType<typeof bundleWorker>>;
 
-const base = (executorId: string): WorkerOptions => ({
-  storeUrl: PG_URL,
-  storeSchema: schema,
-  systemDatabaseUrl,
-  executorId,
-  logSchema,
-  heartbeatMs: 200,
-  takeoverAfterMs: 1_500,
-});
-
-function start(options: WorkerOptions): WorkerProcess {
-  const w = startWorker(bundle.file, options);
-  workers.push(w);
-  return w;
-}
-
-beforeAll(async () => {
-  bundle = await bundleWorker();
-  await sql(`CREATE SCHEMA ${logSchema}`);
-  await sql(`CREATE TABLE ${logSchema}.starts (issue text NOT NULL, executor text NOT NULL, at timestamptz NOT NULL DEFAULT now())`);
-});
-
-afterAll(async () => {
-  for (const w of workers) if (w.proc.exitCode === null) w.proc.kill('SIGKILL');
-  await bundle?.dispose();
-  await sql(`DROP SCHEMA IF EXISTS ${logSchema} CASCADE`);
-  await dropTestData(database, schema);
-});
+const base = (executorId: string) => fleet.options(executorId);
+const start = fleet.start;
 
 it('durable run - a worker SIGKILLed for good: a live worker takes over its root and children; the same book, nothing recorded run again', async () => {
   const first = start({ ...base('worker-1'), run: RUN });

@@ -5,44 +5,29 @@
  * child of the proxy session that spawned it — in the other process when the child ran there.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { useFleet } from './utils/fleet.ts';
 import { attributeOf, startOtlpReceiver } from '../../../test/utils/otlpReceiver.ts';
 import type { ExportedSpan, OtlpReceiver } from '../../../test/utils/otlpReceiver.ts';
-import { databaseUrl, dropTestData, freshName, PG_URL, sql } from './utils/pg.ts';
 import type { WorkerOptions } from './utils/worker.ts';
-import { bundleWorker, startWorker } from './utils/workers.ts';
 import type { WorkerProcess } from './utils/workers.ts';
 
-const database = freshName('cohort_dbos_test');
-const schema = freshName('durable');
-const logSchema = `${schema}_log`;
-const systemDatabaseUrl = databaseUrl(database);
 const CHILDREN = 6;
-const workers: WorkerProcess[] = [];
-let bundle: Awaited<ReturnType<typeof bundleWorker>>;
 let receiver: OtlpReceiver;
-
-const base = (executorId: string): WorkerOptions => ({
-  storeUrl: PG_URL,
-  storeSchema: schema,
-  systemDatabaseUrl,
-  executorId,
-  logSchema,
-  otlpUrl: receiver.url,
-});
+const fleet = useFleet();
+const workers: WorkerProcess[] = [];
+const start = (options: WorkerOptions): WorkerProcess => {
+  const w = fleet.start(options);
+  workers.push(w);
+  return w;
+};
+const base = (executorId: string): WorkerOptions => fleet.options(executorId, { otlpUrl: receiver.url });
 
 beforeAll(async () => {
-  bundle = await bundleWorker();
   receiver = await startOtlpReceiver();
-  await sql(`CREATE SCHEMA ${logSchema}`);
-  await sql(`CREATE TABLE ${logSchema}.starts (issue text NOT NULL, executor text NOT NULL, at timestamptz NOT NULL DEFAULT now())`);
 });
 
 afterAll(async () => {
-  for (const w of workers) if (w.proc.exitCode === null) w.proc.kill('SIGKILL');
-  await bundle?.dispose();
   await receiver?.close();
-  await sql(`DROP SCHEMA IF EXISTS ${logSchema} CASCADE`);
-  await dropTestData(database, schema);
 });
 
 /** Closes a worker as a service stops (its standard input ends): it flushes its spans and exits. */
@@ -53,11 +38,9 @@ async function stop(w: WorkerProcess): Promise<void> {
 }
 
 it('durable run - one trace across workers: each child unit, wherever it ran, is a child span of the session that spawned it', async () => {
-  const second = startWorker(bundle.file, base('worker-2'));
-  workers.push(second);
+  const second = start(base('worker-2'));
   await second.line('ready', 40_000);
-  const first = startWorker(bundle.file, { ...base('worker-1'), run: { id: 'traced-1', children: CHILDREN, delayMs: 300 } });
-  workers.push(first);
+  const first = start({ ...base('worker-1'), run: { id: 'traced-1', children: CHILDREN, delayMs: 300 } });
   const outcome = await first.line('outcome', 90_000);
   expect(outcome['outcome']).toMatchObject({ status: 'committed' });
   await Promise.all(workers.map(stop));

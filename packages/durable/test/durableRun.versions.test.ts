@@ -4,66 +4,21 @@
  * asking it for the run is a clear error; a worker of v1 started later takes it over, and the
  * run completes with the book of a run without the crash, which v2 then reads.
  */
-import pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { useFleet } from './utils/fleet.ts';
 import type { SessionOutcome } from '@cohort/runtime';
-import { PostgresStore } from '@cohort/store-postgres';
-import { isDurableError, openDurable } from '../src/index.ts';
-import type { Durable } from '../src/index.ts';
-import { started, testBodies } from './utils/bodies.ts';
+import { isDurableError } from '../src/index.ts';
+import { started } from './utils/bodies.ts';
 import { expectCrashFreeBook, unitsOf } from './utils/crashFree.ts';
 import type { FanOutOutput } from './utils/crashFree.ts';
-import { databaseUrl, dropTestData, freshName, PG_URL, sql } from './utils/pg.ts';
-import type { WorkerOptions } from './utils/worker.ts';
-import { bundleWorker, startWorker } from './utils/workers.ts';
-import type { WorkerProcess } from './utils/workers.ts';
+import { sql } from './utils/pg.ts';
 
-const database = freshName('cohort_dbos_test');
-const schema = freshName('durable');
-const logSchema = `${schema}_log`;
-const systemDatabaseUrl = databaseUrl(database);
-const RUN = { id: 'versions-1', children: 6, delayMs: 500 };
 const TIMING = { heartbeatMs: 200, takeoverAfterMs: 1_500 };
-const workers: WorkerProcess[] = [];
-let bundle: Awaited<ReturnType<typeof bundleWorker>>;
-let durable: Durable | undefined;
-let store: PostgresStore | undefined;
-const log = new pg.Pool({ connectionString: PG_URL, max: 2 });
-
-const v1 = (executorId: string): WorkerOptions => ({
-  storeUrl: PG_URL,
-  storeSchema: schema,
-  systemDatabaseUrl,
-  executorId,
-  logSchema,
-  applicationVersion: 'v1',
-  ...TIMING,
-});
-
-function start(options: WorkerOptions): WorkerProcess {
-  const w = startWorker(bundle.file, options);
-  workers.push(w);
-  return w;
-}
-
-beforeAll(async () => {
-  bundle = await bundleWorker();
-  await sql(`CREATE SCHEMA ${logSchema}`);
-  await sql(`CREATE TABLE ${logSchema}.starts (issue text NOT NULL, executor text NOT NULL, at timestamptz NOT NULL DEFAULT now())`);
-  started.hook = async (issue) => {
-    await log.query(`INSERT INTO ${logSchema}.starts (issue, executor) VALUES ($1, $2)`, [issue, 'v2-worker']);
-  };
-});
-
-afterAll(async () => {
-  for (const w of workers) if (w.proc.exitCode === null) w.proc.kill('SIGKILL');
-  await durable?.close();
-  await store?.close();
-  await log.end();
-  await bundle?.dispose();
-  await sql(`DROP SCHEMA IF EXISTS ${logSchema} CASCADE`);
-  await dropTestData(database, schema);
-});
+const fleet = useFleet({ applicationVersion: 'v1', ...TIMING });
+const { schema, logSchema, systemDatabaseUrl } = fleet;
+const RUN = { id: 'versions-1', children: 6, delayMs: 500 };
+const v1 = (executorId: string) => fleet.options(executorId);
+const start = fleet.start;
 
 it('durable run - a run of version v1 is resumed by v1 workers only; a v2 worker asking for it gets DURABLE_OTHER_VERSION', async () => {
   const first = start({ ...v1('worker-1'), run: RUN });
@@ -76,18 +31,7 @@ it('durable run - a run of version v1 is resumed by v1 workers only; a v2 worker
   await new Promise((r) => first.proc.once('exit', r));
 
   // a worker of v2 joins: it does not take over the dead v1 worker, nor run its queued children
-  const opened = await PostgresStore.open({ url: PG_URL, schema });
-  if (!opened.ok) throw new Error('the store did not open');
-  store = opened.store;
-  durable = await openDurable({
-    systemDatabaseUrl,
-    store,
-    bodies: testBodies,
-    executorId: 'v2-worker',
-    applicationVersion: 'v2',
-    pollingIntervalMs: 50,
-    ...TIMING,
-  });
+  const { durable } = await fleet.openHere({ executorId: 'v2-worker', applicationVersion: 'v2', ...TIMING });
   await new Promise((r) => setTimeout(r, 2 * TIMING.takeoverAfterMs + 4 * TIMING.heartbeatMs));
   const root = (await unitsOf(RUN.id, systemDatabaseUrl)).find((u) => u.id === RUN.id);
   expect(root, 'the run waits for a worker of its version').toMatchObject({ status: 'PENDING', executor: 'worker-1' });
