@@ -1,5 +1,5 @@
-import { emit, enqueueActions, fromPromise, setup } from 'xstate';
-import type { Actor, DoneActorEvent } from 'xstate';
+import { emit, enqueueActions, fromCallback, setup } from 'xstate';
+import type { Actor, CallbackActorLogic } from 'xstate';
 import type { Commit } from './Commit.ts';
 import { defect } from './FailureSeed.ts';
 import type { SessionAnswer } from './sessionMachine.ts';
@@ -11,18 +11,12 @@ export interface RootCommit {
   readonly commit: Commit;
 }
 
-/** A merge in flight: whose commit, and the slot its actor is named after (`merge:<slot>`). */
-export interface MergeInFlight {
-  readonly sessionId: SessionId;
-  readonly slot: number;
-}
-
 /** The root supervisor's context: the commits in its hands. */
 export interface SupervisorContext {
   /** What it merges into: `root` (the runtime's book, through the store). */
   readonly ownerId: 'root';
-  /** Merges on their way to the store and not yet answered, in the order they started. */
-  readonly inFlight: readonly MergeInFlight[];
+  /** The sessions whose merges are on their way to the store and not yet answered, in the order they started. */
+  readonly inFlight: readonly SessionId[];
   /** Commits waiting for room in a full queue (back-pressure), in arrival order. */
   readonly waiting: readonly RootCommit[];
   readonly maxQueue: number;
@@ -34,8 +28,8 @@ export interface SupervisorInput {
   readonly maxQueue: number;
 }
 
-/** A merge actor's id: `merge:<slot>` (no session's actor id has a `:` without a `)` after it). */
-export type MergeActorId = `merge:${number}`;
+/** What the supervisor asks its merge actor: merge this commit, and answer with `MERGED`. */
+export type MergeRequest = { type: 'MERGE' } & RootCommit;
 
 /** The events a supervisor takes. */
 export type SupervisorEvent =
@@ -43,8 +37,8 @@ export type SupervisorEvent =
   | ({ type: 'COMMIT' } & RootCommit)
   /** The runtime closes: refuse what waits and what comes, still answer what is in flight. */
   | { type: 'CLOSE' }
-  /** A merge actor ended: the store made the commit durable, or it was refused; `output` is the session's answer. */
-  | DoneActorEvent<SessionAnswer, MergeActorId>;
+  /** The merge actor is done with the commit of `sessionId`: made durable, or refused; `answer` is the session's. */
+  | { type: 'MERGED'; sessionId: SessionId; answer: SessionAnswer };
 
 /** What a supervisor asks the runtime to do (xstate `emit`). */
 export type SupervisorEmitted =
@@ -55,31 +49,36 @@ export type SupervisorEmitted =
   /** The commit of `sessionId` waits for room; `queued` merges are in flight. */
   | { type: 'backpressure'; sessionId: SessionId; queued: number };
 
-/**
- * A merge: decides a root session's commit against the runtime's book, hands it to the store,
- * and resolves with the session's answer once the store made it durable (or refused it); it
- * never rejects. The runtime provides it (`supervisorMachine.provide({ actors: { merge } })`);
- * without it, every commit is refused as a defect.
- */
-const unprovidedMerge = fromPromise<SessionAnswer, RootCommit>(async () => ({
-  type: 'REJECTED',
-  failure: defect('the root supervisor runs without a merge actor'),
-}));
+/** The supervisor's merge actor: takes `MERGE` requests, answers each with `MERGED`. */
+export type MergeLogic = CallbackActorLogic<MergeRequest>;
 
 /**
- * The runtime's root supervisor: the merge queue in front of the store. Each root session's
- * commit is merged by a `merge` actor of its own (xstate `fromPromise`), started as the commit
- * arrives; the actor decides it at once (so merges are decided one at a time, in arrival order),
- * hands it to the store, and ends once the store made it durable, its output the session's
- * answer. At most `maxQueue` merges are in flight — a commit that finds the queue full waits for
- * room (back-pressure, not refusal) and takes the slot the next answered merge leaves. A closed
- * supervisor refuses what waits and what comes, and still answers the merges in flight. (A
- * session's children's commits need no such queue: the runtime merges each into the session's
- * draft as it arrives, and answers at once.)
- *
- * A merge actor is named after its slot, not its session: xstate keeps, per state node, a
- * record of every event type a machine met, and a done event is typed by its actor's id —
- * slot names keep those bounded by `maxQueue` in a long-running runtime (bench row 8).
+ * The merge actor over `merge`, which decides a root session's commit against the runtime's
+ * book at once, hands it to the store, and resolves with the session's answer once the store
+ * made it durable (or refused it); it never rejects. One actor for the supervisor's life, not
+ * one per commit (bench row 4: an actor per commit cost a fifth of the file store's merges/s).
+ */
+export function mergeActor(merge: (commit: RootCommit) => Promise<SessionAnswer>): MergeLogic {
+  return fromCallback<MergeRequest>(({ receive, sendBack }) => {
+    receive(({ sessionId, commit }) => {
+      void merge({ sessionId, commit }).then((answer) => sendBack({ type: 'MERGED', sessionId, answer }));
+    });
+  });
+}
+
+/** Without the runtime's merge, every commit is refused as a defect. */
+const unprovidedMerge = mergeActor(async () => ({ type: 'REJECTED', failure: defect('the root supervisor runs without a merge actor') }));
+
+/**
+ * The runtime's root supervisor: the merge queue in front of the store. It invokes one `merge`
+ * actor (the runtime provides it: `supervisorMachine.provide({ actors: { merge: mergeActor(…) } })`)
+ * and hands it each root session's commit as the commit arrives; the actor decides it at once
+ * (so merges are decided one at a time, in arrival order), hands it to the store, and answers
+ * `MERGED` once the store made it durable. At most `maxQueue` merges are in flight — a commit
+ * that finds the queue full waits for room (back-pressure, not refusal) and goes to the merge
+ * actor when the next merge is answered. A closed supervisor refuses what waits and what comes,
+ * and still answers the merges in flight. (A session's children's commits need no such queue:
+ * the runtime merges each into the session's draft as it arrives, and answers at once.)
  *
  * A supervisor never reaches a final state: xstate tells a parent when its child is done, and
  * the sessions under a supervisor may stop after it closed (a cancelled child still busy).
@@ -93,33 +92,29 @@ export const supervisorMachine = setup({
   },
   actors: { merge: unprovidedMerge },
   actions: {
-    /** Starts the merge of the commit that arrived, in the lowest free slot. */
+    /** Hands the commit that arrived to the merge actor. */
     startMerge: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'COMMIT') return;
-      const slot = freeSlot(context.inFlight);
-      enqueue.assign({ inFlight: [...context.inFlight, { sessionId: event.sessionId, slot }] });
-      enqueue.spawnChild('merge', { id: mergeActorId(slot), input: { sessionId: event.sessionId, commit: event.commit } });
+      enqueue.assign({ inFlight: [...context.inFlight, event.sessionId] });
+      enqueue.sendTo('merge', { type: 'MERGE', sessionId: event.sessionId, commit: event.commit } satisfies MergeRequest);
     }),
     holdBack: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'COMMIT') return;
       enqueue.assign({ waiting: [...context.waiting, { sessionId: event.sessionId, commit: event.commit }] });
       enqueue.emit({ type: 'backpressure', sessionId: event.sessionId, queued: context.inFlight.length });
     }),
-    /** Answers the session whose merge ended, and lets the first waiting commit into its slot. */
+    /** Answers the session whose merge ended, and hands the first waiting commit to the merge actor. */
     answer: enqueueActions(({ context, event, enqueue }) => {
-      if (!('actorId' in event)) return;
-      const done = context.inFlight.find((m) => mergeActorId(m.slot) === event.actorId);
-      if (!done) return;
-      enqueue.emit({ type: 'answer', sessionId: done.sessionId, answer: event.output });
-      enqueue.stopChild(event.actorId);
-      const inFlight = context.inFlight.filter((m) => m !== done);
+      if (event.type !== 'MERGED' || !context.inFlight.includes(event.sessionId)) return;
+      enqueue.emit({ type: 'answer', sessionId: event.sessionId, answer: event.answer });
+      const inFlight = context.inFlight.filter((id) => id !== event.sessionId);
       const [next, ...rest] = context.waiting;
       if (!next || inFlight.length >= context.maxQueue) {
         enqueue.assign({ inFlight });
         return;
       }
-      enqueue.assign({ inFlight: [...inFlight, { sessionId: next.sessionId, slot: done.slot }], waiting: rest });
-      enqueue.spawnChild('merge', { id: event.actorId, input: next });
+      enqueue.assign({ inFlight: [...inFlight, next.sessionId], waiting: rest });
+      enqueue.sendTo('merge', { type: 'MERGE', ...next } satisfies MergeRequest);
     }),
     refuseWaiting: enqueueActions(({ context, enqueue }) => {
       for (const { sessionId } of context.waiting) enqueue.emit({ type: 'refuse', sessionId });
@@ -132,9 +127,10 @@ export const supervisorMachine = setup({
 }).createMachine({
   id: 'supervisor',
   context: ({ input }) => ({ ownerId: 'root', inFlight: [], waiting: [], maxQueue: input.maxQueue }),
+  invoke: { id: 'merge', src: 'merge' },
   initial: 'open',
   // a merge ends whether the supervisor is open or closed: its session is answered either way
-  on: { 'xstate.done.actor.*': { actions: 'answer' } },
+  on: { MERGED: { actions: 'answer' } },
   states: {
     open: {
       on: {
@@ -152,16 +148,3 @@ export const supervisorMachine = setup({
 
 /** A root supervisor actor. */
 export type Supervisor = Actor<typeof supervisorMachine>;
-
-/** The id of the merge actor in `slot`. */
-export function mergeActorId(slot: number): MergeActorId {
-  return `merge:${slot}`;
-}
-
-/** The lowest slot no merge in flight holds. */
-function freeSlot(inFlight: readonly MergeInFlight[]): number {
-  const taken = new Set(inFlight.map((m) => m.slot));
-  let slot = 0;
-  while (taken.has(slot)) slot++;
-  return slot;
-}

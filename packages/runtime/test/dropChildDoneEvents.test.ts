@@ -35,7 +35,7 @@ describe('dropChildDoneEvents', () => {
     expect(parent.getSnapshot().context.done).toEqual(['job']);
   });
 
-  it('dropChildDoneEvents - the root supervisor merges sequential commits with one merge actor name', async () => {
+  it('dropChildDoneEvents - the root supervisor merges sequential commits with one merge actor, started once', async () => {
     const seen: InspectionEvent[] = [];
     const rt = createRuntime({ runtimeId: 'rt', inspect: (e) => seen.push(e) });
     for (let i = 0; i < 5; i++) await rt.run(async (s) => s.tools.add_skill({ section: 'harness', issue: `root ${i}`, insight: 'x' }));
@@ -43,8 +43,8 @@ describe('dropChildDoneEvents', () => {
     const merges = seen
       .filter((e) => e.type === '@xstate.actor')
       .map((e) => (e.actorRef as AnyActorRef).id)
-      .filter((id) => id.startsWith('merge:'));
-    expect(merges).toEqual(['merge:0', 'merge:0', 'merge:0', 'merge:0', 'merge:0']);
+      .filter((id) => id.startsWith('merge'));
+    expect(merges).toEqual(['merge']);
     expect(rt.book.size).toBe(5);
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, initialTransition, transition } from 'xstate';
+import { createActor, initialTransition, transition } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
-import { mergeActorId, supervisorMachine } from '../src/supervisorMachine.ts';
-import type { RootCommit, SupervisorEvent, SupervisorEmitted } from '../src/supervisorMachine.ts';
+import { mergeActor, supervisorMachine } from '../src/supervisorMachine.ts';
+import type { MergeRequest, SupervisorEvent, SupervisorEmitted } from '../src/supervisorMachine.ts';
 import type { SessionAnswer } from '../src/sessionMachine.ts';
 import type { Commit } from '../src/Commit.ts';
 import { formatSessionId } from '../src/SessionId.ts';
@@ -16,16 +16,15 @@ function feed(snapshot: Snapshot, ...events: SupervisorEvent[]): [Snapshot, Acti
   return step;
 }
 
-/** What a step did, as lines: `answer t.1`, `backpressure t.3 (2 queued)`, `spawn merge:0 t.1`, `stop merge:0`. */
+/** What a step did, as lines: `answer t.1`, `backpressure t.3 (2 queued)`, `merge t.1` (handed to the merge actor). */
 const did = (actions: Action[]) =>
   actions.flatMap((a) => {
-    const params = a.params as { event?: SupervisorEmitted; id?: string; input?: RootCommit } | undefined;
-    if (a.type === 'xstate.emit' && params?.event) {
-      const e = params.event;
+    const params = a.params as { event?: SupervisorEmitted | MergeRequest } | undefined;
+    const e = params?.event;
+    if (a.type === 'xstate.emit' && e && e.type !== 'MERGE') {
       return [`${e.type} ${e.sessionId}${e.type === 'backpressure' ? ` (${e.queued} queued)` : ''}`];
     }
-    if (a.type === 'xstate.spawnChild') return [`spawn ${params?.id} ${params?.input?.sessionId}`];
-    if (a.type === 'xstate.stopChild') return [`stop ${(a.params as { id: string }).id}`];
+    if (a.type === 'xstate.sendTo' && e?.type === 'MERGE') return [`merge ${e.sessionId}`];
     return [];
   });
 
@@ -38,13 +37,9 @@ function commitOf(n: number): SupervisorEvent {
 }
 
 const merged = (revision: number): SessionAnswer => ({ type: 'MERGED', revision, ops: 0, added: [], dropped: [] });
-const ended = (slot: number, answer: SessionAnswer = merged(slot + 1)): SupervisorEvent => ({
-  type: `xstate.done.actor.${mergeActorId(slot)}`,
-  actorId: mergeActorId(slot),
-  output: answer,
-});
+const ended = (n: number, answer: SessionAnswer = merged(n)): SupervisorEvent => ({ type: 'MERGED', sessionId: sid(n), answer });
 
-const inFlight = (s: Snapshot) => s.context.inFlight.map((m) => `${m.sessionId}@${m.slot}`);
+const inFlight = (s: Snapshot) => [...s.context.inFlight];
 const waiting = (s: Snapshot) => s.context.waiting.map((w) => w.sessionId);
 
 /** A supervisor of queue length 2 after `events`. */
@@ -58,47 +53,46 @@ describe('supervisorMachine - every state against every event', () => {
     expect(s.context).toMatchObject({ ownerId: 'root', inFlight: [], waiting: [], maxQueue: 2 });
   });
 
-  it('supervisorMachine - a commit while open with room starts its merge actor in the lowest free slot', () => {
+  it('supervisorMachine - a commit while open with room goes to its one merge actor at once', () => {
     const [one, first] = feed(supervisor(), commitOf(1));
-    expect(did(first)).toEqual(['spawn merge:0 t.1']);
+    expect(did(first)).toEqual(['merge t.1']);
     const [two, second] = feed(one, commitOf(2));
-    expect(did(second)).toEqual(['spawn merge:1 t.2']);
-    expect(inFlight(two)).toEqual(['t.1@0', 't.2@1']);
-    expect(Object.keys(two.children)).toEqual(['merge:0', 'merge:1']);
-    // slot 0 freed: the next commit takes it again
-    const [again, third] = feed(two, ended(0), commitOf(3));
-    expect(did(third)).toEqual(['spawn merge:0 t.3']);
-    expect(inFlight(again)).toEqual(['t.2@1', 't.3@0']);
+    expect(did(second)).toEqual(['merge t.2']);
+    expect(inFlight(two)).toEqual(['t.1', 't.2']);
+    // one merge actor for the supervisor's life, however many commits
+    expect(Object.keys(two.children)).toEqual(['merge']);
+    const [again, third] = feed(two, ended(1), commitOf(3));
+    expect(did(third)).toEqual(['merge t.3']);
+    expect(inFlight(again)).toEqual(['t.2', 't.3']);
   });
 
   it('supervisorMachine - a commit while open and full waits for room, and says so (back-pressure)', () => {
     const [full, actions] = feed(supervisor(commitOf(1), commitOf(2)), commitOf(3));
     expect(did(actions)).toEqual(['backpressure t.3 (2 queued)']);
     expect(waiting(full)).toEqual(['t.3']);
-    expect(inFlight(full)).toEqual(['t.1@0', 't.2@1']);
+    expect(inFlight(full)).toEqual(['t.1', 't.2']);
   });
 
-  it('supervisorMachine - a merge ending while open answers its session, then lets the first waiting commit into its slot', () => {
-    const [after, actions] = feed(supervisor(commitOf(1), commitOf(2), commitOf(3), commitOf(4)), ended(0));
-    expect(did(actions)).toEqual(['answer t.1', 'stop merge:0', 'spawn merge:0 t.3']);
-    expect(inFlight(after)).toEqual(['t.2@1', 't.3@0']);
+  it('supervisorMachine - a merge ending while open answers its session, then hands the first waiting commit to the merge actor', () => {
+    const [after, actions] = feed(supervisor(commitOf(1), commitOf(2), commitOf(3), commitOf(4)), ended(1));
+    expect(did(actions)).toEqual(['answer t.1', 'merge t.3']);
+    expect(inFlight(after)).toEqual(['t.2', 't.3']);
     expect(waiting(after)).toEqual(['t.4']);
   });
 
-  it('supervisorMachine - a merge ending with nothing waiting answers its session and frees its slot', () => {
+  it('supervisorMachine - a merge ending with nothing waiting answers its session and frees its place in the queue', () => {
     const rejected: SessionAnswer = { type: 'REJECTED', failure: { kind: 'conflict', category: 'error', message: 'conflicts' } };
-    const [after, actions] = feed(supervisor(commitOf(1)), ended(0, rejected));
-    expect(did(actions)).toEqual(['answer t.1', 'stop merge:0']);
+    const [after, actions] = feed(supervisor(commitOf(1)), ended(1, rejected));
+    expect(did(actions)).toEqual(['answer t.1']);
     expect((actions.find((a) => a.type === 'xstate.emit')?.params as { event: SupervisorEmitted } | undefined)?.event).toMatchObject({
       answer: rejected,
     });
     expect(after.context.inFlight).toEqual([]);
-    expect(after.children).toEqual({});
   });
 
-  it('supervisorMachine - a done event of an actor that is not one of its merges is ignored', () => {
+  it('supervisorMachine - an answer for a session whose merge is not in flight is ignored', () => {
     const before = supervisor(commitOf(1));
-    const [after, actions] = feed(before, ended(1));
+    const [after, actions] = feed(before, ended(2));
     expect(did(actions)).toEqual([]);
     expect(after.context).toEqual(before.context);
   });
@@ -108,7 +102,7 @@ describe('supervisorMachine - every state against every event', () => {
     expect(closed.value).toBe('closed');
     expect(did(actions)).toEqual(['refuse t.3']);
     expect(waiting(closed)).toEqual([]);
-    expect(inFlight(closed)).toEqual(['t.1@0', 't.2@1']);
+    expect(inFlight(closed)).toEqual(['t.1', 't.2']);
   });
 
   it('supervisorMachine - a commit while closed is refused', () => {
@@ -118,8 +112,8 @@ describe('supervisorMachine - every state against every event', () => {
   });
 
   it('supervisorMachine - a merge ending while closed still answers its session', () => {
-    const [after, actions] = feed(supervisor(commitOf(1), commitOf(2), { type: 'CLOSE' }), ended(1), ended(0));
-    expect(did(actions)).toEqual(['answer t.1', 'stop merge:0']);
+    const [after, actions] = feed(supervisor(commitOf(1), commitOf(2), { type: 'CLOSE' }), ended(2), ended(1));
+    expect(did(actions)).toEqual(['answer t.1']);
     expect(after.value).toBe('closed');
     expect(after.context).toMatchObject({ inFlight: [], waiting: [] });
     // a supervisor never stops on its own: the sessions under it may still tell it they are done
@@ -134,14 +128,14 @@ describe('supervisorMachine - every state against every event', () => {
   });
 });
 
-describe('supervisorMachine - merge actors', () => {
+describe('supervisorMachine - the merge actor', () => {
   /** A supervisor actor whose merges wait until the test answers them; `started` lists the merges begun, in order. */
   function gatedSupervisor(maxQueue: number) {
     const started: string[] = [];
     const pending = new Map<string, (answer: SessionAnswer) => void>();
-    const merge = fromPromise<SessionAnswer, RootCommit>(({ input }) => {
-      started.push(input.sessionId);
-      return new Promise((resolve) => pending.set(input.sessionId, resolve));
+    const merge = mergeActor(({ sessionId }) => {
+      started.push(sessionId);
+      return new Promise((resolve) => pending.set(sessionId, resolve));
     });
     const answered: string[] = [];
     const actor = createActor(supervisorMachine.provide({ actors: { merge } }), { input: { maxQueue } });
@@ -163,7 +157,7 @@ describe('supervisorMachine - merge actors', () => {
     expect(started).toEqual(['t.1', 't.2', 't.3']);
   });
 
-  it('supervisorMachine - a session is answered only when its merge actor ends, whatever the order', async () => {
+  it('supervisorMachine - a session is answered only when its merge is, whatever the order', async () => {
     const { actor, started, answered, answer } = gatedSupervisor(1);
     for (const n of [1, 2, 3]) actor.send(commitOf(n));
     expect(started).toEqual(['t.1']);
@@ -173,8 +167,8 @@ describe('supervisorMachine - merge actors', () => {
     await answer(2);
     await answer(3);
     expect(answered).toEqual(['t.1 MERGED', 't.2 MERGED', 't.3 MERGED']);
-    // one slot, reused: the merge actors' names stay bounded by the queue's length
-    expect(actor.getSnapshot().children).toEqual({});
+    // one merge actor throughout, still there for the next commit
+    expect(Object.keys(actor.getSnapshot().children)).toEqual(['merge']);
     expect(actor.getSnapshot().context.inFlight).toEqual([]);
   });
 

@@ -1,4 +1,4 @@
-import { createActor, fromPromise, waitFor } from 'xstate';
+import { createActor, waitFor } from 'xstate';
 import type { OperationLimits } from '@cohort/skillbook';
 import type { InspectionEvent, Observer } from 'xstate';
 import { BudgetAccount } from '../Budget.ts';
@@ -13,10 +13,10 @@ import type { SessionBody, SpawnOptions } from '../Session.ts';
 import type { SessionCall } from '../SessionCall.ts';
 import type { SessionId } from '../SessionId.ts';
 import type { SessionOutcome } from '../SessionOutcome.ts';
-import type { SessionAnswer, SessionEmitted } from '../sessionMachine.ts';
+import type { SessionEmitted } from '../sessionMachine.ts';
 import { DEADLINE_WATCHER_ID, deadlineWatcher } from '../deadlineWatcher.ts';
-import { supervisorMachine } from '../supervisorMachine.ts';
-import type { RootCommit, Supervisor } from '../supervisorMachine.ts';
+import { mergeActor, supervisorMachine } from '../supervisorMachine.ts';
+import type { Supervisor } from '../supervisorMachine.ts';
 import { admitSession, openAccount } from './admitSession.ts';
 import { dropChildDoneEvents } from './dropChildDoneEvents.ts';
 import { Merger, closedAnswer } from './Merger.ts';
@@ -86,7 +86,7 @@ export class SessionTree implements SessionHost {
     const reportDefect = (thrown: unknown) => this.reportDefect(thrown);
     this.merger = new Merger({ ...deps, registry, reportDefect });
     const { merger } = this;
-    const merge = fromPromise<SessionAnswer, RootCommit>(({ input }) => merger.mergeIntoRoot(input));
+    const merge = mergeActor((commit) => merger.mergeIntoRoot(commit));
     this.root = createActor(supervisorMachine.provide({ actors: { merge } }), {
       id: ROOT_SUPERVISOR_ID,
       systemId: ROOT_SUPERVISOR_ID,

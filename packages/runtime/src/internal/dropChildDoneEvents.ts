@@ -14,8 +14,8 @@ const CHILD_DONE = 'xstate.done.actor.';
  * step. No machine acts on them (a session's outcome reaches its parent through the runtime),
  * so they are dropped before the machine sees them; the inspector still sees each one arrive.
  * Every other event goes through: a child's error event, and the done event of an actor the
- * machine spawned itself (one in its snapshot's `children`: the root supervisor's merges, named
- * after a bounded set of slots). Session actors join the system with `createActor(logic,
+ * machine spawned itself (one in its snapshot's `children`, such as the root supervisor's merge
+ * actor). Session actors join the system with `createActor(logic,
  * { parent })` and are never among those children.
  *
  * `_send` is the actor's internal mailbox entry (xstate 5.33, pinned): the one place a relayed
