@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPackages } from '../../scripts/build.ts';
 import { NODE_ENGINES, packageProblems, workspacePackages } from '../../scripts/workspacePackages.ts';
 import type { WorkspacePackage } from '../../scripts/workspacePackages.ts';
-import { env, freePort, ok, run, runAsync, sleep, until } from './processes.ts';
+import { env, freePort, mcpOverStdio, ok, run, runAsync, sleep, until } from './processes.ts';
 import type { Ran } from './processes.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -239,32 +239,9 @@ describe('a project that installed the tarballs', () => {
 
   it('runs the installed cohort mcp over stdio: an MCP client initializes, lists the tools, closes stdin, and the server exits 0', async () => {
     const cohort = join(app, 'node_modules', '@cohort', 'cli', 'dist', 'main.js');
-    const server = spawn(nodeOf(NODE_LINES[0]), [cohort, 'mcp', '--memory'], { cwd: app, env });
-    let output = '';
-    server.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-    server.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-    const exited = once(server, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-    const send = (message: object) => server.stdin.write(`${JSON.stringify(message)}\n`);
-    try {
-      const clientInfo = { name: 'install-check', version: '1' };
-      send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo } });
-      await until(
-        () => output.includes('"id":1'),
-        () => `no answer to initialize:\n${output}`,
-      );
-      send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-      send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-      await until(
-        () => output.includes('"id":2'),
-        () => `no answer to tools/list:\n${output}`,
-      );
-      expect(output).toContain('"name":"task.begin"');
-      server.stdin.end();
-      const [code] = await Promise.race([exited, sleep(20_000).then(() => [null, 'timeout'] as const)]);
-      expect(code, output).toBe(0);
-    } finally {
-      if (server.exitCode === null) server.kill('SIGKILL');
-    }
+    const { output, code } = await mcpOverStdio(nodeOf(NODE_LINES[0]), [cohort, 'mcp', '--memory'], app);
+    expect(output).toContain('"name":"task.begin"');
+    expect(code, output).toBe(0);
   });
 
   it("runs the README's service example: serves a request, refuses a bad one, stops cleanly on SIGTERM, keeps what it learned", async () => {

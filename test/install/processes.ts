@@ -89,3 +89,41 @@ export async function freePort(): Promise<number> {
   if (address === null || typeof address === 'string') throw new Error('no TCP port');
   return address.port;
 }
+
+/** What an MCP server over stdio answered: everything it printed, and its exit code once its stdin closed. */
+export interface McpExchange {
+  readonly output: string;
+  readonly code: number | null;
+}
+
+/**
+ * Starts `node <args>` as an MCP server over stdio, initializes it as a client would, lists
+ * its tools, then closes its stdin and waits (20 s at most) for it to exit.
+ */
+export async function mcpOverStdio(node: string, args: readonly string[], cwd: string): Promise<McpExchange> {
+  const server = spawn(node, args, { cwd, env });
+  let output = '';
+  server.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+  server.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+  const exited = once(server, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  const send = (message: object) => server.stdin.write(`${JSON.stringify(message)}\n`);
+  try {
+    const clientInfo = { name: 'install-check', version: '1' };
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo } });
+    await until(
+      () => output.includes('"id":1'),
+      () => `no answer to initialize:\n${output}`,
+    );
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    await until(
+      () => output.includes('"id":2'),
+      () => `no answer to tools/list:\n${output}`,
+    );
+    server.stdin.end();
+    const [code] = await Promise.race([exited, sleep(20_000).then(() => [null, 'timeout'] as const)]);
+    return { output, code };
+  } finally {
+    if (server.exitCode === null) server.kill('SIGKILL');
+  }
+}
