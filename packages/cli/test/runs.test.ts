@@ -1,29 +1,16 @@
-import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '@cohort/runtime';
 import { openDurable } from '@cohort/durable';
 import type { Durable } from '@cohort/durable';
 import { PostgresStore } from '@cohort/store-postgres';
+import { databaseUrl, dropTestData, freshName, PG_URL } from '../../durable/test/utils/pg.ts';
 import { runCohort } from './utils/runCohort.ts';
 
-const PG_URL = process.env['COHORT_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
-const suffix = randomUUID().replaceAll('-', '').slice(0, 12);
-const database = `cli_dbos_${suffix}`;
-const schema = `cli_runs_${suffix}`;
-const systemDatabaseUrl = Object.assign(new URL(PG_URL), { pathname: `/${database}` }).toString();
+const database = freshName('cli_dbos');
+const schema = freshName('cli_runs');
+const systemDatabaseUrl = databaseUrl(database);
 let durable: Durable | undefined;
 let store: PostgresStore | undefined;
-
-async function sql(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
 
 async function learn(s: Session<{ issue: string }>): Promise<string> {
   const added = await s.tools.add_skill({ section: 'harness', issue: s.input.issue, insight: 'learned on a worker' });
@@ -47,8 +34,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await durable?.close();
   await store?.close();
-  await sql(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-  await sql(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await dropTestData(database, schema);
 });
 
 describe('cohort runs', () => {
@@ -95,7 +81,7 @@ describe('cohort runs', () => {
       exitCode: 1,
       error: expect.stringContaining('no durable run has id "nope"'),
     });
-    const absent = Object.assign(new URL(PG_URL), { pathname: `/cli_absent_${suffix}` }).toString();
+    const absent = databaseUrl(freshName('cli_absent'));
     const unreadable = await runCohort(['runs', 'list', absent, '--json']);
     expect(unreadable.code).toBe(1);
     expect(JSON.parse(unreadable.out)).toMatchObject({ ok: false, error: expect.stringContaining('cannot be read') });

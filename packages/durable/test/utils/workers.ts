@@ -1,9 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleChild } from '../../../../test/utils/bundleChild.ts';
 import type { WorkerOptions } from './worker.ts';
 
 /** A worker process and the JSON lines it printed. */
@@ -15,33 +13,16 @@ export interface WorkerProcess {
   line(t: string, timeoutMs?: number): Promise<Record<string, unknown>>;
 }
 
-type Esbuild = { build(options: Record<string, unknown>): Promise<unknown> };
-
 /**
- * Bundles worker.ts once with the esbuild that tsx ships (a process through tsx costs over a
- * second of CPU). DBOS stays outside the bundle (it requires optional packages it may lack):
- * the bundle is written under the package's node_modules, where it resolves; node-postgres is
- * CommonJS, so the bundle gets a `require` of its own.
+ * Bundles worker.ts once (a process through tsx costs over a second of CPU). DBOS stays outside
+ * the bundle (it requires optional packages it may lack): the bundle is written under the
+ * package's node_modules, where it resolves.
  */
 export async function bundleWorker(): Promise<{ file: string; dispose(): Promise<void> }> {
   const entry = fileURLToPath(new URL('./worker.ts', import.meta.url));
-  const esbuild = createRequire(createRequire(import.meta.url).resolve('tsx'))('esbuild') as Esbuild;
-  const cache = fileURLToPath(new URL('../../node_modules/.cache', import.meta.url));
-  await mkdir(cache, { recursive: true });
-  const dir = await mkdtemp(join(cache, 'worker-'));
-  const file = join(dir, 'worker.mjs');
-  await esbuild.build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: file,
-    logLevel: 'error',
-    external: ['@dbos-inc/dbos-sdk'],
-    banner: { js: "import { createRequire as cohortRequire } from 'node:module'; const require = cohortRequire(import.meta.url);" },
-  });
-  return { file, dispose: () => rm(dir, { recursive: true, force: true }) };
+  const near = fileURLToPath(new URL('../../node_modules/.cache', import.meta.url));
+  const child = await bundleChild(entry, 'worker-', { near, external: ['@dbos-inc/dbos-sdk'] });
+  return { file: child.args[0] ?? '', dispose: () => child.dispose() };
 }
 
 /** Starts a worker from the bundle. */
