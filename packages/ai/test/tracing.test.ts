@@ -1,29 +1,21 @@
 import { OpenTelemetry } from '@ai-sdk/otel';
-import { context, propagation, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { registerTelemetry } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime } from '@cohort/runtime';
 import type { Session, SessionEvent } from '@cohort/runtime';
 import { runAgent } from '@cohort/ai';
+import { startTestTracing } from '../../runtime/test/utils/otel.ts';
+import type { TestTracing } from '../../runtime/test/utils/otel.ts';
 import { scriptedModel } from './utils/scriptedModel.ts';
 import type { ModelCall, Reply } from './utils/scriptedModel.ts';
 
-const exporter = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+let tracing: TestTracing;
 beforeAll(() => {
-  trace.setGlobalTracerProvider(provider);
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  tracing = startTestTracing();
   registerTelemetry(new OpenTelemetry());
 });
-afterAll(async () => {
-  await provider.shutdown();
-  trace.disable();
-  context.disable();
-  propagation.disable();
-});
+afterAll(() => tracing.stop());
 
 const add = (issue: string) => ({ tool: 'add_skill', input: { section: 'harness', issue, insight: 'learned' } });
 
@@ -81,7 +73,7 @@ describe('tracing - the AI SDK’s spans nest under the session that made the ca
     await rt.close();
     expect(outcome.status === 'committed' && outcome.output).toEqual(['committed', 'crashed', 'timeout', 'conflict']);
 
-    const spans = exporter.getFinishedSpans();
+    const spans = tracing.spans();
     const byId = new Map(spans.map((s) => [s.spanContext().spanId, s]));
     const sessionSpans = new Map(
       spans.filter(isCohort).flatMap((s) => (s.name.startsWith('invoke_agent') ? [[s.attributes['gen_ai.agent.id'], s]] : [])),
@@ -126,7 +118,7 @@ describe('tracing - the AI SDK’s spans nest under the session that made the ca
   });
 
   it('passes the AI SDK its telemetry settings, to the recurse children too', async () => {
-    exporter.reset();
+    tracing.exporter.reset();
     const model = scriptedModel((call) =>
       call.task === 'parent' && call.step === 0
         ? { calls: [{ tool: 'recurse', input: { tasks: [{ prompt: 'child' }] } }] }
@@ -136,7 +128,7 @@ describe('tracing - the AI SDK’s spans nest under the session that made the ca
     const outcome = await rt.run((s) => runAgent(s, { model, prompt: 'parent', recurse: true, telemetry: { functionId: 'reviewer' } }));
     await rt.close();
     expect(outcome.status).toBe('committed');
-    const loops = exporter.getFinishedSpans().filter((s) => !isCohort(s) && s.attributes['gen_ai.operation.name'] === 'invoke_agent');
+    const loops = tracing.spans().filter((s) => !isCohort(s) && s.attributes['gen_ai.operation.name'] === 'invoke_agent');
     expect(loops.map((s) => s.attributes['gen_ai.agent.name'])).toEqual(['reviewer', 'reviewer']);
   });
 });
