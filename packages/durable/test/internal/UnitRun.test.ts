@@ -1,28 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Session } from '@cohort/runtime';
-import { MemoryStore } from '@cohort/store';
 import { recordStep } from '../../src/index.ts';
 import { Bodies } from '../../src/Bodies.ts';
-import { BookAt } from '../../src/internal/BookAt.ts';
-import type { Journal } from '../../src/internal/Journal.ts';
 import { runUnit } from '../../src/internal/UnitRun.ts';
-import type { UnitHost } from '../../src/internal/UnitRun.ts';
-import { MemoryJournal } from '../utils/MemoryJournal.ts';
 import { agent, modelCalls } from '../utils/agents.ts';
-
-/** A worker's host without DBOS: units run in this process, recorded in memory. */
-function hostOf(bodies: Bodies): UnitHost & { readonly store: MemoryStore } {
-  const store = new MemoryStore();
-  return {
-    journal: new MemoryJournal() as unknown as Journal,
-    store,
-    books: new BookAt(store),
-    bodies,
-    limits: undefined,
-    conflicts: undefined,
-    runChild: () => Promise.reject(new Error('no child units here')),
-  };
-}
+import { memoryHost } from '../utils/memoryHost.ts';
 
 describe('runUnit', () => {
   it('a unit run again (after a crash) pays its recorded steps once and tells its sessions the same ids', async () => {
@@ -33,7 +15,7 @@ describe('runUnit', () => {
       const added = await s.tools.add_skill({ section: 'harness', issue: 'paid once', insight });
       return { added, insight, child: child.status === 'committed' ? child.output : null };
     };
-    const host = hostOf(new Bodies({ learner }));
+    const host = memoryHost(new Bodies({ learner }));
     const spec = { unitId: 'run-1', body: 'learner', input: null, view: { baseRevision: 0, ops: [] } };
     const first = await runUnit(host, spec);
     const again = await runUnit(host, spec);
@@ -52,7 +34,7 @@ describe('runUnit', () => {
 
   it('a step whose value cannot be recorded fails its session as a crash', async () => {
     const dated = async (s: Session) => recordStep(s, 'a date', async () => new Date());
-    const result = await runUnit(hostOf(new Bodies({ dated })), {
+    const result = await runUnit(memoryHost(new Bodies({ dated })), {
       unitId: 'run-3',
       body: 'dated',
       input: null,
@@ -76,7 +58,7 @@ describe('runUnit', () => {
       await s.sleep(60_000);
       return 'woke';
     };
-    const host = hostOf(new Bodies({ slow }));
+    const host = memoryHost(new Bodies({ slow }));
     const spec = { unitId: 'run-deadline', body: 'slow', input: null, timeoutMs: 60_000, view: { baseRevision: 0, ops: [] } };
     // the first start recorded a deadline that has passed since (the worker was down)
     await host.journal.record('run-deadline', 'deadline', Date.now() - 1_000);
@@ -86,7 +68,7 @@ describe('runUnit', () => {
 
   it('a first start records the deadline its timeout counts to', async () => {
     const quick = async () => 'done';
-    const host = hostOf(new Bodies({ quick }));
+    const host = memoryHost(new Bodies({ quick }));
     const before = Date.now();
     const result = await runUnit(host, {
       unitId: 'run-q',
@@ -105,7 +87,7 @@ describe('runUnit', () => {
     const made: string[] = [];
     modelCalls.hook = (task, step) => void made.push(`${task} ${step}`);
     try {
-      const host = hostOf(new Bodies({ agent }));
+      const host = memoryHost(new Bodies({ agent }));
       const spec = { unitId: 'run-agent', body: 'agent', input: { task: 'solo', steps: 2 }, view: { baseRevision: 0, ops: [] } };
       const first = await runUnit(host, spec);
       expect(made).toEqual(['solo 0', 'solo 1', 'solo 2']);

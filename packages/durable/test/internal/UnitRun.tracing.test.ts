@@ -1,32 +1,18 @@
-import { context, propagation, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '@cohort/runtime';
-import { MemoryStore } from '@cohort/store';
 import { Bodies } from '../../src/Bodies.ts';
-import { BookAt } from '../../src/internal/BookAt.ts';
-import type { Journal } from '../../src/internal/Journal.ts';
 import { runUnit } from '../../src/internal/UnitRun.ts';
-import type { UnitHost } from '../../src/internal/UnitRun.ts';
 import type { UnitSpec } from '../../src/UnitSpec.ts';
 import { UnitSpecSchema } from '../../src/UnitSpec.ts';
-import { MemoryJournal } from '../utils/MemoryJournal.ts';
+import { startTestTracing } from '../../../runtime/test/utils/otel.ts';
+import type { TestTracing } from '../../../runtime/test/utils/otel.ts';
+import { memoryHost } from '../utils/memoryHost.ts';
 
-const exporter = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+let tracing: TestTracing;
 beforeAll(() => {
-  trace.setGlobalTracerProvider(provider);
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  tracing = startTestTracing();
 });
-afterAll(async () => {
-  await provider.shutdown();
-  trace.disable();
-  context.disable();
-  propagation.disable();
-});
+afterAll(() => tracing.stop());
 
 describe('runUnit - one trace across units', () => {
   it("gives a child unit its spawning session's trace context, and its sessions join that trace", async () => {
@@ -34,20 +20,11 @@ describe('runUnit - one trace across units', () => {
     const planner = async (s: Session) => s.spawn(leaf, { name: 'remote-leaf', input: null });
     const bodies = new Bodies({ planner, leaf });
     const sent: UnitSpec[] = [];
-    const store = new MemoryStore();
-    const host: UnitHost = {
-      journal: new MemoryJournal() as unknown as Journal,
-      store,
-      books: new BookAt(store),
-      bodies,
-      limits: undefined,
-      conflicts: undefined,
-      // the child unit "on another worker": its spec goes through the schema, as DBOS records it
-      runChild: async (spec) => {
-        sent.push(spec);
-        return runUnit(host, UnitSpecSchema.parse(JSON.parse(JSON.stringify(spec))) as UnitSpec);
-      },
-    };
+    // the child unit "on another worker": its spec goes through the schema, as DBOS records it
+    const host = memoryHost(bodies, async (spec) => {
+      sent.push(spec);
+      return runUnit(host, UnitSpecSchema.parse(JSON.parse(JSON.stringify(spec))) as UnitSpec);
+    });
     const result = await runUnit(host, {
       unitId: 'run-t',
       body: 'planner',
@@ -58,7 +35,7 @@ describe('runUnit - one trace across units', () => {
     expect(result.status).toBe('committed');
     expect(sent[0]?.trace?.['traceparent']).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
 
-    const spans = exporter.getFinishedSpans();
+    const spans = tracing.spans();
     const planned = spans.find((s) => s.name === 'invoke_agent planner');
     // in the parent unit, the proxy session that waits for the child unit; in the child unit, its root session
     const leaves = spans.filter((s) => s.name === 'invoke_agent remote-leaf');
