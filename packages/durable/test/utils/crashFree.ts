@@ -59,12 +59,19 @@ export async function unitsOf(runId: string, systemDatabaseUrl: string): Promise
 }
 
 /** How many times each writer child started, by its ordinal (`child 3` → 3), from the workers' log. */
-export async function startsByChild(logSchema: string): Promise<Map<string, number>> {
+async function startsByChild(logSchema: string): Promise<Map<string, number>> {
   const starts = await sql<{ issue: string; n: number }>(`SELECT issue, count(*)::int AS n FROM ${logSchema}.starts GROUP BY issue`);
   return new Map(starts.map((s) => [s.issue, s.n]));
 }
 
 /** The writer child (`child 3`) a unit id of the fan-out stands for (`kill-1/0.4`). */
-export function childOf(unit: string): string {
+function childOf(unit: string): string {
   return `child ${Number(/\/0\.(\d+)$/.exec(unit)?.[1]) - 1}`;
+}
+
+/** A crash ran no recorded child again: each of the `recorded` units started once, and every one of the `children` started. */
+export async function expectRecordedRanOnce(logSchema: string, recorded: readonly string[], children: number): Promise<void> {
+  const runsOf = await startsByChild(logSchema);
+  for (const unit of recorded) expect(runsOf.get(childOf(unit)), `runs of recorded child ${unit}`).toBe(1);
+  for (let i = 0; i < children; i++) expect(runsOf.get(`child ${i}`) ?? 0, `child ${i} ran`).toBeGreaterThanOrEqual(1);
 }
