@@ -1,7 +1,7 @@
 import type { PoolClient } from 'pg';
 import { inSchema } from './migrations.ts';
 
-/** What one group transaction writes, as JSON records (see {@link writeGroupRows}). */
+/** What one group transaction writes, as JSON records (see {$link writeGroupRows}). */
 export interface GroupRows {
   readonly commits: readonly Record<string, unknown>[];
   readonly blocks: readonly Record<string, unknown>[];
@@ -18,28 +18,27 @@ export interface GroupRows {
  * `next_id`, and the notification other runtimes listen for (delivered at COMMIT, or never).
  */
 const WRITE_GROUP = `
-  WITH input AS (SELECT $1::json AS j),
-  c AS (
+  WITH c AS (
     INSERT INTO {schema}.commits (revision, kind, writer_id, session_id, path, at, token, external)
     SELECT r.revision, r.kind, r.writer_id, r.session_id, ARRAY(SELECT json_array_elements_text(r.path)), r.at, r.token, r.external
-    FROM input, json_to_recordset(input.j -> 'commits') AS r(revision bigint, kind text, writer_id text, session_id text, path json, at bigint, token text, external json)
+    FROM json_to_recordset($1::json) AS r(revision bigint, kind text, writer_id text, session_id text, path json, at bigint, token text, external json)
     RETURNING 1
   ),
   b AS (
     INSERT INTO {schema}.audit_blocks (revision, position, session_id, path, name, at, ops)
     SELECT r.revision, r.position, r.session_id, ARRAY(SELECT json_array_elements_text(r.path)), r.name, r.at, r.ops
-    FROM input, json_to_recordset(input.j -> 'blocks') AS r(revision bigint, position integer, session_id text, path json, name text, at bigint, ops json)
+    FROM json_to_recordset($2::json) AS r(revision bigint, position integer, session_id text, path json, name text, at bigint, ops json)
     RETURNING 1
   ),
   d AS (
-    DELETE FROM {schema}.skills WHERE id IN (SELECT json_array_elements_text(input.j -> 'purged') FROM input)
+    DELETE FROM {schema}.skills WHERE id IN (SELECT json_array_elements_text($3::json))
     RETURNING 1
   ),
   k AS (
     INSERT INTO {schema}.skills (id, section, issue, insight, keywords, occurrences, active, used_count, helpful_count, harmful_count, neutral_count, created_at, updated_at, revision, added_revision, added_index)
     SELECT r.id, r.section, r.issue, r.insight, ARRAY(SELECT json_array_elements_text(r.keywords)), r.occurrences, r.active, r.used_count, r.helpful_count,
       r.harmful_count, r.neutral_count, r.created_at, r.updated_at, r.revision, r.added_revision, r.added_index
-    FROM input, json_to_recordset(input.j -> 'skills') AS r(id text, section text, issue text, insight text, keywords json, occurrences json, active boolean,
+    FROM json_to_recordset($4::json) AS r(id text, section text, issue text, insight text, keywords json, occurrences json, active boolean,
       used_count integer, helpful_count integer, harmful_count integer, neutral_count integer, created_at text, updated_at text, revision bigint, added_revision bigint, added_index integer)
     ON CONFLICT (id) DO UPDATE SET section = EXCLUDED.section, issue = EXCLUDED.issue, insight = EXCLUDED.insight, keywords = EXCLUDED.keywords,
       occurrences = EXCLUDED.occurrences, active = EXCLUDED.active, used_count = EXCLUDED.used_count, helpful_count = EXCLUDED.helpful_count,
@@ -50,11 +49,11 @@ const WRITE_GROUP = `
   l AS (
     INSERT INTO {schema}.log (kind, type, revision, session_id, writer_id, body)
     SELECT r.kind, r.type, r.revision, r.session_id, r.writer_id, r.body
-    FROM input, json_to_recordset(input.j -> 'log') AS r(kind text, type text, revision bigint, session_id text, writer_id text, body json)
+    FROM json_to_recordset($5::json) AS r(kind text, type text, revision bigint, session_id text, writer_id text, body json)
     RETURNING 1
   ),
-  n AS (SELECT pg_notify($4::text, $2::bigint::text) WHERE $5::boolean)
-  UPDATE {schema}.book SET revision = $2::bigint, next_id = $3::bigint
+  n AS (SELECT pg_notify($8::text, $6::bigint::text) WHERE $9::boolean)
+  UPDATE {schema}.book SET revision = $6::bigint, next_id = $7::bigint
   WHERE (SELECT count(*) FROM c) + (SELECT count(*) FROM b) + (SELECT count(*) FROM d) + (SELECT count(*) FROM k) + (SELECT count(*) FROM l) + (SELECT count(*) FROM n) >= 0`;
 
 /** The channel other runtimes `LISTEN` on for the store in `schema`. */
@@ -71,7 +70,9 @@ export async function writeGroupRows(
   nextId: number,
   notify: boolean,
 ): Promise<void> {
-  await client.query(inSchema(WRITE_GROUP, schema), [JSON.stringify(rows), revision, nextId, channelOf(schema), notify]);
+  // one parameter per part: the server parses each once (a `json` value read with `->` is parsed again at every use)
+  const parts = [rows.commits, rows.blocks, rows.purged, rows.skills, rows.log].map((part) => JSON.stringify(part));
+  await client.query(inSchema(WRITE_GROUP, schema), [...parts, revision, nextId, channelOf(schema), notify]);
 }
 
 /**
