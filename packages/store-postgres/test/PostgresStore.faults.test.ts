@@ -81,13 +81,29 @@ describe('PostgresStore under faults', () => {
       `CREATE CONSTRAINT TRIGGER slow AFTER INSERT ON "${schema}".commits DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "${schema}".slow()`,
     );
     const pending = store.append(makeCommit(store.book, [addOp('killed in COMMIT')]).commit);
-    const committing = await until(async () => (await backendsOf('slowcommit')).find((b) => b.state === 'active' && b.query === 'COMMIT'));
+    // the group's write and its COMMIT go as one query: the backend sleeping in it is inside the COMMIT
+    const committing = await until(async () => (await backendsOf('slowcommit')).find((b) => b.state === 'active' && b.wait === 'Timeout'));
     await sql('SELECT pg_terminate_backend($1)', [committing.pid]);
     const result = await pending;
     expect(result.ok ? null : result.error.code).toBe('io');
     expect([await revisionIn(schema), await commitRows(schema), store.book.revision]).toEqual([0, 0, 0]);
     await sql(`DROP TRIGGER slow ON "${schema}".commits`);
     expect((await store.append(makeCommit(store.book, [addOp('then')]).commit)).ok).toBe(true);
+  });
+
+  it('refused write - a write the server refuses (its COMMIT never runs) leaves nothing, the append is refused as io, and the next one lands', async () => {
+    const schema = stores.schema('refused');
+    const store = await stores.open({ schema, writerId: 'refused' });
+    await sql(
+      `CREATE FUNCTION "${schema}".refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by a trigger'; END $$`,
+    );
+    await sql(`CREATE TRIGGER refuse BEFORE INSERT ON "${schema}".commits FOR EACH ROW EXECUTE FUNCTION "${schema}".refuse()`);
+    const result = await store.append(makeCommit(store.book, [addOp('refused')]).commit);
+    expect(result.ok ? null : [result.error.code, /refused by a trigger/.test(result.error.message)]).toEqual(['io', true]);
+    expect([await revisionIn(schema), await commitRows(schema), store.book.revision]).toEqual([0, 0, 0]);
+    await sql(`DROP TRIGGER refuse ON "${schema}".commits`);
+    const next = await store.append(makeCommit(store.book, [addOp('then')]).commit);
+    expect(next.ok ? next.revision : null).toBe(1);
   });
 
   it('outage - appends during an outage resolve as io failures with a notice, and the store reconnects by itself', async () => {

@@ -3,12 +3,12 @@ import type { AppendResult, CommitRecord, LeaseResult, StoreError } from '@cohor
 import { sleepOn } from '@cohort/store';
 import { GroupCommitQueue, itemRefusal } from '@cohort/store/adapter';
 import type { GroupItem, ItemResult, QueuedItem } from '@cohort/store/adapter';
-import { catchUp } from './catchUp.ts';
+import { catchUp, readHeadFrom } from './catchUp.ts';
 import type { CaughtUp } from './catchUp.ts';
 import { messageOf } from './Database.ts';
 import { decideGroup } from './decideGroup.ts';
 import type { DecidedGroup } from './decideGroup.ts';
-import { grantLease, writeGroupRows } from './groupSql.ts';
+import { grantLease, withLiterals, writeGroupRows } from './groupSql.ts';
 import { inSchema } from './migrations.ts';
 import { readBookRow } from './readBook.ts';
 import type { StoreState } from './StoreState.ts';
@@ -23,15 +23,16 @@ type Resolved = 'committed' | 'absent' | 'unknown';
  * The store's one writer: appends and leases queue up while a group's transaction runs and
  * go together in the next (a {@link GroupCommitQueue}: one transaction, one WAL flush for all
  * of them).
- * A group's transaction locks the book's row (the compare-and-set point for every writer
- * on every machine), takes in what other writers committed since this writer last looked,
- * decides each item, writes, and commits; each item is answered only after COMMIT returned.
+ * A group's transaction is two round trips: one locks the book's row (the compare-and-set
+ * point for every writer on every machine) and reads what other writers committed since this
+ * writer last looked; the writer takes that in and decides each item; the second writes and
+ * commits. Each item is answered only after COMMIT returned.
  *
- * When the transaction fails before COMMIT, nothing of it is in the database: the
- * sequencer goes back and every item is refused with code `io`. When the connection breaks
- * during COMMIT, the group may or may not have been committed: the writer looks its token
- * up on a new connection, under the book's lock (so a transaction still running on the
- * server has finished first), and answers by what it finds.
+ * When the transaction fails before the write is sent, nothing of it is in the database: the
+ * sequencer goes back and every item is refused with code `io`. When the write-and-commit
+ * fails (the connection broke, or the server refused), the group may or may not have been
+ * committed: the writer looks its token up on a new connection, under the book's lock (so a
+ * transaction still running on the server has finished first), and answers by what it finds.
  */
 export class GroupWriter {
   private readonly queue = new GroupCommitQueue((group) => this.flush(group));
@@ -80,13 +81,12 @@ export class GroupWriter {
       await s.db.with(async (client) => {
         const phase = { now: 'before' as Failure['phase'] };
         try {
-          await client.query('BEGIN');
-          const row = await readBookRow(client, s.options.schema, true);
-          if (!row) throw new Error("the store's book row is gone: another program dropped its tables");
-          caught = await catchUp(client, s.options.schema, s.sequencer, s.position, row);
+          const head = await readHeadFrom(client, s.options.schema, s.sequencer, s.position, true);
+          if (!head.row) throw new Error("the store's book row is gone: another program dropped its tables");
+          caught = await catchUp(client, s.options.schema, s.sequencer, s.position, head);
           decided = await this.decide(client, items, token);
           phase.now = 'commit';
-          await client.query('COMMIT');
+          await this.writeAndCommit(client, decided);
         } catch (error) {
           failure = { phase: phase.now, error };
           if (phase.now === 'before') await client.query('ROLLBACK').catch(() => undefined);
@@ -104,19 +104,28 @@ export class GroupWriter {
     const s = this.s;
     const grant = (count: number, floor: number, revision: number) =>
       grantLease(client, s.options.schema, count, floor, revision, s.options.writerId);
-    const decided = await decideGroup(
+    return decideGroup(
       s.sequencer,
       items,
       { writerId: s.options.writerId, token, at: s.options.clock.now(), document: s.options.display },
       grant,
     );
-    const book = s.sequencer.book;
+  }
+
+  /** Writes what the group decided and commits, in one round trip (an error at it leaves the outcome to {@link resolve}). */
+  private async writeAndCommit(client: PoolClient, decided: DecidedGroup): Promise<void> {
+    const { schema } = this.s.options;
+    const book = this.s.sequencer.book;
     if (decided.changed || decided.rows.log.length > 0) {
-      await writeGroupRows(client, s.options.schema, decided.rows, book.revision, book.nextId, decided.rows.commits.length > 0);
+      const notify = decided.rows.commits.length > 0;
+      await writeGroupRows(client, schema, decided.rows, { revision: book.revision, nextId: book.nextId }, { notify, commit: true });
     } else if (decided.results.some((r) => r.kind === 'lease' && r.result.ok)) {
-      await client.query(inSchema('UPDATE {schema}.book SET next_id = greatest(next_id, $1)', s.options.schema), [book.nextId]);
+      await client.query(
+        withLiterals(inSchema('UPDATE {schema}.book SET next_id = greatest(next_id, $1);\nCOMMIT', schema), [book.nextId]),
+      );
+    } else {
+      await client.query('COMMIT');
     }
-    return decided;
   }
 
   private acknowledged(decided: DecidedGroup, caught: CaughtUp | null): readonly ItemResult[] {

@@ -4,8 +4,8 @@ import { commitOps } from '@cohort/store';
 import type { PersistedCommit } from '@cohort/store';
 import type { CommitSequencer } from '@cohort/store/adapter';
 import { inSchema } from './migrations.ts';
-import { readBook, readBookRow, readLeases } from './readBook.ts';
-import type { BookRow } from './readBook.ts';
+import { readBook, readHead } from './readBook.ts';
+import type { HeadRead } from './readBook.ts';
 import { HISTORY_SQL, commitOfRow } from './rows.ts';
 import type { CommitRow } from './rows.ts';
 
@@ -49,29 +49,42 @@ function replayInto(sequencer: CommitSequencer, commits: readonly PersistedCommi
   return true;
 }
 
+/** Reads the head past the sequencer's position; with `lock`, begins the group's transaction and takes the book's lock first. */
+export function readHeadFrom(
+  client: PoolClient,
+  schema: string,
+  sequencer: CommitSequencer,
+  position: Position,
+  lock: boolean,
+): Promise<HeadRead> {
+  return readHead(client, schema, { revision: sequencer.book.revision, leaseNumber: position.leaseNumber, page: PAGE, lock });
+}
+
 /**
  * Brings the sequencer up to the database: the commits other writers made since its revision
  * (replayed, so every skill's revisions are right for later conflict checks) and the leases
- * they were granted. Run inside the group's transaction, after the book row is locked, it is
- * exact; run outside one (a notification, `load`), it takes in what was committed so far.
- * When what it reads does not follow from the sequencer's book, it reads the whole book again.
+ * they were granted. Run on what {@link readHeadFrom} read with the book row locked (inside
+ * the group's transaction), it is exact; run outside one (a notification, `load`), it takes in
+ * what was committed so far. When what it reads does not follow from the sequencer's book, it
+ * reads the whole book again.
  */
 export async function catchUp(
   client: PoolClient,
   schema: string,
   sequencer: CommitSequencer,
   position: Position,
-  row?: BookRow,
+  read?: HeadRead,
 ): Promise<CaughtUp> {
   const from = sequencer.book.revision;
-  const head = row ?? (await readBookRow(client, schema, false));
-  const leases = await readLeases(client, schema, position.leaseNumber);
+  const { row: head, leases, commits: firstPage } = read ?? (await readHeadFrom(client, schema, sequencer, position, false));
   const writers: string[] = [];
   let commits = 0;
   let reloaded = false;
+  let rows: readonly CommitRow[] | null = firstPage;
   while (head && sequencer.book.revision < head.revision) {
-    const r = await client.query<CommitRow>(inSchema(HISTORY_SQL, schema), [sequencer.book.revision, PAGE]);
-    const page = r.rows.map(commitOfRow).filter((c) => c.revision <= head.revision);
+    rows ??= (await client.query<CommitRow>(inSchema(HISTORY_SQL, schema), [sequencer.book.revision, PAGE])).rows;
+    const page = rows.map(commitOfRow).filter((c) => c.revision <= head.revision);
+    rows = null;
     if (page.length === 0 || !replayInto(sequencer, page)) {
       await reload(client, schema, sequencer, head.revision);
       reloaded = true;

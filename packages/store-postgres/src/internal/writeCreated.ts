@@ -56,7 +56,7 @@ export async function writeCreated(
     purged: [],
     log: [],
   };
-  await writeGroupRows(client, schema, rows, revision, book.nextId, notify);
+  await writeGroupRows(client, schema, rows, { revision, nextId: book.nextId }, { notify, commit: false });
   await client.query(inSchema("UPDATE {schema}.book SET similarity = $1::json WHERE $1 <> '{}'", schema), [similarityText(book)]);
   await client.query(inSchema("SELECT setval('{schema}.skill_ids', greatest(last_value, $1)) FROM {schema}.skill_ids", schema), [
     book.nextId,

@@ -1,8 +1,8 @@
 import { createConnection, createServer } from 'node:net';
 import type { AddressInfo, Server, Socket } from 'node:net';
 
-/** The bytes of a simple-protocol `COMMIT` query message: 'Q', its length, the text and a NUL. */
-const COMMIT_MESSAGE = Buffer.concat([Buffer.from('Q'), Buffer.from([0, 0, 0, 11]), Buffer.from('COMMIT\0')]);
+/** How a simple-protocol query message that ends its transaction ends: its last statement `COMMIT`, then a NUL. */
+const ENDS_WITH_COMMIT = Buffer.from('COMMIT\0');
 
 /**
  * A TCP proxy in front of a PostgreSQL server, for fault tests: it can refuse and drop every
@@ -61,7 +61,7 @@ export class PgProxy {
     upstream.on('error', drop).on('close', drop);
     upstream.on('data', (chunk: Buffer) => client.write(chunk));
     client.on('data', (chunk: Buffer) => {
-      if (this.cutAtCommit > 0 && chunk.includes(COMMIT_MESSAGE)) {
+      if (this.cutAtCommit > 0 && endsWith(chunk, ENDS_WITH_COMMIT)) {
         this.cutAtCommit -= 1;
         this.cutCommits += 1;
         upstream.write(chunk);
@@ -105,4 +105,9 @@ export class PgProxy {
     this.outage();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
+}
+
+/** Whether `chunk` ends with `tail` (the last chunk of a message the client sent). */
+function endsWith(chunk: Buffer, tail: Buffer): boolean {
+  return chunk.length >= tail.length && chunk.subarray(chunk.length - tail.length).equals(tail);
 }
