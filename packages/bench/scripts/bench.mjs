@@ -3,7 +3,7 @@
  * with esbuild, then runs it in a plain Node process — as a service runs Cohort, compiled,
  * rather than through tsx, whose loader thread alone holds about 35 MB of resident memory and
  * would count in every peak-memory figure. The peer comparison starts a process per system from
- * a second bundle (`dist/peer.mjs`); the PostgreSQL scenario's committer processes from a third (`dist/pg.mjs`). Arguments are passed on; the exit code is the run's.
+ * a second bundle (`dist/peer.mjs`); the durable-merge scenarios' committer processes from a third (`dist/committer.mjs`). Arguments are passed on; the exit code is the run's.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ const outdir = fileURLToPath(new URL('../dist', import.meta.url));
 
 // two programs: the benchmarks, and the entry each peer's own process runs (for its memory)
 await build({
-  entryPoints: { bench: source('main.ts'), peer: source('peers/peerProcessMain.ts'), pg: source('scenarios/pgCommitterMain.ts') },
+  entryPoints: { bench: source('main.ts'), peer: source('peers/peerProcessMain.ts'), committer: source('scenarios/committerMain.ts') },
   outdir,
   outExtension: { '.js': '.mjs' },
   bundle: true,
@@ -30,7 +30,7 @@ await build({
 
 const run = spawn(process.execPath, ['--enable-source-maps', join(outdir, 'bench.mjs'), ...process.argv.slice(2)], {
   stdio: 'inherit',
-  env: { ...process.env, COHORT_BENCH_PEER_ENTRY: join(outdir, 'peer.mjs'), COHORT_BENCH_PG_ENTRY: join(outdir, 'pg.mjs') },
+  env: { ...process.env, COHORT_BENCH_PEER_ENTRY: join(outdir, 'peer.mjs'), COHORT_BENCH_COMMITTER_ENTRY: join(outdir, 'committer.mjs') },
 });
 run.on('exit', (code, signal) => {
   if (signal) process.kill(process.pid, signal);

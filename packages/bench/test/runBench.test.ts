@@ -43,7 +43,30 @@ describe('bench - the harness', () => {
         expect(row.met === null).toBe(row.target.kind === 'info');
       }
       expect(results.rows.map((r) => r.id)).toEqual(
-        expect.arrayContaining(['1a', '1b', '2a', '2b', '2c', '2d', '2e', '2f', '2g', '3b', '4', '5', '6', '8a', '8b', '8c']),
+        expect.arrayContaining([
+          '1a',
+          '1b',
+          '2a',
+          '2b',
+          '2c',
+          '2d',
+          '2e',
+          '2f',
+          '2g',
+          '3b',
+          '4',
+          '5',
+          '6',
+          '7a',
+          '7d',
+          '7e',
+          '7f',
+          '7g',
+          '7h',
+          '8a',
+          '8b',
+          '8c',
+        ]),
       );
       const table = formatTable(results.rows);
       expect(table.split('\n')).toHaveLength(results.rows.length + 2);

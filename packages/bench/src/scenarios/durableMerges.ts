@@ -10,22 +10,13 @@ import { createRuntime } from '@cohort/runtime';
 import type { Skillbook } from '@cohort/skillbook';
 import { aceAdd, aceDocOf, aceTag } from '../baselines/AceBook.ts';
 import { buildBook, randomId } from '../books.ts';
+import { committers } from './committers.ts';
 import { openFileStore, withTempDir } from '../files.ts';
 import { interleave, now, random } from '../measure.ts';
 import type { BenchOptions, Scenario, ScenarioReport } from '../Scenario.ts';
 import { byMode, rateFigure, ratioRow } from '../Scenario.ts';
 
 const COMMITTERS = 64;
-
-/** One merge's change: a new skill and a tag on an existing one. */
-function change(size: number, rand: () => number, tag: string): { operations: object[] } {
-  return {
-    operations: [
-      { type: 'ADD', section: 'harness', issue: `durable ${tag}`, insight: 'learned' },
-      { type: 'TAG', skill_id: randomId(size, rand), metadata: { delta: 1 } },
-    ],
-  };
-}
 
 /** `COMMITTERS` root sessions in parallel, `perCommitter` merges each; returns the ms until all are durable (scenario 7 runs it beside PostgreSQL). */
 export function fileStoreRun(book: Skillbook, size: number, perCommitter: number, rand: () => number): Promise<number> {
@@ -34,17 +25,7 @@ export function fileStoreRun(book: Skillbook, size: number, perCommitter: number
     const rt = createRuntime({ store });
     await rt.ready;
     const t0 = now();
-    await Promise.all(
-      Array.from({ length: COMMITTERS }, async (_, c) => {
-        for (let i = 0; i < perCommitter; i++) {
-          const outcome = await rt.run(async (s) => {
-            const r = s.applyBatch(change(size, rand, `${c}.${i}`));
-            if (!r.ok) throw new Error(r.error.message);
-          });
-          if (outcome.status !== 'committed') throw new Error(`durable merges: a merge failed: ${outcome.failure.message}`);
-        }
-      }),
-    );
+    await committers(rt, COMMITTERS, perCommitter, size, rand, 'file');
     const ms = now() - t0;
     await rt.close();
     return ms;

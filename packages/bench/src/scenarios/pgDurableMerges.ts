@@ -1,24 +1,32 @@
 /**
- * Scenario 7, durable merges on PostgreSQL: a PostgresStore under runtimes, 64 committers
- * (root sessions in parallel, each committing one small change after another) on a book of
- * 10,000 skills — in one process, and in four processes of 16 committers on the same
- * database; throughput of acknowledged merges (each after its COMMIT returned). Against the
- * naive way: one transaction per merge rewriting the whole JSON document, from 64 committers;
- * and beside the file store (scenario 4's run, timed in the same interleave).
+ * Scenario 7, durable merges on PostgreSQL: 64 committers (root sessions in parallel, each
+ * committing one small change after another) on a book of 10,000 skills, acknowledged only
+ * after their COMMIT returned — in one process, and spread over 2, 4 and 8 processes on the
+ * same database (the replicas' curve). Against the naive way (one transaction per merge
+ * rewriting the whole JSON document), against the ceiling of a durable commit per transaction
+ * here (`pgbench`, 64 clients each updating one row), and beside the file store, in one
+ * process and in two sharing one file. Every run is timed in the same interleave.
  */
+import { join } from 'node:path';
 import { createRuntime } from '@cohort/runtime';
 import type { Skillbook } from '@cohort/skillbook';
 import { describeOpenError } from '@cohort/store';
 import { PostgresStore } from '@cohort/store-postgres';
 import { buildBook } from '../books.ts';
+import { openFileStore, withTempDir } from '../files.ts';
 import { interleave, now, random } from '../measure.ts';
-import type { BenchOptions, Scenario, ScenarioReport } from '../Scenario.ts';
-import { byMode, rateFigure, ratioRow } from '../Scenario.ts';
+import type { BenchOptions, Figure, Scenario, ScenarioReport } from '../Scenario.ts';
+import { byMode, rateFigure, ratioRow, unrankedRow } from '../Scenario.ts';
+import { committers, manyProcesses } from './committers.ts';
 import { fileStoreRun } from './durableMerges.ts';
-import { PG_URL, committers, manyProcesses, naiveRun, withPgStore } from './pgMerges.ts';
+import { withPgbench } from './pgbench.ts';
+import { PG_URL, naiveRun, withPgStore } from './pgMerges.ts';
 
 const COMMITTERS = 64;
-const PROCESSES = 4;
+/** The processes of the replicas' curve; the target is on `TARGET_PROCESSES`. */
+const CURVE = [2, 4, 8] as const;
+const TARGET_PROCESSES = 4;
+const CURVE_ROWS = { 2: '7d', 4: '7e', 8: '7f' } as const;
 
 /** `COMMITTERS` root sessions of one runtime, `perCommitter` merges each; the ms until all are durable. */
 function oneProcess(book: Skillbook, size: number, perCommitter: number, rand: () => number): Promise<number> {
@@ -35,6 +43,23 @@ function oneProcess(book: Skillbook, size: number, perCommitter: number, rand: (
   });
 }
 
+/** `COMMITTERS` spread over `processes` processes on one PostgreSQL schema. */
+function pgProcesses(book: Skillbook, processes: number, size: number, perCommitter: number): Promise<number> {
+  return withPgStore(book, (schema) =>
+    manyProcesses({ kind: 'pg', url: PG_URL, schema }, processes, { committers: COMMITTERS / processes, perCommitter, size }),
+  );
+}
+
+/** `COMMITTERS` spread over two processes sharing one file store. */
+function fileProcesses(book: Skillbook, size: number, perCommitter: number): Promise<number> {
+  return withTempDir('shared', async (dir) => {
+    const path = join(dir, 'skillbook.json');
+    const store = await openFileStore(path, { initialBook: book, idleCheckpointMs: 0 }, 'file durable merges');
+    await store.close();
+    return manyProcesses({ kind: 'file', path }, 2, { committers: COMMITTERS / 2, perCommitter, size });
+  });
+}
+
 /** Scenario 7. */
 export const pgDurableMerges: Scenario = {
   id: '7',
@@ -42,59 +67,75 @@ export const pgDurableMerges: Scenario = {
   async run(options: BenchOptions): Promise<ScenarioReport> {
     const size = byMode(options.mode, { full: 10_000, quick: 10_000, smoke: 300 });
     const perCommitter = byMode(options.mode, { full: 10, quick: 3, smoke: 1 });
-    const naivePer = 1;
     // each naive merge rewrites the 10k-skill document (a few a second): --quick times fewer of them
     const naiveCommitters = byMode(options.mode, { full: COMMITTERS, quick: 8, smoke: 2 });
+    const pgbenchClients = byMode(options.mode, { full: COMMITTERS, quick: COMMITTERS, smoke: 4 });
+    const pgbenchPerClient = byMode(options.mode, { full: 40, quick: 10, smoke: 5 });
     const reps = byMode(options.mode, { full: 3, quick: 2, smoke: 1 });
     options.log(
-      `7 durable merges on PostgreSQL: ${COMMITTERS} committers × ${perCommitter} merges on ${size} skills, in 1 and ${PROCESSES} processes; naive: ${naiveCommitters} × ${naivePer} document rewrites`,
+      `7 durable merges on PostgreSQL: ${COMMITTERS} committers × ${perCommitter} merges on ${size} skills, in 1, ${CURVE.join(', ')} processes; naive: ${naiveCommitters} document rewrites; pgbench: ${pgbenchClients} clients × ${pgbenchPerClient}`,
     );
     const book = buildBook(size);
     const rand = random(70);
-    const [one = [], many = [], naive = [], file = []] = await interleave(
-      [
+    const { samples, missing } = await withPgbench(pgbenchClients, async (pgbench) => {
+      const runs = [
         () => oneProcess(book, size, perCommitter, rand),
-        () => withPgStore(book, (schema) => manyProcesses(schema, PROCESSES, { committers: COMMITTERS / PROCESSES, perCommitter, size })),
-        () => naiveRun(book, size, naiveCommitters, naivePer, rand),
+        ...CURVE.map((p) => () => pgProcesses(book, p, size, perCommitter)),
+        () => naiveRun(book, size, naiveCommitters, 1, rand),
         () => fileStoreRun(book, size, perCommitter, rand),
-      ],
-      { warmup: options.mode === 'smoke' ? 0 : 1, reps },
-    );
+        () => fileProcesses(book, size, perCommitter),
+        ...(pgbench.ok ? [() => pgbench.run(pgbenchClients, pgbenchPerClient)] : []),
+      ];
+      const samples = await interleave(runs, { warmup: options.mode === 'smoke' ? 0 : 1, reps });
+      return { samples, missing: pgbench.ok ? null : pgbench.reason };
+    });
+    const [one = [], ...rest] = samples;
+    const curve = CURVE.map((_, i) => rest[i] ?? []);
+    const [naive = [], file = [], files = [], bench] = rest.slice(CURVE.length);
     const merges = COMMITTERS * perCommitter;
     const a = rateFigure(one, merges, 'merges/s', `${COMMITTERS} committers, 1 process`);
-    const b = rateFigure(many, merges, 'merges/s', `${COMMITTERS} committers, ${PROCESSES} processes`);
-    const n = rateFigure(naive, naiveCommitters * naivePer, 'merges/s', 'rewrite the JSON document per transaction');
-    const f = rateFigure(file, merges, 'merges/s', `file store, ${COMMITTERS} committers`);
-    const detail = { committers: COMMITTERS, processes: PROCESSES, perCommitter, naiveCommitters, naivePer, size, reps };
+    const spread = curve.map((ms, i) => rateFigure(ms, merges, 'merges/s', `${COMMITTERS} committers, ${CURVE[i]} processes`));
+    const n = rateFigure(naive, naiveCommitters, 'merges/s', 'rewrite the JSON document per transaction');
+    const f = rateFigure(file, merges, 'merges/s', `file store, ${COMMITTERS} committers, 1 process`);
+    const f2 = rateFigure(files, merges, 'merges/s', `file store, ${COMMITTERS} committers, 2 processes on one file`);
+    const detail = { committers: COMMITTERS, perCommitter, naiveCommitters, pgbenchClients, pgbenchPerClient, size, reps };
+    const at = (p: number): Figure => spread[CURVE.indexOf(p as (typeof CURVE)[number])] ?? a;
+    const info = { kind: 'info', text: 'info' } as const;
+    const tenfold = { kind: 'at-least', value: 10, text: '≥ 10×' } as const;
+    const half = { kind: 'at-least', value: 0.5, text: '≥ 0.5×' } as const;
+    const on = `on ${size / 1000}k skills`;
+    const vsPgbench = `PostgreSQL durable merges ${on}, 1 process, vs pgbench's one-row UPDATE per transaction (${pgbenchClients} clients)`;
+    const p = rateFigure(bench ?? [], pgbenchClients * pgbenchPerClient, 'commits/s', 'pgbench, one-row UPDATE per transaction');
     return {
       rows: [
         ratioRow(
           '7a',
-          `PostgreSQL durable merges on ${size / 1000}k skills, 1 process, vs a document rewrite per transaction`,
+          `PostgreSQL durable merges ${on}, 1 process, vs a document rewrite per transaction`,
           a,
           n,
           a.value / n.value,
-          { kind: 'at-least', value: 10, text: '≥ 10×' },
+          tenfold,
           detail,
         ),
         ratioRow(
           '7b',
-          `PostgreSQL durable merges on ${size / 1000}k skills, ${PROCESSES} processes, vs a document rewrite per transaction`,
-          b,
+          `PostgreSQL durable merges ${on}, ${TARGET_PROCESSES} processes, vs a document rewrite per transaction`,
+          at(TARGET_PROCESSES),
           n,
-          b.value / n.value,
-          { kind: 'at-least', value: 10, text: '≥ 10×' },
+          at(TARGET_PROCESSES).value / n.value,
+          tenfold,
           detail,
         ),
-        ratioRow(
-          '7c',
-          `PostgreSQL durable merges (1 process) beside the file store`,
-          a,
-          f,
-          a.value / f.value,
-          { kind: 'info', text: 'info' },
-          detail,
-        ),
+        ratioRow('7c', 'PostgreSQL durable merges (1 process) beside the file store', a, f, a.value / f.value, info, detail),
+        ...CURVE.map((processes) => {
+          const target = processes === TARGET_PROCESSES ? ({ kind: 'at-least', value: 1, text: '≥ 1×' } as const) : info;
+          const what = `PostgreSQL durable merges ${on}, ${processes} processes, vs 1 process`;
+          return ratioRow(CURVE_ROWS[processes], what, at(processes), a, at(processes).value / a.value, target, detail);
+        }),
+        missing === null
+          ? ratioRow('7g', vsPgbench, a, p, a.value / p.value, half, detail)
+          : unrankedRow('7g', vsPgbench, a, null, half, missing),
+        ratioRow('7h', 'file store durable merges, 2 processes on one file, vs 1 process', f2, f, f2.value / f.value, info, detail),
       ],
     };
   },

@@ -1,14 +1,10 @@
 /**
- * The parts of scenario 7 (durable merges on PostgreSQL): the committers every Cohort run
- * drives, a fresh schema per run, the processes of the many-process run, and the naive
- * approach — one transaction per merge that reads the whole JSON document, changes it and
- * writes it back.
+ * The PostgreSQL parts of scenario 7 (durable merges on PostgreSQL): a fresh schema per run,
+ * and the naive approach — one transaction per merge that reads the whole JSON document,
+ * changes it and writes it back.
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import type { Runtime } from '@cohort/runtime';
 import type { Skillbook } from '@cohort/skillbook';
 import { describeOpenError } from '@cohort/store';
 import { PostgresStore } from '@cohort/store-postgres';
@@ -16,44 +12,12 @@ import { aceAdd, aceDocOf, aceTag } from '../baselines/AceBook.ts';
 import type { AceDoc } from '../baselines/AceBook.ts';
 import { randomId } from '../books.ts';
 import { now } from '../measure.ts';
-import type { PgCommitterOptions } from './pgCommitterMain.ts';
 
 /** The database: `COHORT_PG_URL`, or the machine's server. */
 export const PG_URL = process.env['COHORT_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-/** One merge's change: a new skill and a tag on an existing one (as scenario 4). */
-function change(size: number, rand: () => number, tag: string): { operations: object[] } {
-  return {
-    operations: [
-      { type: 'ADD', section: 'harness', issue: `durable ${tag}`, insight: 'learned' },
-      { type: 'TAG', skill_id: randomId(size, rand), metadata: { delta: 1 } },
-    ],
-  };
-}
-
-/** `count` root sessions in parallel on `rt`, `perCommitter` merges each, every one durable before the next. */
-export async function committers(
-  rt: Runtime,
-  count: number,
-  perCommitter: number,
-  size: number,
-  rand: () => number,
-  tag: string,
-): Promise<void> {
-  await Promise.all(
-    Array.from({ length: count }, async (_, c) => {
-      for (let i = 0; i < perCommitter; i++) {
-        const outcome = await rt.run(async (s) => {
-          const r = s.applyBatch(change(size, rand, `${tag}.${c}.${i}`));
-          if (!r.ok) throw new Error(r.error.message);
-        });
-        if (outcome.status !== 'committed') throw new Error(`pg durable merges: a merge failed: ${outcome.failure.message}`);
-      }
-    }),
-  );
-}
-
-async function sql(text: string): Promise<void> {
+/** Runs `text` (one or more statements) on a connection of its own. */
+export async function sql(text: string): Promise<void> {
   const client = new pg.Client({ connectionString: PG_URL });
   await client.connect();
   try {
@@ -73,47 +37,6 @@ export async function withPgStore<T>(book: Skillbook, fn: (schema: string) => Pr
     return await fn(schema);
   } finally {
     await sql(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);
-  }
-}
-
-/** How to start a committer process: the bundle `./pnpmw bench` builds, or the source through tsx. */
-function entryArgs(): readonly string[] {
-  const bundled = process.env['COHORT_BENCH_PG_ENTRY'];
-  if (bundled) return [bundled];
-  return ['--import', 'tsx', fileURLToPath(new URL('./pgCommitterMain.ts', import.meta.url))];
-}
-
-/** Starts `processes` committer processes on `schema`, lets them go together, and returns the ms until the last one's merges were all durable. */
-export async function manyProcesses(
-  schema: string,
-  processes: number,
-  options: Omit<PgCommitterOptions, 'url' | 'schema' | 'seed' | 'tag'>,
-): Promise<number> {
-  const children = Array.from({ length: processes }, (_, p) => {
-    const args: PgCommitterOptions = { url: PG_URL, schema, seed: 70 + p, tag: `p${p}`, ...options };
-    const child = spawn(process.execPath, [...entryArgs(), JSON.stringify(args)], {
-      cwd: fileURLToPath(new URL('../..', import.meta.url)),
-      stdio: ['pipe', 'pipe', 'inherit'],
-    });
-    const said = (type: string): Promise<void> =>
-      new Promise((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          if (out.includes(`"type":"${type}"`)) resolve();
-        });
-        child.on('exit', (code) => reject(new Error(`pg durable merges: a committer process exited with ${code} before "${type}"`)));
-      });
-    return { child, ready: said('ready'), done: said('done') };
-  });
-  try {
-    await Promise.all(children.map((c) => c.ready));
-    const t0 = now();
-    for (const c of children) c.child.stdin.write('GO\n');
-    await Promise.all(children.map((c) => c.done));
-    return now() - t0;
-  } finally {
-    for (const c of children) c.child.kill('SIGKILL');
   }
 }
 

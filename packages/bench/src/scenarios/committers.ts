@@ -1,0 +1,84 @@
+/**
+ * The committers of the durable-merge scenarios (4 and 7): root sessions in parallel, each
+ * committing one small change after another, in this process or in processes of their own
+ * sharing one store (a PostgreSQL schema, or one file).
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Runtime } from '@cohort/runtime';
+import { randomId } from '../books.ts';
+import { now } from '../measure.ts';
+import type { CommitterOptions, SharedStore } from './committerMain.ts';
+
+/** One merge's change: a new skill and a tag on an existing one. */
+function change(size: number, rand: () => number, tag: string): { operations: object[] } {
+  return {
+    operations: [
+      { type: 'ADD', section: 'harness', issue: `durable ${tag}`, insight: 'learned' },
+      { type: 'TAG', skill_id: randomId(size, rand), metadata: { delta: 1 } },
+    ],
+  };
+}
+
+/** `count` root sessions in parallel on `rt`, `perCommitter` merges each, every one durable before the next. */
+export async function committers(
+  rt: Runtime,
+  count: number,
+  perCommitter: number,
+  size: number,
+  rand: () => number,
+  tag: string,
+): Promise<void> {
+  await Promise.all(
+    Array.from({ length: count }, async (_, c) => {
+      for (let i = 0; i < perCommitter; i++) {
+        const outcome = await rt.run(async (s) => {
+          const r = s.applyBatch(change(size, rand, `${tag}.${c}.${i}`));
+          if (!r.ok) throw new Error(r.error.message);
+        });
+        if (outcome.status !== 'committed') throw new Error(`durable merges: a merge failed: ${outcome.failure.message}`);
+      }
+    }),
+  );
+}
+
+/** How to start a committer process: the bundle `./pnpmw bench` builds, or the source through tsx. */
+function entryArgs(): readonly string[] {
+  const bundled = process.env['COHORT_BENCH_COMMITTER_ENTRY'];
+  if (bundled) return [bundled];
+  return ['--import', 'tsx', fileURLToPath(new URL('./committerMain.ts', import.meta.url))];
+}
+
+/** Starts `processes` committer processes on `store`, lets them go together, and returns the ms until the last one's merges were all durable. */
+export async function manyProcesses(
+  store: SharedStore,
+  processes: number,
+  options: Omit<CommitterOptions, 'store' | 'seed' | 'tag'>,
+): Promise<number> {
+  const children = Array.from({ length: processes }, (_, p) => {
+    const args: CommitterOptions = { store, seed: 70 + p, tag: `p${p}`, ...options };
+    const child = spawn(process.execPath, [...entryArgs(), JSON.stringify(args)], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    const said = (type: string): Promise<void> =>
+      new Promise((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes(`"type":"${type}"`)) resolve();
+        });
+        child.on('exit', (code) => reject(new Error(`durable merges: a committer process exited with ${code} before "${type}"`)));
+      });
+    return { child, ready: said('ready'), done: said('done') };
+  });
+  try {
+    await Promise.all(children.map((c) => c.ready));
+    const t0 = now();
+    for (const c of children) c.child.stdin.write('GO\n');
+    await Promise.all(children.map((c) => c.done));
+    return now() - t0;
+  } finally {
+    for (const c of children) c.child.kill('SIGKILL');
+  }
+}
