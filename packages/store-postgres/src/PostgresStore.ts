@@ -16,7 +16,7 @@ import type {
 import { ResyncWindow } from '@cohort/store/adapter';
 import type { PostgresStoreOptions } from './PostgresStoreOptions.ts';
 import { resolvePostgresOptions, urlAsGiven } from './PostgresStoreOptions.ts';
-import { catchUp } from './internal/catchUp.ts';
+import { catchUp, readHeadFrom, takeIn } from './internal/catchUp.ts';
 import { messageOf } from './internal/Database.ts';
 import { channelOf } from './internal/groupSql.ts';
 import { GroupWriter } from './internal/GroupWriter.ts';
@@ -57,6 +57,8 @@ export class PostgresStore implements Store {
   private readonly resync: ResyncWindow;
   private readonly listener: Listener | null;
   private catchUpQueued = false;
+  private alongside: Promise<void> | null = null;
+  private heardAgain = false;
   private closing: Promise<void> | null = null;
 
   private constructor(private readonly s: StoreState) {
@@ -182,10 +184,48 @@ export class PostgresStore implements Store {
     return this.closing;
   }
 
-  /** A notification (or a reconnection of the listener): catch up, unless we have that revision already. */
+  /**
+   * A notification (or a reconnection of the listener): catch up, unless we have that revision
+   * already — at once, beside a group waiting for the book's lock, so that the commits of the
+   * writers ahead of it are taken in while it waits rather than once it holds the lock.
+   */
   private heard(revision: number | null): void {
-    if (this.closing || this.catchUpQueued) return;
+    if (this.closing) return;
     if (revision !== null && revision <= this.s.sequencer.book.revision) return;
+    if (this.alongside) {
+      this.heardAgain = true;
+      return;
+    }
+    this.alongside = this.catchUpAlongside().finally(() => {
+      this.alongside = null;
+      if (this.heardAgain) {
+        this.heardAgain = false;
+        this.heard(null);
+      }
+    });
+  }
+
+  /**
+   * Reads what was committed past this writer's position and takes it in, unless a group took
+   * the lock meanwhile (its own read, under the lock, takes it in then). What one read cannot
+   * take in (more pages, or a book to read again) is left to a catch-up in the writer's order.
+   */
+  private async catchUpAlongside(): Promise<void> {
+    const s = this.s;
+    try {
+      const read = await s.db.with((client) => readHeadFrom(client, s.options.schema, s.sequencer, s.position, false));
+      if (this.closing || this.writer.deciding) return;
+      const taken = takeIn(s.sequencer, s.position, read);
+      s.tookIn(taken.caught);
+      if (taken.rest !== 'none') this.catchUpInTurn();
+    } catch (error) {
+      s.reportIo('catch up', messageOf(error), 0, false);
+    }
+  }
+
+  /** Catches up in the writer's order, once (a second call while one is queued adds nothing). */
+  private catchUpInTurn(): void {
+    if (this.catchUpQueued) return;
     this.catchUpQueued = true;
     void this.writer
       .run(async () => {

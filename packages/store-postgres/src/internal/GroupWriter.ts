@@ -16,6 +16,9 @@ import type { StoreState } from './StoreState.ts';
 /** Where a group's transaction failed: before `COMMIT` was sent (nothing was kept), or at it (unknown until looked up). */
 type Failure = { readonly phase: 'before' | 'commit'; readonly error: unknown };
 
+/** A point the sequencer and the lease position can go back to. */
+type Restore = { readonly state: StoreState['sequencer']['state']; readonly leaseNumber: number };
+
 /** The outcome of a group whose COMMIT got no answer, once looked up. */
 type Resolved = 'committed' | 'absent' | 'unknown';
 
@@ -37,6 +40,12 @@ type Resolved = 'committed' | 'absent' | 'unknown';
 export class GroupWriter {
   private readonly queue = new GroupCommitQueue((group) => this.flush(group));
   private groups = 0;
+  /**
+   * From the moment a group holds the book's lock until it is answered: the sequencer is the
+   * group's, and a catch-up beside it ({@link PostgresStore}'s, on a notification) must not
+   * move it.
+   */
+  deciding = false;
 
   constructor(private readonly s: StoreState) {}
 
@@ -71,19 +80,23 @@ export class GroupWriter {
   private async write(items: readonly GroupItem[]): Promise<readonly ItemResult[]> {
     const s = this.s;
     if (s.poisoned) return items.map((i) => itemRefusal(i.kind, s.poisoned as StoreError));
-    const before = s.sequencer.state;
-    const leaseNumber = s.position.leaseNumber;
     const token = `${s.options.writerId}:${s.openedAt}:${(this.groups += 1)}`;
     let decided: DecidedGroup | null = null;
     let caught: CaughtUp | null = null;
+    // where to go back to if the group fails: what the sequencer held once the lock was ours,
+    // or — once it took in the others' commits (committed, whatever becomes of this group) — that
+    let restore: Restore | null = null;
     let failure: Failure | null = null;
     try {
       await s.db.with(async (client) => {
         const phase = { now: 'before' as Failure['phase'] };
         try {
           const head = await readHeadFrom(client, s.options.schema, s.sequencer, s.position, true);
+          this.deciding = true;
+          restore = this.here();
           if (!head.row) throw new Error("the store's book row is gone: another program dropped its tables");
           caught = await catchUp(client, s.options.schema, s.sequencer, s.position, head);
+          restore = this.here();
           decided = await this.decide(client, items, token);
           phase.now = 'commit';
           await this.writeAndCommit(client, decided);
@@ -96,8 +109,17 @@ export class GroupWriter {
     } catch (thrown) {
       failure ??= { phase: 'before', error: thrown };
     }
-    if (failure === null && decided !== null) return this.acknowledged(decided, caught);
-    return this.failed(items, failure ?? { phase: 'before', error: new Error('no decision') }, decided, { before, leaseNumber });
+    try {
+      if (failure === null && decided !== null) return this.acknowledged(decided, caught);
+      return await this.failed(items, failure ?? { phase: 'before', error: new Error('no decision') }, decided, caught, restore);
+    } finally {
+      this.deciding = false;
+    }
+  }
+
+  /** Where the sequencer and the lease position stand now. */
+  private here(): Restore {
+    return { state: this.s.sequencer.state, leaseNumber: this.s.position.leaseNumber };
   }
 
   private async decide(client: PoolClient, items: readonly GroupItem[], token: string): Promise<DecidedGroup> {
@@ -138,14 +160,18 @@ export class GroupWriter {
     items: readonly GroupItem[],
     failure: Failure,
     decided: DecidedGroup | null,
-    restore: { before: StoreState['sequencer']['state']; leaseNumber: number },
+    caught: CaughtUp | null,
+    restore: Restore | null,
   ): Promise<readonly ItemResult[]> {
     const s = this.s;
     const token = decided?.token ?? null;
     const outcome: Resolved = failure.phase === 'commit' && token !== null ? await this.resolve(token) : 'absent';
-    if (outcome === 'committed' && decided) return this.acknowledged(decided, null);
-    s.sequencer.restore(restore.before);
-    s.position.leaseNumber = restore.leaseNumber;
+    if (outcome === 'committed' && decided) return this.acknowledged(decided, caught);
+    if (restore) {
+      s.sequencer.restore(restore.state);
+      s.position.leaseNumber = restore.leaseNumber;
+    }
+    if (caught) s.tookIn(caught);
     const message = messageOf(failure.error);
     if (outcome === 'unknown') {
       s.poison({

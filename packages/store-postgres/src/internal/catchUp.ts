@@ -30,10 +30,14 @@ export interface CaughtUp {
 /** Commits read per round trip while catching up. */
 const PAGE = 500;
 
-/** Replays `commits` onto the sequencer in order; `false` at the first one that does not follow (a reload is due). */
+/**
+ * Replays `commits` onto the sequencer in order, passing over those it holds already (taken in
+ * meanwhile by another catch-up); `false` at the first one that does not follow (a reload is due).
+ */
 function replayInto(sequencer: CommitSequencer, commits: readonly PersistedCommit[]): boolean {
   for (const c of commits) {
     const book = sequencer.book;
+    if (c.revision <= book.revision) continue;
     if (c.revision !== book.revision + 1 && !(c.kind === 'external' && c.revision > book.revision)) return false;
     if (c.kind === 'external') {
       if (!c.external) return false;
@@ -60,6 +64,35 @@ export function readHeadFrom(
   return readHead(client, schema, { revision: sequencer.book.revision, leaseNumber: position.leaseNumber, page: PAGE, lock });
 }
 
+/** What {@link takeIn} did with a read, and what is left: nothing, the next page of commits, or reading the whole book again. */
+export interface TakenIn {
+  readonly caught: CaughtUp;
+  readonly rest: 'none' | 'page' | 'reload';
+}
+
+/**
+ * Takes in what `read` holds, at once (no await, so nothing else moves the sequencer
+ * meanwhile): the leases, the commits past the sequencer's revision up to the book row's, and
+ * the id counter. Commits it holds already are passed over, so two reads that overlap (a
+ * notification's and a group's) take each commit in once.
+ */
+export function takeIn(sequencer: CommitSequencer, position: Position, read: HeadRead): TakenIn {
+  const from = sequencer.book.revision;
+  const head = read.row;
+  sequencer.takeLeases({ through: 0, ranges: [] }, read.leases.leases);
+  position.leaseNumber = Math.max(position.leaseNumber, read.leases.last);
+  const page = head ? read.commits.map(commitOfRow).filter((c) => c.revision <= head.revision) : [];
+  const followed = replayInto(sequencer, page);
+  const taken = page.filter((c) => c.revision > from && c.revision <= sequencer.book.revision);
+  const writers: string[] = [];
+  for (const c of taken) if (!writers.includes(c.writerId)) writers.unshift(c.writerId);
+  if (head && head.nextId > sequencer.book.nextId) sequencer.advance(sequencer.book.reserveIds(head.nextId));
+  const behind = head !== null && sequencer.book.revision < head.revision;
+  const rest = !behind ? 'none' : followed && page.length > 0 ? 'page' : 'reload';
+  const caught = { from, to: sequencer.book.revision, commits: taken.length, writers, reloaded: false, book: sequencer.book };
+  return { caught, rest };
+}
+
 /**
  * Brings the sequencer up to the database: the commits other writers made since its revision
  * (replayed, so every skill's revisions are right for later conflict checks) and the leases
@@ -75,28 +108,19 @@ export async function catchUp(
   position: Position,
   read?: HeadRead,
 ): Promise<CaughtUp> {
+  const first = read ?? (await readHeadFrom(client, schema, sequencer, position, false));
   const from = sequencer.book.revision;
-  const { row: head, leases, commits: firstPage } = read ?? (await readHeadFrom(client, schema, sequencer, position, false));
-  const writers: string[] = [];
-  let commits = 0;
-  let reloaded = false;
-  let rows: readonly CommitRow[] | null = firstPage;
-  while (head && sequencer.book.revision < head.revision) {
-    rows ??= (await client.query<CommitRow>(inSchema(HISTORY_SQL, schema), [sequencer.book.revision, PAGE])).rows;
-    const page = rows.map(commitOfRow).filter((c) => c.revision <= head.revision);
-    rows = null;
-    if (page.length === 0 || !replayInto(sequencer, page)) {
-      await reload(client, schema, sequencer, head.revision);
-      reloaded = true;
-      break;
-    }
-    commits += page.length;
-    for (const c of page) if (!writers.includes(c.writerId)) writers.unshift(c.writerId);
+  let taken = takeIn(sequencer, position, first);
+  let commits = taken.caught.commits;
+  const writers = [...taken.caught.writers];
+  while (taken.rest === 'page') {
+    const rows = (await client.query<CommitRow>(inSchema(HISTORY_SQL, schema), [sequencer.book.revision, PAGE])).rows;
+    taken = takeIn(sequencer, position, { row: first.row, leases: { leases: [], last: position.leaseNumber }, commits: rows });
+    commits += taken.caught.commits;
+    for (const w of [...taken.caught.writers].reverse()) if (!writers.includes(w)) writers.unshift(w);
   }
-  // leases first: a reload takes in every lease itself
-  sequencer.takeLeases({ through: 0, ranges: [] }, leases.leases);
-  position.leaseNumber = leases.last;
-  if (head && head.nextId > sequencer.book.nextId) sequencer.advance(sequencer.book.reserveIds(head.nextId));
+  const reloaded = taken.rest === 'reload' && first.row !== null;
+  if (reloaded && first.row) await reload(client, schema, sequencer, first.row.revision);
   return { from, to: sequencer.book.revision, commits, writers, reloaded, book: sequencer.book };
 }
 
