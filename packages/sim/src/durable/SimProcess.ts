@@ -43,6 +43,9 @@ export class SimProcess {
   /** The units whose outcome was recorded when the process crashed. */
   recordedAtCrash: string[] = [];
   private readonly stops = new Set<() => void>();
+  private readonly crashAt: DurableCrash | null;
+  private readonly onCrash: (where: string) => void;
+  private readonly mutation: ProcessMutation;
   private records = 0;
   private results = 0;
 
@@ -88,10 +91,6 @@ export class SimProcess {
       },
     };
   }
-
-  private readonly crashAt: DurableCrash | null;
-  private readonly onCrash: (where: string) => void;
-  private readonly mutation: ProcessMutation;
 
   /** Runs (or resumes) the tree's root, as a worker's root workflow does; never rejects. */
   run(root: string): Promise<SessionOutcome | null> {

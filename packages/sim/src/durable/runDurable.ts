@@ -45,7 +45,7 @@ export interface DurableObservation {
 }
 
 /** What the durable runs share. */
-export interface DurableContext {
+export interface DurableRunContext {
   readonly clock: SimulatedClock;
   readonly initial: Skillbook;
   readonly seedIds: readonly string[];
@@ -64,13 +64,13 @@ export interface DurableContext {
  * @example
  * const { reference, crashed } = await runDurable(plan, ctx);
  */
-export async function runDurable(plan: DurablePlan, ctx: DurableContext): Promise<DurableObservation> {
+export async function runDurable(plan: DurablePlan, ctx: DurableRunContext): Promise<DurableObservation> {
   const reference = await runTwice(plan, null, { ...ctx, mutation: null });
   const crashed = await runTwice(plan, plan.crash, ctx);
   return { initial: ctx.initial, reference, crashed };
 }
 
-async function runTwice(plan: DurablePlan, crash: DurableCrash | null, ctx: DurableContext): Promise<DurableRun> {
+async function runTwice(plan: DurablePlan, crash: DurableCrash | null, ctx: DurableRunContext): Promise<DurableRun> {
   const { clock } = ctx;
   const store = new MemoryStore(ctx.initial, { clock });
   const world: DurableWorld = { rows: new Map(), store, starts: [], appended: 0 };
