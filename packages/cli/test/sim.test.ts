@@ -51,7 +51,7 @@ describe('cohort sim', () => {
     const one = await run(['--seed', '3', '--json']);
     const report = JSON.parse(one.text) as { seed: number; invariants: unknown[]; timeline: unknown[] };
     expect(report.seed).toBe(3);
-    expect(report.invariants).toHaveLength(10);
+    expect(report.invariants).toHaveLength(12);
     expect(report.timeline.length).toBeGreaterThan(0);
     expect((await run(['--seed', '3', '--json'])).text).toBe(one.text);
   });

@@ -1,3 +1,4 @@
+import type { DurablePlan } from './durable/DurablePlan.ts';
 import type { ExternalPlan } from './external/ExternalPlan.ts';
 
 /**
@@ -20,6 +21,8 @@ export interface Scenario {
   readonly external: ExternalPlan | null;
   /** After the epochs, several runtimes on the store at once (null: this seed has none). */
   readonly writers: WritersPlan | null;
+  /** A durable session tree (`@cohort/durable`) run with and without a crash of its process (null: this seed has none). */
+  readonly durable: DurablePlan | null;
 }
 
 /**

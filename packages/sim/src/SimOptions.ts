@@ -4,7 +4,9 @@ import { z } from 'zod';
  * The deliberately broken variants the simulation can run against, to prove its checker can
  * fail: the runtime's five (from `@cohort/runtime/testing`), `ack-before-sync`, a store
  * that acknowledges a merge before it is durable, and `stale-base`, a file store that merges
- * another program's document against the version it last wrote (`@cohort/store/mutants`).
+ * another program's document against the version it last wrote (`@cohort/store/mutants`); and
+ * two of a durable tree's resume: one that runs recorded children again, one that forgets the
+ * recorded order of their merges.
  */
 export const SimMutationSchema = z.enum([
   'shared-draft',
@@ -14,6 +16,8 @@ export const SimMutationSchema = z.enum([
   'flat-audit',
   'ack-before-sync',
   'stale-base',
+  'durable-rerun-recorded',
+  'durable-forget-merge-order',
 ]);
 /** See {@link SimMutationSchema}. */
 export type SimMutation = z.infer<typeof SimMutationSchema>;

@@ -14,6 +14,8 @@ export const INVARIANTS = {
   8: 'external-merge',
   9: 'ids-as-told',
   10: 'persisted-audit',
+  11: 'durable-resume',
+  12: 'recorded-once',
 } as const;
 
 /** An invariant's number. */
@@ -39,6 +41,8 @@ export type HarnessEvent =
   /** Another program saved the document: what it changed, and whether it loaded it first or saved from memory. */
   | { readonly type: 'sim.external'; readonly mode: 'reload' | 'long-running'; readonly ops: readonly string[] }
   | { readonly type: 'sim.writers'; readonly runtimes: number; readonly store: string; readonly revision: number; readonly skills: number }
+  /** A durable tree's run, its process's crash, its resume. */
+  | { readonly type: 'sim.durable'; readonly what: 'reference run' | 'run' | 'crash' | 'resume'; readonly detail: string }
   | { readonly type: 'sim.unhandled'; readonly kind: 'rejection' | 'exception'; readonly message: string };
 
 /** A timeline event: the runtime's (stack traces removed) or the harness's. */

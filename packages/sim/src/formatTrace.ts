@@ -105,6 +105,8 @@ export function describeEvent(event: TimelineEvent): [string, string] {
         'sim',
         `${event.runtimes} runtimes open the ${event.store} store at once: ${plural(event.skills, 'skill')} at revision ${event.revision}`,
       ];
+    case 'sim.durable':
+      return ['durable', event.what === 'crash' ? `CRASH of its process: ${event.detail}` : `${event.what} of the ${event.detail}`];
     case 'sim.unhandled':
       return ['sim', `UNHANDLED ${event.kind}: ${event.message}`];
     default:

@@ -4,6 +4,7 @@ import type { Prng } from './createPrng.ts';
 import { generateSession } from './generateSession.ts';
 import { generateExternal } from './external/generateExternal.ts';
 import { generateWriters } from './generateWriters.ts';
+import { generateDurable } from './durable/generateDurable.ts';
 import type { EpochPlan, PolicyName, Scenario, ScenarioLimits, StorePlan } from './Scenario.ts';
 import type { ResolvedSimOptions } from './SimOptions.ts';
 
@@ -53,7 +54,8 @@ export function generateScenario(options: ResolvedSimOptions): Scenario {
     budgeted: budgetTokens !== null,
     quota: 0,
   });
-  return { seedSkills, policy, limits, budgetTokens, store, epochs, external, writers };
+  const durable = generateDurable(root.fork('durable'), { seedSkills, faults });
+  return { seedSkills, policy, limits, budgetTokens, store, epochs, external, writers, durable };
 }
 
 function generateLimits(prng: Prng, faults: boolean): ScenarioLimits {

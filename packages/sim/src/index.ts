@@ -2,7 +2,7 @@
  * `@cohort/sim`: deterministic simulation of Cohort session trees. `simulate({ seed })`
  * generates a scenario from the seed (session trees, scripted tool calls and batches,
  * think-times, and faults), runs it on virtual time against the runtime (and a file store on
- * a simulated disk), checks ten invariants against a reference model built from the
+ * a simulated disk), checks twelve invariants against a reference model built from the
  * Skillbook alone, and returns a report that replays byte for byte. See docs/simulation.md.
  */
 export { simulate, SIM_EPOCH_START } from './simulate.ts';
@@ -20,6 +20,7 @@ export type {
   HarnessEvent,
 } from './SimReport.ts';
 export type { Scenario, SessionPlan, Step, OpPlan, TargetPlan, StorePlan, EpochPlan, RootPlan, PolicyName } from './Scenario.ts';
+export type { DurablePlan, DurableCrash } from './durable/DurablePlan.ts';
 export { generateScenario } from './generateScenario.ts';
 export { createPrng } from './createPrng.ts';
 export type { Prng } from './createPrng.ts';

@@ -12,6 +12,9 @@ import { openEpochStore, SIM_DOCUMENT } from './stores/openEpochStore.ts';
 import type { AppendRecord } from './stores/RecordingStore.ts';
 import type { Timeline } from './Timeline.ts';
 import { runWriters } from './runWriters.ts';
+import { runDurable } from './durable/runDurable.ts';
+import type { DurableObservation } from './durable/runDurable.ts';
+import { conflictPolicy } from './runEpoch.ts';
 import type { WritersObservation } from './runWriters.ts';
 
 /** A recovery copy found beside the document, with what its sidecar says. */
@@ -58,6 +61,8 @@ export interface RunObservations {
   readonly external?: ExternalObservations | null;
   /** The many writers on the store after the epochs (`null`: the scenario has none, or the store did not open). */
   readonly writers: WritersObservation | null;
+  /** The durable tree, run without and with its crash (`null` or absent: the scenario has none). */
+  readonly durable?: DurableObservation | null;
 }
 
 /**
@@ -140,7 +145,8 @@ export async function runScenario(scenario: Scenario, options: ResolvedSimOption
     previous = record;
   }
   const writers = scenario.writers && opens ? await manyWriters(scenario, options, timeline, { sim, initial, seedIds }, epochs) : null;
-  return { epochs, reopens, external: writer ? { saves: writer.saves, history, merges: [...notices.values()] } : null, writers };
+  const durable = scenario.durable ? await durableTree(scenario, options, timeline, { initial, seedIds }) : null;
+  return { epochs, reopens, external: writer ? { saves: writer.saves, history, merges: [...notices.values()] } : null, writers, durable };
 }
 
 /** Runs the scenario's many writers after its epochs; their records join `epochs`. */
@@ -165,6 +171,31 @@ async function manyWriters(
   const first = epochs.length;
   epochs.push(...ran.records);
   return { first, ...ran.observation };
+}
+
+/** Runs the scenario's durable tree after everything else, on a memory store of its own from the initial book. */
+function durableTree(
+  scenario: Scenario,
+  options: ResolvedSimOptions,
+  timeline: Timeline,
+  on: { initial: Skillbook; seedIds: readonly string[] },
+): Promise<DurableObservation> | null {
+  if (!scenario.durable) return null;
+  timeline.epoch += 1;
+  const mutation =
+    options.mutation === 'durable-rerun-recorded'
+      ? 'rerun-recorded-children'
+      : options.mutation === 'durable-forget-merge-order'
+        ? 'forget-merge-order'
+        : null;
+  return runDurable(scenario.durable, {
+    clock: timeline.clock,
+    ...on,
+    conflicts: conflictPolicy(scenario.policy),
+    epoch: timeline.epoch,
+    mutation,
+    push: (e) => timeline.push(e),
+  });
 }
 
 function reopenRecord(

@@ -11,6 +11,8 @@ export interface ScriptEnv {
   readonly record: EpochRecord;
   readonly clock: Clock;
   readonly seedIds: readonly string[];
+  /** The body a spawn of `plan` runs (a durable tree's registered one); a fresh script by default. */
+  readonly bodyOf?: (plan: SessionPlan) => SessionBody<unknown, ScriptOutput>;
 }
 
 /** What a scripted body returns: the ids it added. */
@@ -147,7 +149,8 @@ function batchStep(run: Run, ops: readonly OpPlan[]): void {
 
 async function spawnStep(run: Run, child: SessionPlan, wait: boolean): Promise<void> {
   const deliver = run.env.record.call(run.s.id);
-  const outcome = run.s.spawn(scriptBody(child, run.env), spawnOptions(child)).then((o) => {
+  const body = run.env.bodyOf?.(child) ?? scriptBody(child, run.env);
+  const outcome = run.s.spawn(body, spawnOptions(child)).then((o) => {
     deliver(o);
     return o;
   });

@@ -14,7 +14,7 @@ export const SIM_EPOCH_START = Date.UTC(2026, 0, 1);
 
 /**
  * Runs one deterministic simulation: generates the scenario from the seed, runs it on
- * virtual time (and a simulated disk), builds the reference model and checks the ten
+ * virtual time (and a simulated disk), builds the reference model and checks the twelve
  * invariants. Same seed, same options, same code → `JSON.stringify(report)` is byte-identical.
  * Never throws for a fault of the runtime: a violation is a failed invariant in the report.
  * Run simulations one at a time: unhandled rejections are caught process-wide while one runs.

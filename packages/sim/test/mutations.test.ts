@@ -28,6 +28,19 @@ const cases: { mutation: SimMutation; what: string; caughtBy: InvariantName; bou
     caughtBy: 'external-merge',
     bound: 80,
   },
+  // only seeds with a durable tree (about three in ten) whose crash comes after a child's outcome was recorded
+  {
+    mutation: 'durable-rerun-recorded',
+    what: 'a resumed durable run that runs children whose outcome was recorded again',
+    caughtBy: 'recorded-once',
+  },
+  // only where two children of one session were recorded, ending in another order than they were spawned in
+  {
+    mutation: 'durable-forget-merge-order',
+    what: 'a resumed durable session that forgets the recorded order of its children’s merges',
+    caughtBy: 'durable-resume',
+    bound: 80,
+  },
 ];
 
 describe('the checker can fail', () => {

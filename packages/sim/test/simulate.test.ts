@@ -28,7 +28,7 @@ describe('simulate', () => {
     }
   });
 
-  it('simulate - a report names the seed, the scenario, the timeline and each of the ten invariants', async () => {
+  it('simulate - a report names the seed, the scenario, the timeline and each of the twelve invariants', async () => {
     const report = await simulate({ seed: 11 });
     expect(report.seed).toBe(11);
     expect(report.options).toEqual({ seed: 11, store: 'auto', faults: true, maxRoots: 3 });
@@ -45,6 +45,8 @@ describe('simulate', () => {
       'external-merge',
       'ids-as-told',
       'persisted-audit',
+      'durable-resume',
+      'recorded-once',
     ]);
     expect(violations(report)).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import type { Records } from './Records.ts';
 import { retryOnConnectionError } from './retry.ts';
 
 /** The schema, in the DBOS system database, that holds what the units record. */
@@ -23,7 +24,7 @@ const CREATE_WORKERS = `CREATE TABLE IF NOT EXISTS ${WORKERS_TABLE} (
  * One row per (unit, key), written once: the first value recorded is the value, for every
  * process that asks later.
  */
-export class Journal {
+export class Journal implements Records {
   private readonly pool: pg.Pool;
   private ready: Promise<void> | null = null;
 

@@ -1,4 +1,4 @@
-import type { Journal } from './Journal.ts';
+import type { Records } from './Records.ts';
 
 /** One session's remote children, in the order their outcomes are delivered. */
 interface Line {
@@ -22,7 +22,7 @@ export class MergeOrder {
   private readonly lines = new Map<string, Line>();
 
   constructor(
-    private readonly journal: Journal,
+    private readonly journal: Records,
     private readonly unitId: string,
   ) {}
 

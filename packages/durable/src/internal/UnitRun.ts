@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AuditEntry, ConflictPolicy, Limits, Session, SessionFailure, SessionOutcome, SpawnOptions } from '@cohort/runtime';
+import type { AuditEntry, Clock, ConflictPolicy, Limits, Session, SessionFailure, SessionOutcome, SpawnOptions } from '@cohort/runtime';
 import { adoptCommit, createRuntime, defaultLimits, draftView, traceCarrier, withTraceCarrier } from '@cohort/runtime';
 import type { Store } from '@cohort/store';
 import { DurableError } from '../DurableError.ts';
@@ -9,13 +9,13 @@ import type { Bodies } from '../Bodies.ts';
 import type { BookAt } from './BookAt.ts';
 import { DurableSession } from './DurableSession.ts';
 import type { SessionUnit } from './DurableSession.ts';
-import type { Journal } from './Journal.ts';
+import type { Records } from './Records.ts';
 import { MergeOrder } from './MergeOrder.ts';
 import { UnitStore } from './UnitStore.ts';
 
 /** What every unit of a worker shares. */
 export interface UnitHost {
-  readonly journal: Journal;
+  readonly journal: Records;
   /** The Skillbook store of every worker: id leases, the books runs start from. */
   readonly store: Store;
   readonly books: BookAt;
@@ -30,6 +30,8 @@ export interface UnitHost {
   readonly executorId?: string;
   /** Cancels unit `unitId` and its descendants wherever they run (its proxy ended before its result came). */
   cancelTree?(unitId: string): Promise<void>;
+  /** The units' time (their runtimes' clock, deadlines, failure stamps); the real one by default. A simulation's is virtual. */
+  readonly clock?: Clock;
 }
 
 /** The runtime id of a unit's sessions: the same on every run of the unit, so its audit names the same sessions. */
@@ -45,17 +47,20 @@ export function unitRuntimeId(unitId: string): string {
  */
 export async function runUnit(host: UnitHost, spec: UnitSpec): Promise<UnitResult> {
   const base = await host.books.at(spec.view.baseRevision);
-  if (typeof base === 'string') return unitFailure(spec, 'crashed', base);
+  const now = (): number => host.clock?.now() ?? Date.now();
+  if (typeof base === 'string') return unitFailure(spec, 'crashed', base, now());
   const view = spec.view.ops.length === 0 ? base : base.replay(spec.view.ops);
   const viewBook = 'ok' in view ? (view.ok ? view.book : null) : view;
-  if (!viewBook) return unitFailure(spec, 'invalid_commit', `the unit's view does not replay on revision ${spec.view.baseRevision}`);
+  if (!viewBook) {
+    return unitFailure(spec, 'invalid_commit', `the unit's view does not replay on revision ${spec.view.baseRevision}`, now());
+  }
   if (host.executorId !== undefined) {
-    const at = Date.now();
+    const at = now();
     await host.journal.record(spec.unitId, `start:${at}:${host.executorId}`, { executor: host.executorId, at });
   }
   // the deadline is recorded at the unit's first start: a timeout is wall-clock across crashes and restarts
   const deadline = spec.timeoutMs
-    ? await host.journal.recorded(spec.unitId, 'deadline', async () => Date.now() + (spec.timeoutMs ?? 0))
+    ? await host.journal.recorded(spec.unitId, 'deadline', async () => now() + (spec.timeoutMs ?? 0))
     : undefined;
   const order = new MergeOrder(host.journal, spec.unitId);
   await order.load();
@@ -64,6 +69,7 @@ export async function runUnit(host: UnitHost, spec: UnitSpec): Promise<UnitResul
     runtimeId: unitRuntimeId(spec.unitId),
     auditWindow: Number.POSITIVE_INFINITY,
     limits: unitLimits(host.limits, spec),
+    ...(host.clock ? { clock: host.clock } : {}),
     ...(host.conflicts ? { conflicts: host.conflicts } : {}),
   });
   const untrack = host.track?.(spec.unitId, () => void rt.close());
@@ -82,7 +88,7 @@ export async function runUnit(host: UnitHost, spec: UnitSpec): Promise<UnitResul
         {
           input: spec.input as never,
           ...(spec.name !== undefined ? { name: spec.name } : {}),
-          ...(deadline !== undefined ? { timeoutMs: Math.max(1, deadline - Date.now()) } : {}),
+          ...(deadline !== undefined ? { timeoutMs: Math.max(1, deadline - now()) } : {}),
         },
       ),
     );
@@ -137,7 +143,7 @@ function resultOf(spec: UnitSpec, outcome: SessionOutcome, audit: readonly Audit
 }
 
 /** A unit that failed before its session ran (its view could not be built). */
-function unitFailure(spec: UnitSpec, kind: SessionFailure['kind'], message: string): UnitResult {
+function unitFailure(spec: UnitSpec, kind: SessionFailure['kind'], message: string, at: number): UnitResult {
   const sessionId = spec.home?.sessionId ?? `${unitRuntimeId(spec.unitId)}.1`;
   return {
     status: 'failed',
@@ -149,7 +155,7 @@ function unitFailure(spec: UnitSpec, kind: SessionFailure['kind'], message: stri
       message,
       discarded: { ops: 0, descendants: 0 },
       attempt: 1,
-      at: Date.now(),
+      at,
     },
   };
 }

@@ -2,7 +2,7 @@ import type { Skillbook } from '@cohort/skillbook';
 import { MemoryStore } from '@cohort/store';
 import { DelegatingStore } from '@cohort/store/adapter';
 import type { LeaseResult, Store } from '@cohort/store';
-import type { Journal } from './Journal.ts';
+import type { Records } from './Records.ts';
 
 /**
  * The store a unit's runtime runs on: its view book in memory (a unit's commit goes to its
@@ -15,7 +15,7 @@ export class UnitStore extends DelegatingStore {
 
   constructor(
     view: Skillbook,
-    private readonly journal: Journal,
+    private readonly journal: Records,
     private readonly unitId: string,
     private readonly ids: Store,
   ) {

@@ -1,5 +1,5 @@
 import type { SkillId } from '@cohort/skillbook';
-import type { SessionFailure, SessionOutcome } from '@cohort/runtime';
+import type { Clock, SessionFailure, SessionOutcome } from '@cohort/runtime';
 import type { AuditBlock, Store } from '@cohort/store';
 import type { UnitResult } from '../UnitSpec.ts';
 import { runUnit } from './UnitRun.ts';
@@ -39,7 +39,7 @@ export async function runRoot(host: UnitHost, spec: RootSpec): Promise<SessionOu
   if (result.status === 'failed') {
     return { status: 'failed', sessionId: result.failure.sessionId, path: result.failure.path, failure: result.failure };
   }
-  const appended = await host.journal.recorded<Appended>(spec.runId, 'append', () => appendOnce(host.store, base, result));
+  const appended = await host.journal.recorded<Appended>(spec.runId, 'append', () => appendOnce(host.store, base, result, host.clock));
   const sessionId = result.sessionId as SessionFailure['sessionId'];
   const path = result.path as SessionFailure['path'];
   if (!appended.ok) {
@@ -52,7 +52,7 @@ export async function runRoot(host: UnitHost, spec: RootSpec): Promise<SessionOu
       ...(appended.conflicts ? { conflicts: appended.conflicts } : {}),
       discarded: { ops: result.entries.reduce((n, e) => n + e.ops.length, 0), descendants: result.descendants },
       attempt: result.attempt,
-      at: Date.now(),
+      at: host.clock?.now() ?? Date.now(),
     };
     return { status: 'failed', sessionId, path, failure };
   }
@@ -63,7 +63,12 @@ export async function runRoot(host: UnitHost, spec: RootSpec): Promise<SessionOu
 }
 
 /** Appends the root's commit unless the history past `base` holds it already. */
-export async function appendOnce(store: Store, base: number, result: Extract<UnitResult, { status: 'committed' }>): Promise<Appended> {
+export async function appendOnce(
+  store: Store,
+  base: number,
+  result: Extract<UnitResult, { status: 'committed' }>,
+  clock?: Clock,
+): Promise<Appended> {
   for (let after = base; ; ) {
     const page = await store.history({ after, limit: 200 });
     if (!page.ok) throw new Error(`the store's history could not be read: ${page.error.message}`);
@@ -73,7 +78,7 @@ export async function appendOnce(store: Store, base: number, result: Extract<Uni
     after = page.next;
   }
   if (result.entries.length === 0) return { ok: true, revision: (await store.load()).revision };
-  const at = Date.now();
+  const at = clock?.now() ?? Date.now();
   const entries: AuditBlock[] = result.entries.map((e) => ({
     sessionId: e.sessionId,
     path: e.path,

@@ -1,5 +1,7 @@
+import type { Records } from '../../src/internal/Records.ts';
+
 /** The part of `Journal` the units use, in memory: for tests of what is recorded without a database. */
-export class MemoryJournal {
+export class MemoryJournal implements Records {
   private readonly units = new Map<string, Map<string, unknown>>();
 
   private unit(unit: string): Map<string, unknown> {

@@ -1,7 +1,6 @@
 import { MemoryStore } from '@cohort/store';
 import type { Bodies } from '../../src/Bodies.ts';
 import { BookAt } from '../../src/internal/BookAt.ts';
-import type { Journal } from '../../src/internal/Journal.ts';
 import type { UnitHost } from '../../src/internal/UnitRun.ts';
 import { MemoryJournal } from './MemoryJournal.ts';
 
@@ -15,7 +14,7 @@ export function memoryHost(
 ): UnitHost & { readonly store: MemoryStore } {
   const store = new MemoryStore();
   return {
-    journal: new MemoryJournal() as unknown as Journal,
+    journal: new MemoryJournal(),
     store,
     books: new BookAt(store),
     bodies,

@@ -10,10 +10,11 @@ import { checkSerialisable } from './checkSerialisable.ts';
 import { checkSettlement } from './checkSettlement.ts';
 import { checkUniqueIds } from './checkUniqueIds.ts';
 import { checkExternalMerges } from './checkExternalMerges.ts';
+import { checkDurableResume, checkRecordedOnce } from './checkDurable.ts';
 import type { CheckInput } from './verdict.ts';
 
 /**
- * Checks all ten invariants of a run, in order. A check that itself throws (a bug in the
+ * Checks all twelve invariants of a run, in order. A check that itself throws (a bug in the
  * checker, or observations too broken to read) fails its invariant with the error, rather
  * than hiding the others.
  *
@@ -33,6 +34,8 @@ export function checkInvariants(input: CheckInput): InvariantResult[] {
     checkExternalMerges,
     checkIdsAsTold,
     checkPersistedAudit,
+    checkDurableResume,
+    checkRecordedOnce,
   ] as const;
   return checks.map((check, i) => {
     try {
