@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { CREATE_EVENT_TABLES } from './EventLog.ts';
 import { retryOnConnectionError } from './retry.ts';
 
 /** The schema, in the DBOS system database, that holds what the units record. */
@@ -45,6 +46,7 @@ export class Journal {
           unit text NOT NULL, key text NOT NULL, value jsonb NOT NULL, at timestamptz NOT NULL DEFAULT now(),
           PRIMARY KEY (unit, key))`);
         await client.query(CREATE_WORKERS);
+        for (const ddl of CREATE_EVENT_TABLES) await client.query(ddl);
         await client.query('COMMIT');
       } catch (err) {
         await client.query('ROLLBACK').catch(() => undefined);
