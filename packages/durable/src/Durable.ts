@@ -1,5 +1,6 @@
+import type { Observable } from 'rxjs';
 import { z } from 'zod';
-import type { SessionOutcome } from '@cohort/runtime';
+import type { PlacedEvent, SessionOutcome } from '@cohort/runtime';
 import type { RegisteredBody } from './Bodies.ts';
 
 /** Options of one durable run. */
@@ -40,6 +41,15 @@ export interface Durable {
    * no worker ran.
    */
   cancel(id: string): Promise<void>;
+  /**
+   * The events of run `id` (from its start, on every worker), each naming the worker that ran
+   * its session, and a `session.resumed` for each unit started again after its worker was
+   * lost; completes once the run has finished. See `watchRun`, which any process can call.
+   *
+   * @example
+   * const recorder = recordRun({ events$: durable.watch('survey-1') });
+   */
+  watch(id: string, options?: { readonly pollingIntervalMs?: number }): Observable<PlacedEvent>;
   /** Stops this worker: what it was running is left to a worker started again with its executor id (or taken over). */
   close(): Promise<void>;
 }

@@ -27,8 +27,9 @@ export class DurableError extends Error {
   constructor(
     readonly code: DurableErrorCode,
     message: string,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }
 

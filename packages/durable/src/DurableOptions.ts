@@ -49,6 +49,13 @@ export interface DurableOptions {
   readonly conflicts?: ConflictPolicy;
   /** DBOS's log level (default `warn`). */
   readonly logLevel?: 'debug' | 'info' | 'warn' | 'error';
+  /**
+   * What this worker's units write to the run event log that `durable.watch` and `watchRun`
+   * read (default `all`): `all` — every session event, model and tool calls included;
+   * `sessions` — all but the calls (their content stays out of the system database); `off` —
+   * nothing (its units' sessions are missing from what watchers see).
+   */
+  readonly events?: 'all' | 'sessions' | 'off';
 }
 
 const DEFAULT_HEARTBEAT_MS = 2_000;
@@ -73,6 +80,7 @@ export const DurableOptionsSchema = z
     workerConcurrency: z.number().int().positive().max(1000).optional(),
     pollingIntervalMs: z.number().int().min(10).max(60_000).optional(),
     logLevel: z.enum(['debug', 'info', 'warn', 'error']).optional(),
+    events: z.enum(['all', 'sessions', 'off']).optional(),
     heartbeatMs: z.number().int().min(10).max(600_000).optional(),
     takeoverAfterMs: z.number().int().min(0).max(86_400_000).optional(),
   })
@@ -92,6 +100,7 @@ export interface ResolvedDurableOptions extends DurableOptions {
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
   readonly heartbeatMs: number;
   readonly takeoverAfterMs: number;
+  readonly events: 'all' | 'sessions' | 'off';
 }
 
 /** The options with their defaults. */
@@ -107,5 +116,6 @@ export function resolveOptions(options: DurableOptions): ResolvedDurableOptions 
     logLevel: options.logLevel ?? 'warn',
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     takeoverAfterMs: options.takeoverAfterMs ?? 15_000,
+    events: options.events ?? 'all',
   };
 }

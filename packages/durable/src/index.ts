@@ -17,3 +17,5 @@ export { UnitSpecSchema, UnitResultSchema } from './UnitSpec.ts';
 export type { UnitSpec, UnitResult } from './UnitSpec.ts';
 export { inspectRuns } from './inspectRuns.ts';
 export type { DurableRuns, DurableRunSummary, DurableRunView, DurableUnitView, DurableWorkerView } from './inspectRuns.ts';
+export { watchRun } from './watchRun.ts';
+export type { WatchOptions } from './watchRun.ts';

@@ -1,7 +1,8 @@
 import pkg from '@dbos-inc/dbos-sdk';
 import internals from '@dbos-inc/dbos-sdk/internal/dbos';
 import { z } from 'zod';
-import type { SessionOutcome } from '@cohort/runtime';
+import type { Observable } from 'rxjs';
+import type { PlacedEvent, SessionOutcome } from '@cohort/runtime';
 import { defaultLimits } from '@cohort/runtime';
 import { Bodies } from './Bodies.ts';
 import type { RegisteredBody } from './Bodies.ts';
@@ -14,6 +15,7 @@ import { jsonProblem } from './jsonProblem.ts';
 import { UnitResultSchema, UnitSpecSchema } from './UnitSpec.ts';
 import type { UnitResult, UnitSpec } from './UnitSpec.ts';
 import { BookAt } from './internal/BookAt.ts';
+import { EventLog } from './internal/EventLog.ts';
 import { Journal } from './internal/Journal.ts';
 import { runRoot } from './internal/runRoot.ts';
 import type { RootSpec } from './internal/runRoot.ts';
@@ -22,6 +24,8 @@ import { cancelledUnit, failedRun, isCancellation } from './internal/runFailures
 import { Takeover } from './internal/Takeover.ts';
 import { runUnit } from './internal/UnitRun.ts';
 import type { UnitHost } from './internal/UnitRun.ts';
+import { checked, followRun } from './watchRun.ts';
+import type { WatchOptions } from './watchRun.ts';
 
 const { DBOS, DBOSClient } = pkg;
 type DBOSClientType = Awaited<ReturnType<typeof DBOSClient.create>>;
@@ -72,6 +76,8 @@ class DurableHost implements Durable, UnitHost {
   readonly journal: Journal;
   readonly books: BookAt;
   readonly bodies: Bodies;
+  readonly events: EventLog | undefined;
+  readonly eventCalls: boolean;
   private client: DBOSClientType | null = null;
   private takeover: Takeover | null = null;
   private readonly running: RunningUnits;
@@ -84,6 +90,8 @@ class DurableHost implements Durable, UnitHost {
     this.journal = new Journal(options.systemDatabaseUrl);
     this.books = new BookAt(options.store);
     this.bodies = new Bodies(options.bodies);
+    this.events = options.events === 'off' ? undefined : new EventLog(this.journal);
+    this.eventCalls = options.events === 'all';
     this.running = new RunningUnits(async (ids) => {
       const statuses = await this.dbos().listWorkflows({ workflowIDs: [...ids], status: 'CANCELLED', loadInput: false, loadOutput: false });
       return statuses.map((w) => w.workflowID);
@@ -197,6 +205,11 @@ class DurableHost implements Durable, UnitHost {
     const client = this.dbos();
     if (!(await client.getWorkflow(id))) throw new DurableError('DURABLE_UNKNOWN_RUN', `no durable run has id ${JSON.stringify(id)}`);
     await this.cancelTree(id);
+  }
+
+  watch(id: string, options: WatchOptions = {}): Observable<PlacedEvent> {
+    checked(id, options);
+    return followRun(this.journal, id, { pollingIntervalMs: this.options.pollingIntervalMs, ...options });
   }
 
   /** Whether a unit above `unitId` (its parent's, …, its run's) is cancelled. */

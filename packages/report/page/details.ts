@@ -4,7 +4,7 @@ import { renderCalls } from './calls.ts';
 import type { ContentMode } from './calls.ts';
 import { h } from './dom.ts';
 import { shortId } from './filter.ts';
-import { duration, label, offset, plural, statusText } from './format.ts';
+import { duration, label, offset, plural, statusText, workerChain } from './format.ts';
 import type { RunIndex } from './model.ts';
 import { conflictTable, opsTable } from './tables.ts';
 
@@ -46,6 +46,7 @@ export function renderDetails(
       ['path', session.path.map((id) => index.byId.get(id)?.name ?? shortId(id, look.prefix)).join(' / ')],
       ['parent', parent ? link(parent, select, look.prefix) : 'none (a root session)'],
       ['attempt', String(session.attempt)],
+      ...workerFacts(session, start),
       ['spawned', offset(session.spawnedAt, start)],
       [
         'ended',
@@ -73,6 +74,20 @@ export function renderDetails(
     landedPart(session),
     renderCalls(session, look.content),
   );
+}
+
+/** Where a durable tree's session ran and each resume of it; nothing for an in-process session. */
+function workerFacts(session: SessionRecord, start: number): [string, Node | string][] {
+  if (!session.worker) return [];
+  const rows: [string, Node | string][] = [['worker', h('span', { 'data-testid': 'session-worker' }, workerChain(session) ?? '')]];
+  for (const r of session.resumes ?? []) {
+    const from = r.previous ? ` (after ${r.previous})` : '';
+    rows.push([
+      'resumed',
+      h('span', { 'data-testid': 'session-resume' }, `start ${r.start} on ${r.worker}${from}, ${offset(r.at, start)}`),
+    ]);
+  }
+  return rows;
 }
 
 function commitPart(session: SessionRecord, start: number, index: RunIndex): HTMLElement {

@@ -34,3 +34,12 @@ export function statusText(session: SessionRecord): string {
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
+
+/** The workers a session's body ran on, in order (`worker-1 → worker-2`), or null when no worker was named. */
+export function workerChain(session: SessionRecord): string | null {
+  const resumes = session.resumes ?? [];
+  const first = resumes[0]?.previous;
+  const chain = [...(first ? [first] : []), ...resumes.map((r) => r.worker)];
+  if (chain.length === 0) return session.worker ?? null;
+  return chain.join(' → ');
+}

@@ -1,6 +1,6 @@
 import { h, replace } from './dom.ts';
 import { shortId } from './filter.ts';
-import { duration, label, lifetime, statusText } from './format.ts';
+import { duration, label, lifetime, statusText, workerChain } from './format.ts';
 import type { TreeRow } from './model.ts';
 
 /** Above this many visible rows only the rows in view are in the document (the tree is virtualised). */
@@ -25,7 +25,8 @@ const PLAIN: TreeLook = { prefix: '', context: new Set() };
 
 /**
  * The session tree: one row per visible session, indented by depth, with its name, path,
- * status (colour and text), attempt and duration. Each row carries `data-session-id` and
+ * status (colour and text), the worker that ran it and a `resumed` badge (a durable tree's),
+ * attempt and duration. Each row carries `data-session-id` and
  * `data-status` (and `data-failure` with the failure's kind). Large trees render only the rows
  * in view, on a spacer as tall as all of them.
  */
@@ -108,9 +109,22 @@ function rowElement(row: TreeRow, selected: string | null, now: number, actions:
     h('span', { class: 'name', title: session.id }, session.name ?? shortId(session.id, look.prefix)),
     h('span', { class: 'path', title: session.path.join(' / ') }, session.path.map((id) => shortId(id, look.prefix)).join(' / ')),
     h('span', { class: 'status' }, statusText(session)),
+    session.worker ? h('span', { class: 'worker', 'data-worker': session.worker, title: 'the worker that ran it' }, session.worker) : null,
+    resumedBadge(session),
     h('span', { class: 'attempt' }, `attempt ${session.attempt}`),
     h('span', { class: 'duration' }, duration(lifetime(session, now))),
     row.children > 0 && !row.expanded ? h('span', { class: 'hidden-count' }, `+${row.children}`) : null,
+  );
+}
+
+/** `resumed` (`resumed ×2` after two resumes), titled with the workers it ran on; null when never resumed. */
+function resumedBadge(session: TreeRow['session']): HTMLElement | null {
+  const n = session.resumes?.length ?? 0;
+  if (n === 0) return null;
+  return h(
+    'span',
+    { class: 'resumed', 'data-resumes': n, title: `resumed: ${workerChain(session)}` },
+    n === 1 ? 'resumed' : `resumed ×${n}`,
   );
 }
 

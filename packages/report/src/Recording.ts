@@ -31,6 +31,9 @@ export const ToolCallRecordSchema = ToolCallSchema.extend({ at: z.number() });
 /** See {@link ToolCallRecordSchema}. */
 export type ToolCallRecord = z.infer<typeof ToolCallRecordSchema>;
 
+/** A session's body started again: when, on which worker, its how-many-th start, and the worker before. */
+export const ResumeSchema = z.object({ at: z.number(), worker: z.string(), start: z.number().int(), previous: z.string().nullable() });
+
 /** Everything recorded about one session. */
 export const SessionRecordSchema = z.object({
   id: z.string(),
@@ -63,6 +66,10 @@ export const SessionRecordSchema = z.object({
   modelCalls: z.array(ModelCallRecordSchema).default([]),
   /** Its tool runs in order; a model call's `tool-call` part and its run share a `toolCallId`. */
   toolCalls: z.array(ToolCallRecordSchema).default([]),
+  /** The worker process that ran it (a durable tree's events name it; after a resume, the last one); null in process. */
+  worker: z.string().nullable().default(null),
+  /** Each time its body started again on a worker after the one running it was lost (a crash, a takeover). */
+  resumes: z.array(ResumeSchema).default([]),
 });
 /** See {@link SessionRecordSchema}. */
 export type SessionRecord = z.infer<typeof SessionRecordSchema>;

@@ -1,7 +1,7 @@
 import { Subject } from 'rxjs';
 import type { Observable, Subscription } from 'rxjs';
 import { systemClock } from '@cohort/runtime';
-import type { AuditEntry, Clock, RuntimeEvent } from '@cohort/runtime';
+import type { AuditEntry, Clock, PlacedEvent, RuntimeEvent } from '@cohort/runtime';
 import type { Skillbook } from '@cohort/skillbook';
 import type { InspectionTap } from './InspectionTap.ts';
 import { RECORDING_FORMAT } from './Recording.ts';
@@ -11,11 +11,15 @@ import type { Recording, RunRecord, SessionRecord } from './Recording.ts';
 import { RunState } from './internal/RunState.ts';
 import type { RunProgress, RunTail } from './internal/RunState.ts';
 
-/** What a recorder reads from a runtime: a `Runtime` from `@cohort/runtime` has all of it. */
+/**
+ * What a recorder reads from a runtime: a `Runtime` from `@cohort/runtime` has all of it. A
+ * tree spread over workers (a durable run's `durable.watch(id)`) gives only its events, placed
+ * (each names its worker): its run has no book diff.
+ */
 export interface RecordableRuntime {
-  readonly events$: Observable<RuntimeEvent>;
-  readonly book: Skillbook;
-  readonly audit: readonly AuditEntry[];
+  readonly events$: Observable<RuntimeEvent | PlacedEvent>;
+  readonly book?: Skillbook;
+  readonly audit?: readonly AuditEntry[];
   readonly ready?: Promise<void>;
 }
 
@@ -80,19 +84,20 @@ export class RunRecorder {
   /** Starts recording a runtime as a new run; returns the run's id. Attach before the runtime runs sessions. */
   attach(rt: RecordableRuntime, options: AttachOptions = {}): string {
     const run = this.newRun(options.label);
-    let auditIndex = rt.audit.length;
+    let auditIndex = rt.audit?.length ?? 0;
     let merged = false;
-    run.setBookBefore(rt.book);
+    if (rt.book) run.setBookBefore(rt.book);
     // a store loads asynchronously: the run starts from the book it loaded (nothing merges before)
     rt.ready?.then(
-      () => merged || run.setBookBefore(rt.book),
+      () => merged || (rt.book && run.setBookBefore(rt.book)),
       () => undefined,
     );
     const landNew = (): void => {
-      const fresh = rt.audit.slice(auditIndex);
-      auditIndex = rt.audit.length;
+      const audit = rt.audit ?? [];
+      const fresh = audit.slice(auditIndex);
+      auditIndex = audit.length;
       for (const id of run.land(fresh, this.clock.now())) this.changed(run, id);
-      run.setBookAfter(rt.book);
+      if (rt.book) run.setBookAfter(rt.book);
     };
     const subs: Subscription[] = [];
     const finish = (): void => {
@@ -121,7 +126,7 @@ export class RunRecorder {
    * Records a stream of events without a runtime (a simulation's timeline, a saved log): the
    * run has no book and no ops, only what the events carry.
    */
-  observe(event: RuntimeEvent, runLabel?: string): void {
+  observe(event: RuntimeEvent | PlacedEvent, runLabel?: string): void {
     const label = runLabel ?? 'run 1';
     let run = this.observed.get(label);
     if (!run) {

@@ -1,5 +1,5 @@
-import { SessionEventSchema } from '@cohort/runtime';
-import type { RuntimeEvent } from '@cohort/runtime';
+import { parsePlacedEvent } from '@cohort/runtime';
+import type { PlacedEvent, RuntimeEvent } from '@cohort/runtime';
 import { StoreNoticeSchema } from '@cohort/store';
 import type { Recording } from './Recording.ts';
 import { RunRecorder } from './RunRecorder.ts';
@@ -17,7 +17,7 @@ export interface LoggedEvent {
 
 /**
  * A recording made from logged events alone — a simulation's timeline (`report.timeline`), a
- * saved `events$` log — with no runtime at hand: sessions, merges, failures, conflicts and
+ * saved `events$` log, a durable run's events — with no runtime at hand: sessions, merges, failures, conflicts and
  * notices, but no book diff and no ops beyond their counts. Entries that are not runtime
  * events (a simulation's own `sim.*` events) are skipped; so is anything that does not parse.
  *
@@ -35,10 +35,11 @@ export function recordEvents(entries: Iterable<LoggedEvent>, options: Omit<Recor
   return recorder.stop();
 }
 
-function parseRuntimeEvent(raw: unknown): RuntimeEvent | null {
+/** A runtime event, or a placed one (a durable tree's: with its worker, or a resume). */
+function parseRuntimeEvent(raw: unknown): RuntimeEvent | PlacedEvent | null {
   const type = (raw as { type?: unknown } | null)?.type;
   if (typeof type !== 'string') return null;
-  const schema = type.startsWith('store.') ? StoreNoticeSchema : SessionEventSchema;
-  const parsed = schema.safeParse(raw);
+  if (!type.startsWith('store.')) return parsePlacedEvent(raw);
+  const parsed = StoreNoticeSchema.safeParse(raw);
   return parsed.success ? parsed.data : null;
 }

@@ -33,4 +33,37 @@ describe('recordEvents', () => {
     expect(recording.runs).toHaveLength(1);
     expect(recording.runs[0]!.sessions.map((s) => [s.id, s.status])).toEqual([['s1', 'running']]);
   });
+
+  it("recordEvents - placed events (a durable tree's) give each session its worker and its resumes, and the report holds them", () => {
+    const at = (n: number) => ({ at: n });
+    const root = { sessionId: 'r.1', path: ['r.1'] };
+    const child = { sessionId: 'r.2', path: ['r.1', 'r.2'] };
+    const recording = recordEvents(
+      [
+        { type: 'session.spawned', ...root, ...at(1), parentId: null, depth: 0, attempt: 1, worker: 'w1', unit: 'run-1' },
+        // the child's placeholder in its parent's tree names no worker; its body on w2 does
+        { type: 'session.spawned', ...child, ...at(2), parentId: 'r.1', depth: 1, attempt: 1, name: 'learn' },
+        {
+          type: 'session.spawned',
+          ...child,
+          ...at(3),
+          parentId: 'r.1',
+          depth: 1,
+          attempt: 1,
+          name: 'learn',
+          worker: 'w2',
+          unit: 'run-1/0.1',
+        },
+        { type: 'session.resumed', ...root, ...at(4), worker: 'w3', unit: 'run-1', start: 2, previous: 'w1' },
+        { type: 'session.resumed', ...root, ...at(4), worker: 'w3', unit: 'run-1', start: 2, previous: 'w1' },
+        { type: 'session.committed', ...child, ...at(5), ops: 1, baseRevision: 0 },
+      ].map((event) => ({ event })),
+    );
+    const [r, c] = recording.runs[0]?.sessions ?? [];
+    expect(r).toMatchObject({ id: 'r.1', worker: 'w3', resumes: [{ at: 4, worker: 'w3', start: 2, previous: 'w1' }] });
+    expect(c).toMatchObject({ id: 'r.2', worker: 'w2', resumes: [], status: 'committing' });
+    const html = renderRunReport(recording);
+    expect(html).toContain('"previous":"w1"');
+    expect(html).toContain('"worker":"w2"');
+  });
 });

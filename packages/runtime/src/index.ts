@@ -34,6 +34,8 @@ export { SessionEventSchema, DISCARDED_OPS_KEPT } from './RuntimeEvent.ts';
 export { SessionCallSchema, ModelCallSchema, ToolCallSchema, CallMessageSchema, CallPartSchema } from './SessionCall.ts';
 export type { SessionCall, ModelCall, ToolCall, CallMessage, CallPart } from './SessionCall.ts';
 export type { SessionEvent, RuntimeEvent } from './RuntimeEvent.ts';
+export { PlacementSchema, SessionResumedSchema, parsePlacedEvent } from './PlacedEvent.ts';
+export type { Placement, PlacedEvent, SessionResumedEvent } from './PlacedEvent.ts';
 export type { AuditEntry } from './AuditEntry.ts';
 export type { Commit } from './Commit.ts';
 export type { ConflictPolicy, ConflictResolver } from './ConflictPolicy.ts';

@@ -19,8 +19,8 @@ it('catch-up - two reads from the same position take each commit in once, in eit
   const schema = stores.schema('overlap');
   const writer = await stores.open({ schema, writerId: 'writer', listen: false });
   const empty = writer.book;
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
+  const pool = new pg.Pool({ connectionString: PG_URL, max: 1 });
+  const client = await pool.connect();
   try {
     const sequencer = new CommitSequencer(empty);
     const position = { leaseNumber: 0 };
@@ -45,6 +45,7 @@ it('catch-up - two reads from the same position take each commit in once, in eit
     expect([rest.caught.from, rest.caught.commits, rest.caught.writers]).toEqual([2, 1, ['writer']]);
     expect(other.book.toJSON()).toBe(writer.book.toJSON());
   } finally {
-    await client.end();
+    client.release();
+    await pool.end();
   }
 });

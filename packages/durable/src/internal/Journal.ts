@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { CREATE_EVENT_TABLES } from './EventLog.ts';
 import type { Records } from './Records.ts';
 import { retryOnConnectionError } from './retry.ts';
 
@@ -46,6 +47,7 @@ export class Journal implements Records {
           unit text NOT NULL, key text NOT NULL, value jsonb NOT NULL, at timestamptz NOT NULL DEFAULT now(),
           PRIMARY KEY (unit, key))`);
         await client.query(CREATE_WORKERS);
+        for (const ddl of CREATE_EVENT_TABLES) await client.query(ddl);
         await client.query('COMMIT');
       } catch (err) {
         await client.query('ROLLBACK').catch(() => undefined);

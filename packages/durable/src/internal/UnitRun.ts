@@ -12,9 +12,12 @@ import type { SessionUnit } from './DurableSession.ts';
 import type { Records } from './Records.ts';
 import { MergeOrder } from './MergeOrder.ts';
 import { UnitStore } from './UnitStore.ts';
+import type { UnitPlacement } from './UnitPlacement.ts';
+import { recordStart, watchUnit } from './UnitWatch.ts';
+import type { UnitWatch, WatchHost } from './UnitWatch.ts';
 
 /** What every unit of a worker shares. */
-export interface UnitHost {
+export interface UnitHost extends WatchHost {
   readonly journal: Records;
   /** The Skillbook store of every worker: id leases, the books runs start from. */
   readonly store: Store;
@@ -26,8 +29,6 @@ export interface UnitHost {
   runChild(spec: UnitSpec): Promise<UnitResult>;
   /** Calls `stop` when unit `unitId` is cancelled while it runs here; the function returned forgets it. */
   track?(unitId: string, stop: () => void): () => void;
-  /** This worker's executor id: recorded at each start of a unit (`cohort runs show` lists them). */
-  readonly executorId?: string;
   /** Cancels unit `unitId` and its descendants wherever they run (its proxy ended before its result came). */
   cancelTree?(unitId: string): Promise<void>;
   /** The units' time (their runtimes' clock, deadlines, failure stamps); the real one by default. A simulation's is virtual. */
@@ -43,9 +44,14 @@ export function unitRuntimeId(unitId: string): string {
  * Runs one unit: its registered body as the root session of a runtime of its own, on its view
  * book (the store's book at the tree's base revision, plus the view's ops), with recorded id
  * leases. Its commit goes nowhere but into the result: the caller merges it (a parent unit)
- * or appends it to the store (the run's root).
+ * or appends it to the store (the run's root). Its runtime's events go to the run's event
+ * log, placed in the run's tree (`watch`: the caller's, when it reports more after the unit).
  */
-export async function runUnit(host: UnitHost, spec: UnitSpec): Promise<UnitResult> {
+export async function runUnit(
+  host: UnitHost,
+  spec: UnitSpec,
+  watch = watchUnit(host, spec, unitRuntimeId(spec.unitId)),
+): Promise<UnitResult> {
   const base = await host.books.at(spec.view.baseRevision);
   const now = (): number => host.clock?.now() ?? Date.now();
   if (typeof base === 'string') return unitFailure(spec, 'crashed', base, now());
@@ -54,10 +60,8 @@ export async function runUnit(host: UnitHost, spec: UnitSpec): Promise<UnitResul
   if (!viewBook) {
     return unitFailure(spec, 'invalid_commit', `the unit's view does not replay on revision ${spec.view.baseRevision}`, now());
   }
-  if (host.executorId !== undefined) {
-    const at = now();
-    await host.journal.record(spec.unitId, `start:${at}:${host.executorId}`, { executor: host.executorId, at });
-  }
+  const resumed = await recordStart(host, spec, watch, now());
+  if (resumed) watch.events?.push(resumed);
   // the deadline is recorded at the unit's first start: a timeout is wall-clock across crashes and restarts
   const deadline = spec.timeoutMs
     ? await host.journal.recorded(spec.unitId, 'deadline', async () => now() + (spec.timeoutMs ?? 0))
@@ -73,8 +77,9 @@ export async function runUnit(host: UnitHost, spec: UnitSpec): Promise<UnitResul
     ...(host.conflicts ? { conflicts: host.conflicts } : {}),
   });
   const untrack = host.track?.(spec.unitId, () => void rt.close());
+  const watched = watch.events ? rt.events$.subscribe((e) => placed(watch, e)) : null;
   try {
-    const run = new UnitSessions(host, spec, order);
+    const run = new UnitSessions(host, spec, order, watch.placement);
     const body = host.bodies.get(spec.body);
     // the unit's root session is a child of the spawning session's span, wherever it runs
     const outcome = await withTraceCarrier(spec.trace, () =>
@@ -96,7 +101,15 @@ export async function runUnit(host: UnitHost, spec: UnitSpec): Promise<UnitResul
   } finally {
     untrack?.();
     await rt.close();
+    watched?.unsubscribe();
+    // every event of a unit that ends is in the log before its result is recorded
+    await watch.events?.flush();
   }
+}
+
+function placed(watch: UnitWatch, event: Parameters<UnitPlacement['map']>[0]): void {
+  const mapped = watch.placement.map(event);
+  if (mapped) watch.events?.push(mapped);
 }
 
 /**
@@ -172,6 +185,7 @@ class UnitSessions implements SessionUnit {
     private readonly host: UnitHost,
     private readonly spec: UnitSpec,
     private readonly order: MergeOrder,
+    private readonly placement: UnitPlacement,
   ) {}
 
   nameOf(body: unknown): string | undefined {
@@ -203,6 +217,7 @@ class UnitSessions implements SessionUnit {
     const view = { baseRevision: this.spec.view.baseRevision, ops: this.spec.view.ops.concat(parent.viewOps()) };
     let remoteFailure: SessionFailure | null = null;
     const proxy = async (p: Session): Promise<unknown> => {
+      this.placement.proxy(p.id);
       if (refusal) throw refusal;
       const start = draftView(p)?.revision ?? 0;
       const unitId = `${this.spec.unitId}/${key}${p.attempt > 1 ? `#${p.attempt}` : ''}`;
@@ -226,6 +241,7 @@ class UnitSessions implements SessionUnit {
       await this.order.turn(parent.key, key);
       if (result.status === 'failed') {
         remoteFailure = result.failure;
+        this.placement.proxyFailed(p.id, result.failure);
         p.abort(`child unit ${unitId} failed: ${result.failure.message}`);
         return undefined;
       }
@@ -233,6 +249,7 @@ class UnitSessions implements SessionUnit {
       if (!adopted.ok) throw new Error(`the commit of child unit ${unitId} could not be taken in: ${adopted.message}`);
       return result.output;
     };
+    this.placement.expectProxy(parent.inner.id);
     const outcome = await parent.inner.spawn(proxy, options.name !== undefined ? { name: options.name } : {});
     this.order.done(parent.key, key);
     const failure: SessionFailure | null = remoteFailure;

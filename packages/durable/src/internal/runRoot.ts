@@ -2,8 +2,10 @@ import type { SkillId } from '@cohort/skillbook';
 import type { Clock, SessionFailure, SessionOutcome } from '@cohort/runtime';
 import type { AuditBlock, Store } from '@cohort/store';
 import type { UnitResult } from '../UnitSpec.ts';
-import { runUnit } from './UnitRun.ts';
+import { runUnit, unitRuntimeId } from './UnitRun.ts';
 import type { UnitHost } from './UnitRun.ts';
+import { watchUnit } from './UnitWatch.ts';
+import type { UnitWatch } from './UnitWatch.ts';
 
 /** The input of a run's root workflow. */
 export interface RootSpec {
@@ -28,14 +30,23 @@ type Appended =
  */
 export async function runRoot(host: UnitHost, spec: RootSpec): Promise<SessionOutcome> {
   const base = await host.journal.recorded(spec.runId, 'base', async () => (await host.store.load()).revision);
-  const result = await runUnit(host, {
+  const unit = {
     unitId: spec.runId,
     body: spec.body,
     input: spec.input,
     view: { baseRevision: base, ops: [] },
     ...(spec.name !== undefined ? { name: spec.name } : {}),
     ...(spec.timeoutMs ? { timeoutMs: spec.timeoutMs } : {}),
-  });
+  };
+  const watch = watchUnit(host, unit, unitRuntimeId(spec.runId));
+  const result = await runUnit(host, unit, watch);
+  const outcome = await landRoot(host, spec, base, result);
+  await reportLanding(watch, outcome, result);
+  return outcome;
+}
+
+/** Appends the root unit's commit to the store, once per run; the run's outcome. */
+async function landRoot(host: UnitHost, spec: RootSpec, base: number, result: UnitResult): Promise<SessionOutcome> {
   if (result.status === 'failed') {
     return { status: 'failed', sessionId: result.failure.sessionId, path: result.failure.path, failure: result.failure };
   }
@@ -60,6 +71,35 @@ export async function runRoot(host: UnitHost, spec: RootSpec): Promise<SessionOu
   for (const e of result.entries) for (const op of e.ops) if (op.type === 'ADD') added.push(op.skill_id as SkillId);
   const { output, attempt, refused } = result;
   return { status: 'committed', sessionId, path, output, revision: appended.revision, added, dropped: [], refused, attempt };
+}
+
+/**
+ * The root's landing as an event of the run's log: merged into the book at the store's
+ * revision, or failed (the store refused the commit). The unit's own runtime reported
+ * everything before; its commit into its in-memory store is no landing.
+ */
+async function reportLanding(watch: UnitWatch, outcome: SessionOutcome, result: UnitResult): Promise<void> {
+  if (!watch.events || result.status === 'failed') return;
+  const where = { ...(watch.placement.worker !== undefined ? { worker: watch.placement.worker } : {}), unit: watch.placement.unitId };
+  const { sessionId, path } = outcome;
+  const at = Date.now();
+  if (outcome.status === 'committed') {
+    const ops = result.entries.reduce((n, e) => n + e.ops.length, 0);
+    watch.events.push({
+      type: 'session.merged',
+      sessionId,
+      path: [...path],
+      at,
+      into: 'root',
+      revision: outcome.revision,
+      ops,
+      dropped: [],
+      ...where,
+    });
+  } else {
+    watch.events.push({ type: 'session.failed', sessionId, path: [...path], at, failure: outcome.failure, ...where });
+  }
+  await watch.events.flush();
 }
 
 /** Appends the root's commit unless the history past `base` holds it already. */

@@ -1,4 +1,4 @@
-import type { AuditEntry, RuntimeEvent, SessionEvent } from '@cohort/runtime';
+import type { AuditEntry, PlacedEvent, RuntimeEvent, SessionEvent, SessionResumedEvent } from '@cohort/runtime';
 import type { Skillbook } from '@cohort/skillbook';
 import type { StoreNotice } from '@cohort/store';
 import { diffBooks } from '../diffBooks.ts';
@@ -59,14 +59,20 @@ export class RunState {
     return this.endedAt !== null;
   }
 
-  /** Feeds one runtime event (`now`: the recorder's clock, for store notices). Returns the session it changed, if any. */
-  apply(event: RuntimeEvent, now: number): string | null {
+  /**
+   * Feeds one runtime event (`now`: the recorder's clock, for store notices), or a placed one
+   * of a tree spread over workers. Returns the session it changed, if any.
+   */
+  apply(event: RuntimeEvent | PlacedEvent, now: number): string | null {
     if (event.at > this.lastAt) this.lastAt = event.at;
     if (event.type.startsWith('store.')) {
       this.notices.push({ seenAt: now, notice: event as StoreNotice });
       return null;
     }
-    const e = event as SessionEvent;
+    if (event.type === 'session.resumed') return this.resumed(event as SessionResumedEvent);
+    const e = event as SessionEvent & { readonly worker?: string };
+    // a session's events name the worker that ran it; a placeholder's (a durable proxy's) name none
+    if (e.type !== 'runtime.defect' && e.worker !== undefined) this.session(e.sessionId, e.path, e.at).worker = e.worker;
     switch (e.type) {
       case 'session.spawned':
         this.spawned(e);
@@ -175,7 +181,15 @@ export class RunState {
   }
 
   private sessionCopy(r: LiveRecord): SessionRecord {
-    return { ...r, states: [...r.states], landed: [...r.landed], modelCalls: [...r.modelCalls], toolCalls: [...r.toolCalls] };
+    const { states, landed, modelCalls, toolCalls, resumes } = r;
+    return {
+      ...r,
+      states: [...states],
+      landed: [...landed],
+      modelCalls: [...modelCalls],
+      toolCalls: [...toolCalls],
+      resumes: [...resumes],
+    };
   }
 
   private diff(): BookDiff | null {
@@ -196,6 +210,15 @@ export class RunState {
     const { call } = kept;
     if (call?.type === 'model') record.modelCalls.push({ ...call, at: e.at });
     else if (call?.type === 'tool') record.toolCalls.push({ ...call, at: e.at });
+  }
+
+  /** A resume: the session's body runs again on `e.worker`. */
+  private resumed(e: SessionResumedEvent): string {
+    const record = this.session(e.sessionId, e.path, e.at);
+    if (!record.resumes.some((r) => r.start === e.start))
+      record.resumes.push({ at: e.at, worker: e.worker, start: e.start, previous: e.previous });
+    record.worker = e.worker;
+    return e.sessionId;
   }
 
   private spawned(e: Extract<SessionEvent, { type: 'session.spawned' }>): void {
@@ -229,6 +252,8 @@ export class RunState {
       modelCalls: [],
       toolCalls: [],
       discardedOps: [],
+      worker: null,
+      resumes: [],
     };
     this.sessions.set(id, record);
     return record;
