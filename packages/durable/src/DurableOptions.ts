@@ -47,6 +47,12 @@ export interface DurableOptions {
   readonly queues?: Readonly<Record<number, QueueConcurrency>>;
   /** How often a worker looks for queued children and finished ones, in ms (default 200). */
   readonly pollingIntervalMs?: number;
+  /**
+   * The size of each of this worker's two pools of connections to the system database (DBOS's
+   * own, and the one that enqueues children and waits for their results): default 10. A worker
+   * holds up to twice this, plus 4, at once; lower it when many workers share one server.
+   */
+  readonly systemDatabasePoolSize?: number;
   /** How often this worker records that it is alive and looks for dead workers, in ms (default 2,000). */
   readonly heartbeatMs?: number;
   /**
@@ -87,6 +93,8 @@ export const DurableOptionsSchema = z
       .optional(),
     ...ConcurrencyOptionsShape,
     pollingIntervalMs: z.number().int().min(10).max(60_000).optional(),
+    // DBOS polls with half its pool: at least one connection for that
+    systemDatabasePoolSize: z.number().int().min(2).max(1_000).optional(),
     logLevel: z.enum(['debug', 'info', 'warn', 'error']).optional(),
     heartbeatMs: z.number().int().min(10).max(600_000).optional(),
     takeoverAfterMs: z.number().int().min(0).max(86_400_000).optional(),

@@ -95,6 +95,7 @@ class DurableHost implements Durable, UnitHost {
       applicationVersion: options.applicationVersion,
       executorID: options.executorId,
       logLevel: options.logLevel,
+      ...(options.systemDatabasePoolSize !== undefined ? { systemDatabasePoolSize: options.systemDatabasePoolSize } : {}),
     });
     // recovery on launch may start a workflow before the worker is ready: each waits for it
     this.rootWorkflow = DBOS.registerWorkflow(
@@ -144,7 +145,12 @@ class DurableHost implements Durable, UnitHost {
   async start(): Promise<void> {
     await DBOS.launch();
     await this.journal.open();
-    this.client = await DBOSClient.create({ systemDatabaseUrl: this.options.systemDatabaseUrl, applicationName: this.options.appName });
+    const { systemDatabaseUrl, appName, systemDatabasePoolSize } = this.options;
+    this.client = await DBOSClient.create({
+      systemDatabaseUrl,
+      applicationName: appName,
+      ...(systemDatabasePoolSize !== undefined ? { systemDatabasePoolSize } : {}),
+    });
     for (let depth = 1; depth <= maxDepthOf(this.options); depth++) {
       const limits = concurrencyAt(this.options, depth);
       await DBOS.registerQueue(this.queueAt(depth), { ...limits, minPollingIntervalMs: this.options.pollingIntervalMs });

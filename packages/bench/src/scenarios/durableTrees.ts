@@ -19,13 +19,20 @@ import { DurableFleet } from './durableFleet.ts';
 import type { DurableWorker, FleetSettings } from './durableFleet.ts';
 import { PG_URL } from './pgMerges.ts';
 
-const SETTINGS: FleetSettings = { workerConcurrency: 16, pollingIntervalMs: 50, heartbeatMs: 250, takeoverAfterMs: 1_000 };
+// few connections per worker: the PostgreSQL server's max_connections is shared with everything else on it
+const SETTINGS: FleetSettings = {
+  workerConcurrency: 16,
+  pollingIntervalMs: 50,
+  systemDatabasePoolSize: 4,
+  heartbeatMs: 250,
+  takeoverAfterMs: 1_000,
+};
 const INFO = { kind: 'info', text: 'info' } as const;
 
 /** The tree in this process: a runtime on a fresh PostgresStore schema; ms from run to outcome. */
 async function inProcess(children: number): Promise<number> {
   const schema = `bench_tree_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-  const opened = await PostgresStore.open({ url: PG_URL, schema, listen: false });
+  const opened = await PostgresStore.open({ url: PG_URL, schema, listen: false, poolSize: 2 });
   if (!opened.ok) throw new Error(`durable trees: ${describeOpenError(opened.error)}`);
   try {
     const rt = createRuntime({ store: opened.store });

@@ -21,6 +21,7 @@ export interface DurableWorkerOptions {
   readonly executorId: string;
   readonly workerConcurrency: number;
   readonly pollingIntervalMs: number;
+  readonly systemDatabasePoolSize: number;
   readonly heartbeatMs: number;
   /** 0: no takeover (a killed worker's units wait for it to start again). */
   readonly takeoverAfterMs: number;
@@ -29,7 +30,7 @@ export interface DurableWorkerOptions {
 const options = JSON.parse(process.argv[2] ?? '{}') as DurableWorkerOptions;
 const say = (line: object): void => void process.stdout.write(`${JSON.stringify(line)}\n`);
 
-const opened = await PostgresStore.open({ url: options.storeUrl, schema: options.storeSchema, poolSize: 4 });
+const opened = await PostgresStore.open({ url: options.storeUrl, schema: options.storeSchema, poolSize: 2 });
 if (!opened.ok) {
   process.stderr.write(`${describeOpenError(opened.error)}\n`);
   process.exit(2);
@@ -42,6 +43,7 @@ const durable = await openDurable({
   executorId: options.executorId,
   workerConcurrency: options.workerConcurrency,
   pollingIntervalMs: options.pollingIntervalMs,
+  systemDatabasePoolSize: options.systemDatabasePoolSize,
   heartbeatMs: options.heartbeatMs,
   takeoverAfterMs: options.takeoverAfterMs,
   limits: { maxDepth: 1 },

@@ -42,6 +42,7 @@ describe('DurableOptions - concurrency', () => {
     [{ queues: { 3: { globalConcurrency: 2 } } }, 'queues.3'],
     [{ queues: { 1: { concurency: 2 } } }, 'queues.1'],
     [{ queues: { first: { globalConcurrency: 2 } } }, 'queues.first'],
+    [{ systemDatabasePoolSize: 1 }, 'systemDatabasePoolSize'],
   ])('refuses %j, naming %s', (bad, path) => {
     const parsed = DurableOptionsSchema.safeParse({ ...base, ...bad });
     expect(parsed.success).toBe(false);
