@@ -1,8 +1,10 @@
 /**
  * Back-pressure with real processes: three durable workers share one system database; a run on
- * one of them fans out 1,000 child units that do almost nothing. The queue allows 4 at once on
- * each worker and 10 over all of them: every child completes, and by the wall clock each
- * child's body logged, no worker ever ran more than 4 at once, nor all of them more than 10.
+ * one of them fans out 1,000 child units that do almost nothing. The queue allows 3 at once on
+ * each worker and 6 over all of them: every child completes, and by the wall clock each
+ * child's body logged, no worker ever ran more than 3 at once, nor all of them more than 6;
+ * and with pools of 4, the workers never held more connections to the system database than
+ * their pools allow.
  */
 import { expect, it } from 'vitest';
 import { useFleet } from './utils/fleet.ts';
@@ -12,7 +14,29 @@ const WORKER = 3;
 const GLOBAL = 6;
 const CHILDREN = 1_000;
 
-const fleet = useFleet({ workerConcurrency: WORKER, globalConcurrency: GLOBAL });
+const POOL = 4;
+const fleet = useFleet({ workerConcurrency: WORKER, globalConcurrency: GLOBAL, systemDatabasePoolSize: POOL });
+
+/** The most connections to the fleet's system database seen while `during` runs, sampled every 100 ms. */
+async function mostConnections<T>(during: Promise<T>): Promise<{ result: T; most: number }> {
+  const database = new URL(fleet.systemDatabaseUrl).pathname.slice(1);
+  let most = 0;
+  let done = false;
+  const sampling = (async () => {
+    while (!done) {
+      // a server out of connections refuses this one too: that sample is skipped
+      const rows = await sql<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [database]).catch(
+        () => [],
+      );
+      const [row] = rows;
+      most = Math.max(most, row?.n ?? 0);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  const result = await during.finally(() => (done = true));
+  await sampling;
+  return { result, most };
+}
 
 interface Span {
   readonly executor: string;
@@ -43,8 +67,12 @@ it(`durable run - 1,000 children over 3 workers: all complete, never more than $
   const second = fleet.start(fleet.options('worker-2'));
   await second.line('ready', 40_000);
   const third = fleet.start(fleet.options('worker-3', { run: { id: 'pressure-1', body: 'pulses', children: CHILDREN, delayMs: 50 } }));
-  const { outcome } = (await third.line('outcome', 100_000)) as { outcome: { status: string; output?: unknown } };
-  expect(outcome).toMatchObject({ status: 'committed', output: CHILDREN });
+  const { result, most: connections } = await mostConnections(third.line('outcome', 100_000));
+  const { outcome } = result as { outcome: { status: string; output?: unknown } };
+  expect(outcome).toMatchObject({ status: 'committed', output: { committed: CHILDREN, failures: [] } });
+  // each worker: two pools of POOL, its journal's 4 and DBOS's listener
+  console.log(`connections to the system database: at most ${connections}`);
+  expect(connections, 'connections to the system database').toBeLessThanOrEqual(3 * (2 * POOL + 4 + 1));
 
   const spans = (
     await sql<{ executor: string; from_ms: string; to_ms: string }>(`SELECT executor, from_ms, to_ms FROM ${fleet.logSchema}.spans`)

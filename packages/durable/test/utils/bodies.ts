@@ -99,14 +99,17 @@ export async function pulse(s: Session<{ readonly issue: string; readonly ms: nu
   return s.input.issue;
 }
 
-/** A root that spawns `children` registered pulses of `ms` each; returns how many committed. */
-export async function pulses(s: Session<{ readonly children: number; readonly ms: number }>): Promise<number> {
+/** A root that spawns `children` registered pulses of `ms` each; returns how many committed, and why others failed (each reason once). */
+export async function pulses(
+  s: Session<{ readonly children: number; readonly ms: number }>,
+): Promise<{ committed: number; failures: string[] }> {
   const outcomes = await Promise.all(
     Array.from({ length: s.input.children }, (_, i) =>
       s.spawn(pulse, { input: { issue: `pulse ${i}`, ms: s.input.ms }, name: `pulse ${i}` }),
     ),
   );
-  return outcomes.filter((o) => o.status === 'committed').length;
+  const failures = new Set(outcomes.flatMap((o) => (o.status === 'failed' ? [`${o.failure.kind}: ${o.failure.message}`] : [])));
+  return { committed: outcomes.filter((o) => o.status === 'committed').length, failures: [...failures] };
 }
 
 /** A child body that writes, then sleeps `ms` (logging `stopped <issue>` when its session ends first). */

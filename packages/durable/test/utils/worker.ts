@@ -35,6 +35,7 @@ export interface WorkerOptions {
   /** The queues' limits (default: 2 per worker, no global bound). */
   readonly workerConcurrency?: number;
   readonly globalConcurrency?: number;
+  readonly systemDatabasePoolSize?: number;
   readonly applicationVersion?: string;
   readonly takeoverAfterMs?: number;
   /** A collector: the worker registers OpenTelemetry as a service would and exports to `<otlpUrl>/<executorId>/v1/traces`. */
@@ -84,6 +85,7 @@ const durable = await openDurable({
   executorId: options.executorId,
   workerConcurrency: options.workerConcurrency ?? 2,
   ...(options.globalConcurrency !== undefined ? { globalConcurrency: options.globalConcurrency } : {}),
+  ...(options.systemDatabasePoolSize !== undefined ? { systemDatabasePoolSize: options.systemDatabasePoolSize } : {}),
   pollingIntervalMs: 50,
   ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
   ...(options.applicationVersion !== undefined ? { applicationVersion: options.applicationVersion } : {}),
