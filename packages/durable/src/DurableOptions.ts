@@ -50,7 +50,7 @@ export interface DurableOptions {
   /**
    * The size of each of this worker's two pools of connections to the system database (DBOS's
    * own, and the one that enqueues children and waits for their results): default 10. A worker
-   * holds up to twice this, plus 4, at once; lower it when many workers share one server.
+   * holds up to twice this, plus 5 (its journal's and DBOS's listener), at once; lower it when many workers share one server.
    */
   readonly systemDatabasePoolSize?: number;
   /** How often this worker records that it is alive and looks for dead workers, in ms (default 2,000). */
