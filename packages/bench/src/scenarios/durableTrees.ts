@@ -83,10 +83,11 @@ export const durableTrees: Scenario = {
   id: '10',
   name: 'durable trees',
   async run(options: BenchOptions): Promise<ScenarioReport> {
-    const { children, reps } = byMode(options.mode, {
-      full: { children: 1_000, reps: 2 },
-      quick: { children: 100, reps: 1 },
-      smoke: { children: 10, reps: 1 },
+    // the kills' trees stay small: the root runs again at its body's start, whatever its size
+    const { children, reps, killed } = byMode(options.mode, {
+      full: { children: 1_000, reps: 1, killed: 100 },
+      quick: { children: 100, reps: 1, killed: 100 },
+      smoke: { children: 10, reps: 1, killed: 10 },
     });
     const n = children.toLocaleString('en-US');
     options.log(`10 durable trees: ${n} children on 1 and 3 worker processes vs in process; SIGKILL → the root runs again`);
@@ -102,7 +103,7 @@ export const durableTrees: Scenario = {
         reps,
       });
       // alone, so that only its own start again resumes the root (no takeover)
-      const restart = await killedRoot(fleet, first, nextId(), children, async () => {
+      const restart = await killedRoot(fleet, first, nextId(), killed, async () => {
         first = await fleet.start('worker-1');
         return [first];
       });
@@ -111,9 +112,9 @@ export const durableTrees: Scenario = {
         warmup: 0,
         reps,
       });
-      const takeover = await killedRoot(fleet, first, nextId(), children, async () => helpers);
+      const takeover = await killedRoot(fleet, first, nextId(), killed, async () => helpers);
       const perChild = (ms: readonly number[]) => ms.map((m) => m / children);
-      const detail = { children, reps, ...SETTINGS };
+      const detail = { children, reps, killed, ...SETTINGS };
       const rows: BenchRow[] = [];
       for (const [id, workers, durable, local] of [
         ['10a', 1, one, local1],
