@@ -4,6 +4,7 @@ import type { PeerTable } from './peers/PeerTable.ts';
 import type { BenchMode, BenchOptions, BenchRow, Scenario } from './Scenario.ts';
 import { conflictCheck } from './scenarios/conflictCheck.ts';
 import { durableMerges } from './scenarios/durableMerges.ts';
+import { durableTrees } from './scenarios/durableTrees.ts';
 import { fanOut } from './scenarios/fanOut.ts';
 import { mergeThroughput } from './scenarios/mergeThroughput.ts';
 import { pgDurableMerges } from './scenarios/pgDurableMerges.ts';
@@ -23,6 +24,7 @@ export const scenarios: readonly Scenario[] = [
   pgDurableMerges,
   soakScenario,
   tracingOverhead,
+  durableTrees,
 ];
 
 /** Where and how a run happened. */

@@ -32,7 +32,7 @@ describe('bench - the harness', () => {
     async () => {
       const results = await smokeRun();
       expect(results.format).toBe('cohort-bench/1');
-      expect(new Set(results.rows.map((r) => r.id.charAt(0)))).toEqual(new Set(scenarios.map((s) => s.id)));
+      expect(new Set(results.rows.map((r) => /^\d+/.exec(r.id)?.[0]))).toEqual(new Set(scenarios.map((s) => s.id)));
       for (const row of results.rows) {
         expect(Number.isFinite(row.cohort.value)).toBe(true);
         if (row.baseline) expect(Number.isFinite(row.baseline.value)).toBe(true);
@@ -66,6 +66,10 @@ describe('bench - the harness', () => {
           '8a',
           '8b',
           '8c',
+          '10a',
+          '10b',
+          '10c',
+          '10d',
         ]),
       );
       const table = formatTable(results.rows);

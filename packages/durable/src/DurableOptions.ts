@@ -3,6 +3,8 @@ import { z } from 'zod';
 import type { ConflictPolicy, Limits } from '@cohort/runtime';
 import type { Store } from '@cohort/store';
 import type { RegisteredBody } from './Bodies.ts';
+import { checkConcurrency, ConcurrencyOptionsShape } from './QueueConcurrency.ts';
+import type { QueueConcurrency } from './QueueConcurrency.ts';
 
 /** Options of {@link openDurable}: one worker process of a durable Cohort application. */
 export interface DurableOptions {
@@ -28,10 +30,29 @@ export interface DurableOptions {
   readonly appName?: string;
   /** The name the queues of durable children start with (default `cohort`: `cohort.1` for depth 1, …). */
   readonly queue?: string;
-  /** How many children of each depth this worker runs at once (default 8). */
+  /**
+   * How many child units of each depth run at once on each worker process (default 8, or
+   * `globalConcurrency` when that is lower). A child waiting for children of its own holds its
+   * place meanwhile: each depth has its own queue, so they always have room.
+   */
   readonly workerConcurrency?: number;
+  /** How many child units of each depth run at once over every worker together (default: no bound but each worker's). */
+  readonly globalConcurrency?: number;
+  /**
+   * The limits of some depths' queues, over the two above: `{ 1: { globalConcurrency: 50 }, 2:
+   * { workerConcurrency: 2 } }`. They are the queue's, kept in the system database: every worker
+   * applies the ones the latest worker (of the newest version) opened with, so give every worker
+   * the same.
+   */
+  readonly queues?: Readonly<Record<number, QueueConcurrency>>;
   /** How often a worker looks for queued children and finished ones, in ms (default 200). */
   readonly pollingIntervalMs?: number;
+  /**
+   * The size of each of this worker's two pools of connections to the system database (DBOS's
+   * own, and the one that enqueues children and waits for their results): default 10. A worker
+   * holds up to twice this, plus 5 (its journal's and DBOS's listener), at once; lower it when many workers share one server.
+   */
+  readonly systemDatabasePoolSize?: number;
   /** How often this worker records that it is alive and looks for dead workers, in ms (default 2,000). */
   readonly heartbeatMs?: number;
   /**
@@ -77,8 +98,10 @@ export const DurableOptionsSchema = z
       .string()
       .regex(/^[A-Za-z0-9_.-]{1,64}$/)
       .optional(),
-    workerConcurrency: z.number().int().positive().max(1000).optional(),
+    ...ConcurrencyOptionsShape,
     pollingIntervalMs: z.number().int().min(10).max(60_000).optional(),
+    // DBOS polls with half its pool: at least one connection for that
+    systemDatabasePoolSize: z.number().int().min(2).max(1_000).optional(),
     logLevel: z.enum(['debug', 'info', 'warn', 'error']).optional(),
     events: z.enum(['all', 'sessions', 'off']).optional(),
     heartbeatMs: z.number().int().min(10).max(600_000).optional(),
@@ -87,7 +110,8 @@ export const DurableOptionsSchema = z
   .refine((o) => !o.takeoverAfterMs || o.takeoverAfterMs >= 3 * (o.heartbeatMs ?? DEFAULT_HEARTBEAT_MS), {
     message: 'takeoverAfterMs must be 0 or at least 3 heartbeats (3 × heartbeatMs): a live worker would be taken over',
     path: ['takeoverAfterMs'],
-  });
+  })
+  .superRefine(checkConcurrency);
 
 /** {@link DurableOptions} with every default filled in. */
 export interface ResolvedDurableOptions extends DurableOptions {
@@ -95,7 +119,6 @@ export interface ResolvedDurableOptions extends DurableOptions {
   readonly applicationVersion: string;
   readonly appName: string;
   readonly queue: string;
-  readonly workerConcurrency: number;
   readonly pollingIntervalMs: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
   readonly heartbeatMs: number;
@@ -111,7 +134,6 @@ export function resolveOptions(options: DurableOptions): ResolvedDurableOptions 
     applicationVersion: options.applicationVersion ?? 'cohort',
     appName: options.appName ?? 'cohort',
     queue: options.queue ?? 'cohort',
-    workerConcurrency: options.workerConcurrency ?? 8,
     pollingIntervalMs: options.pollingIntervalMs ?? 200,
     logLevel: options.logLevel ?? 'warn',
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,

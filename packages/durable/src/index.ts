@@ -8,6 +8,7 @@
 export { openDurable } from './openDurable.ts';
 export type { Durable, DurableRunOptions } from './Durable.ts';
 export type { DurableOptions } from './DurableOptions.ts';
+export type { QueueConcurrency } from './QueueConcurrency.ts';
 export type { RegisteredBody } from './Bodies.ts';
 export { DurableError, isDurableError } from './DurableError.ts';
 export type { DurableErrorCode } from './DurableError.ts';

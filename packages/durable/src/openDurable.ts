@@ -3,7 +3,6 @@ import internals from '@dbos-inc/dbos-sdk/internal/dbos';
 import { z } from 'zod';
 import type { Observable } from 'rxjs';
 import type { PlacedEvent, SessionOutcome } from '@cohort/runtime';
-import { defaultLimits } from '@cohort/runtime';
 import { Bodies } from './Bodies.ts';
 import type { RegisteredBody } from './Bodies.ts';
 import { DurableError } from './DurableError.ts';
@@ -12,6 +11,7 @@ import type { DurableOptions, ResolvedDurableOptions } from './DurableOptions.ts
 import { RunOptionsSchema } from './Durable.ts';
 import type { Durable, DurableRunOptions } from './Durable.ts';
 import { jsonProblem } from './jsonProblem.ts';
+import { concurrencyAt, maxDepthOf } from './QueueConcurrency.ts';
 import { UnitResultSchema, UnitSpecSchema } from './UnitSpec.ts';
 import type { UnitResult, UnitSpec } from './UnitSpec.ts';
 import { BookAt } from './internal/BookAt.ts';
@@ -103,6 +103,7 @@ class DurableHost implements Durable, UnitHost {
       applicationVersion: options.applicationVersion,
       executorID: options.executorId,
       logLevel: options.logLevel,
+      ...(options.systemDatabasePoolSize !== undefined ? { systemDatabasePoolSize: options.systemDatabasePoolSize } : {}),
     });
     // recovery on launch may start a workflow before the worker is ready: each waits for it
     this.rootWorkflow = DBOS.registerWorkflow(
@@ -152,10 +153,15 @@ class DurableHost implements Durable, UnitHost {
   async start(): Promise<void> {
     await DBOS.launch();
     await this.journal.open();
-    this.client = await DBOSClient.create({ systemDatabaseUrl: this.options.systemDatabaseUrl, applicationName: this.options.appName });
-    const { workerConcurrency, pollingIntervalMs } = this.options;
-    for (let depth = 1; depth <= this.maxDepth; depth++) {
-      await DBOS.registerQueue(this.queueAt(depth), { workerConcurrency, minPollingIntervalMs: pollingIntervalMs });
+    const { systemDatabaseUrl, appName, systemDatabasePoolSize } = this.options;
+    this.client = await DBOSClient.create({
+      systemDatabaseUrl,
+      applicationName: appName,
+      ...(systemDatabasePoolSize !== undefined ? { systemDatabasePoolSize } : {}),
+    });
+    for (let depth = 1; depth <= maxDepthOf(this.options); depth++) {
+      const limits = concurrencyAt(this.options, depth);
+      await DBOS.registerQueue(this.queueAt(depth), { ...limits, minPollingIntervalMs: this.options.pollingIntervalMs });
     }
     this.markReady();
     // another worker's units, once its heartbeat is older than takeoverAfterMs: DBOS's recovery of that executor
@@ -248,11 +254,6 @@ class DurableHost implements Durable, UnitHost {
     const result = UnitResultSchema.safeParse(raw);
     if (!result.success) throw new Error(`child unit ${spec.unitId} recorded a result of another shape: ${z.prettifyError(result.error)}`);
     return result.data as UnitResult;
-  }
-
-  /** How deep a tree may reach (the runtime's `maxDepth`): one queue per depth. */
-  private get maxDepth(): number {
-    return this.options.limits?.maxDepth ?? defaultLimits.maxDepth;
   }
 
   /**

@@ -71,7 +71,46 @@ export async function fanOut(s: Session<FanOutInput>): Promise<{ statuses: strin
 }
 
 /** Every body of the tests, registered by name on every worker. */
-export const testBodies = { writer, crasher, fanOut, updater, rivals, nested, tree, deeper, sleeper, sleepers, failsDeep, spawnsFailing };
+export const testBodies = {
+  writer,
+  crasher,
+  fanOut,
+  updater,
+  rivals,
+  nested,
+  tree,
+  deeper,
+  sleeper,
+  sleepers,
+  failsDeep,
+  spawnsFailing,
+  pulse,
+  pulses,
+};
+
+/** Called by each pulse with the wall-clock ms its body started and ended at (the concurrency test's log). */
+export const ran: { hook: (issue: string, from: number, to: number) => Promise<void> | void } = { hook: () => undefined };
+
+/** A child body that does almost nothing: waits `ms`, then reports when it ran. */
+export async function pulse(s: Session<{ readonly issue: string; readonly ms: number }>): Promise<string> {
+  const from = Date.now();
+  await s.sleep(s.input.ms);
+  await ran.hook(s.input.issue, from, Date.now());
+  return s.input.issue;
+}
+
+/** A root that spawns `children` registered pulses of `ms` each; returns how many committed, and why others failed (each reason once). */
+export async function pulses(
+  s: Session<{ readonly children: number; readonly ms: number }>,
+): Promise<{ committed: number; failures: string[] }> {
+  const outcomes = await Promise.all(
+    Array.from({ length: s.input.children }, (_, i) =>
+      s.spawn(pulse, { input: { issue: `pulse ${i}`, ms: s.input.ms }, name: `pulse ${i}` }),
+    ),
+  );
+  const failures = new Set(outcomes.flatMap((o) => (o.status === 'failed' ? [`${o.failure.kind}: ${o.failure.message}`] : [])));
+  return { committed: outcomes.filter((o) => o.status === 'committed').length, failures: [...failures] };
+}
 
 /** A child body that writes, then sleeps `ms` (logging `stopped <issue>` when its session ends first). */
 export async function sleeper(s: Session<{ readonly issue: string; readonly ms: number }>): Promise<string> {

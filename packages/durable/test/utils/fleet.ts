@@ -48,6 +48,10 @@ export function useFleet(defaults: Partial<WorkerOptions> = {}): Fleet {
     bundle = await bundleWorker();
     await sql(`CREATE SCHEMA ${logSchema}`);
     await sql(`CREATE TABLE ${logSchema}.starts (issue text NOT NULL, executor text NOT NULL, at timestamptz NOT NULL DEFAULT now())`);
+    // when each pulse's body ran, by the wall clock of its process (the concurrency test's overlaps)
+    await sql(
+      `CREATE TABLE ${logSchema}.spans (issue text NOT NULL, executor text NOT NULL, from_ms bigint NOT NULL, to_ms bigint NOT NULL)`,
+    );
   });
 
   afterAll(async () => {

@@ -13,7 +13,7 @@ import pg from 'pg';
 import { PostgresStore } from '@cohort/store-postgres';
 import { openDurable } from '../../src/index.ts';
 import { agent, agentTree, modelCalls } from './agents.ts';
-import { started, testBodies } from './bodies.ts';
+import { ran, started, testBodies } from './bodies.ts';
 
 /** What the test starts a worker with (one JSON argument). */
 export interface WorkerOptions {
@@ -28,10 +28,14 @@ export interface WorkerOptions {
     readonly id: string;
     readonly children: number;
     readonly delayMs: number;
-    readonly body?: 'fanOut' | 'agentTree';
+    readonly body?: 'fanOut' | 'agentTree' | 'pulses';
     readonly steps?: number;
   };
   readonly heartbeatMs?: number;
+  /** The queues' limits (default: 2 per worker, no global bound). */
+  readonly workerConcurrency?: number;
+  readonly globalConcurrency?: number;
+  readonly systemDatabasePoolSize?: number;
   readonly applicationVersion?: string;
   readonly takeoverAfterMs?: number;
   /** A collector: the worker registers OpenTelemetry as a service would and exports to `<otlpUrl>/<executorId>/v1/traces`. */
@@ -45,6 +49,14 @@ const log = new pg.Pool({ connectionString: options.storeUrl, max: 2 });
 log.on('error', () => undefined);
 started.hook = async (issue) => {
   await log.query(`INSERT INTO ${options.logSchema}.starts (issue, executor) VALUES ($1, $2)`, [issue, options.executorId]);
+};
+ran.hook = async (issue, from, to) => {
+  await log.query(`INSERT INTO ${options.logSchema}.spans (issue, executor, from_ms, to_ms) VALUES ($1, $2, $3, $4)`, [
+    issue,
+    options.executorId,
+    from,
+    to,
+  ]);
 };
 modelCalls.hook = async (task, step) => {
   await log.query(`INSERT INTO ${options.logSchema}.starts (issue, executor) VALUES ($1, $2)`, [
@@ -71,7 +83,9 @@ const durable = await openDurable({
   store: opened.store,
   bodies: { ...testBodies, agent, agentTree },
   executorId: options.executorId,
-  workerConcurrency: 2,
+  workerConcurrency: options.workerConcurrency ?? 2,
+  ...(options.globalConcurrency !== undefined ? { globalConcurrency: options.globalConcurrency } : {}),
+  ...(options.systemDatabasePoolSize !== undefined ? { systemDatabasePoolSize: options.systemDatabasePoolSize } : {}),
   pollingIntervalMs: 50,
   ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
   ...(options.applicationVersion !== undefined ? { applicationVersion: options.applicationVersion } : {}),
@@ -92,6 +106,8 @@ if (options.run) {
   const outcome =
     body === 'agentTree'
       ? await durable.run('agentTree', { steps: steps ?? 3, delayMs }, { id })
-      : await durable.run('fanOut', { children, delayMs }, { id });
+      : body === 'pulses'
+        ? await durable.run('pulses', { children, ms: delayMs }, { id })
+        : await durable.run('fanOut', { children, delayMs }, { id });
   say({ t: 'outcome', outcome });
 }
