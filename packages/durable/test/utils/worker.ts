@@ -14,6 +14,7 @@ import { PostgresStore } from '@cohort/store-postgres';
 import { openDurable } from '../../src/index.ts';
 import { agent, agentTree, modelCalls } from './agents.ts';
 import { started, testBodies } from './bodies.ts';
+import { budgetBodies } from './budgetBodies.ts';
 
 /** What the test starts a worker with (one JSON argument). */
 export interface WorkerOptions {
@@ -23,13 +24,17 @@ export interface WorkerOptions {
   readonly executorId: string;
   /** Where each writer's start is logged: `<schema>.starts`. */
   readonly logSchema: string;
-  /** A run to start: the fan-out (`children` writers), or with `body: 'agentTree'` agents of `steps` model calls. */
+  /**
+   * A run to start: the fan-out (`children` writers), with `body: 'agentTree'` agents of
+   * `steps` model calls, or with another body its `input`.
+   */
   readonly run?: {
     readonly id: string;
     readonly children: number;
     readonly delayMs: number;
-    readonly body?: 'fanOut' | 'agentTree';
+    readonly body?: string;
     readonly steps?: number;
+    readonly input?: unknown;
   };
   readonly heartbeatMs?: number;
   readonly applicationVersion?: string;
@@ -69,7 +74,7 @@ if (!opened.ok) throw new Error('the store did not open');
 const durable = await openDurable({
   systemDatabaseUrl: options.systemDatabaseUrl,
   store: opened.store,
-  bodies: { ...testBodies, agent, agentTree },
+  bodies: { ...testBodies, ...budgetBodies, agent, agentTree },
   executorId: options.executorId,
   workerConcurrency: 2,
   pollingIntervalMs: 50,
@@ -88,10 +93,12 @@ process.stdin.on('end', () => {
     .then(() => process.exit(0));
 });
 if (options.run) {
-  const { id, children, delayMs, body, steps } = options.run;
+  const { id, children, delayMs, body, steps, input } = options.run;
   const outcome =
     body === 'agentTree'
       ? await durable.run('agentTree', { steps: steps ?? 3, delayMs }, { id })
-      : await durable.run('fanOut', { children, delayMs }, { id });
+      : body !== undefined && body !== 'fanOut'
+        ? await durable.run(body, input ?? null, { id })
+        : await durable.run('fanOut', { children, delayMs }, { id });
   say({ t: 'outcome', outcome });
 }
