@@ -1,13 +1,13 @@
 /**
  * Whether `err` is a lost or refused connection (the server restarted, a connection was
- * terminated, the network dropped) rather than an answer: a statement that is safe to repeat
- * may be tried again.
+ * terminated, the network dropped, the server had no connection slot left) rather than an
+ * answer: a statement that is safe to repeat may be tried again.
  */
 export function isConnectionError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   if (
     typeof code === 'string' &&
-    (code.startsWith('08') || ['57P01', '57P02', '57P03', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE'].includes(code))
+    (code.startsWith('08') || ['53300', '57P01', '57P02', '57P03', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE'].includes(code))
   ) {
     return true;
   }
@@ -33,4 +33,25 @@ export async function retryOnConnectionError<T>(attempt: () => Promise<T>, tries
 
 function defaultSleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** How often a store's answer is asked for again when its database could not be reached: about 13 s in all. */
+export const STORE_TRIES = 8;
+
+/** A store's answer: its value, or a structured refusal (`io`: its database could not be reached). */
+type StoreAnswer = { readonly ok: true } | { readonly ok: false; readonly error: { readonly code: string; readonly message: string } };
+
+/**
+ * Asks the store again, waiting 100 ms, 200 ms, 400 ms, … in between, while it answers `io`
+ * (a terminated connection, a server restarting) — up to `tries` times in all; any other
+ * answer, or the last `io`, is returned. Only for what is safe to ask twice: a read, a lease
+ * (an unused one is a gap in the ids, never a reuse), an append refused with `io` (nothing of
+ * it was kept) whose caller looks it up in the history before appending again.
+ */
+export async function retryStoreIo<T extends StoreAnswer>(ask: () => Promise<T>, tries = STORE_TRIES, sleep = defaultSleep): Promise<T> {
+  for (let i = 1; ; i++) {
+    const answer = await ask();
+    if (answer.ok || answer.error.code !== 'io' || i >= tries) return answer;
+    await sleep(100 * 2 ** (i - 1));
+  }
 }
