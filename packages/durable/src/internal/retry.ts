@@ -15,12 +15,15 @@ export function isConnectionError(err: unknown): boolean {
   return /Connection terminated|ECONNRESET|ECONNREFUSED|terminating connection/i.test(message);
 }
 
+/** How often a statement or a store's answer is tried in all while the database is out of reach: about 13 s, a server's restart. */
+export const RECONNECT_TRIES = 8;
+
 /**
  * Runs `attempt` again after a connection error, up to `tries` times in all, waiting 100 ms,
  * 200 ms, 400 ms, … in between; any other error, or the last connection error, is thrown.
  * Only for statements that are safe to repeat (a read; a write of a value that stands once).
  */
-export async function retryOnConnectionError<T>(attempt: () => Promise<T>, tries = 6, sleep = defaultSleep): Promise<T> {
+export async function retryOnConnectionError<T>(attempt: () => Promise<T>, tries = RECONNECT_TRIES, sleep = defaultSleep): Promise<T> {
   for (let i = 1; ; i++) {
     try {
       return await attempt();
@@ -35,9 +38,6 @@ function defaultSleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** How often a store's answer is asked for again when its database could not be reached: about 13 s in all. */
-export const STORE_TRIES = 8;
-
 /** A store's answer: its value, or a structured refusal (`io`: its database could not be reached). */
 type StoreAnswer = { readonly ok: true } | { readonly ok: false; readonly error: { readonly code: string; readonly message: string } };
 
@@ -48,7 +48,11 @@ type StoreAnswer = { readonly ok: true } | { readonly ok: false; readonly error:
  * (an unused one is a gap in the ids, never a reuse), an append refused with `io` (nothing of
  * it was kept) whose caller looks it up in the history before appending again.
  */
-export async function retryStoreIo<T extends StoreAnswer>(ask: () => Promise<T>, tries = STORE_TRIES, sleep = defaultSleep): Promise<T> {
+export async function retryStoreIo<T extends StoreAnswer>(
+  ask: () => Promise<T>,
+  tries = RECONNECT_TRIES,
+  sleep = defaultSleep,
+): Promise<T> {
   for (let i = 1; ; i++) {
     const answer = await ask();
     if (answer.ok || answer.error.code !== 'io' || i >= tries) return answer;

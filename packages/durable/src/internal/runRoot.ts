@@ -3,7 +3,7 @@ import type { SessionFailure, SessionOutcome } from '@cohort/runtime';
 import type { AuditBlock, Store, StoreError } from '@cohort/store';
 import { DurableError } from '../DurableError.ts';
 import type { UnitResult } from '../UnitSpec.ts';
-import { STORE_TRIES } from './retry.ts';
+import { RECONNECT_TRIES } from './retry.ts';
 import { runUnit } from './UnitRun.ts';
 import type { UnitHost } from './UnitRun.ts';
 
@@ -77,7 +77,7 @@ export async function appendOnceRetried(
   store: Store,
   base: number,
   result: RootCommit,
-  tries = STORE_TRIES,
+  tries = RECONNECT_TRIES,
   sleep = pause,
 ): Promise<Appended> {
   for (let i = 1; ; i++) {
