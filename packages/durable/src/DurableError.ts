@@ -7,7 +7,8 @@ export type DurableErrorCode =
   | 'DURABLE_CLOSED'
   | 'DURABLE_UNKNOWN_RUN'
   | 'DURABLE_UNREACHABLE'
-  | 'DURABLE_OTHER_VERSION';
+  | 'DURABLE_OTHER_VERSION'
+  | 'DURABLE_STORE_UNAVAILABLE';
 
 /**
  * A programmer error of `@cohort/durable`, with a stable `code`: options its schema refuses, a

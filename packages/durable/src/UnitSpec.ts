@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppliedOpSchema } from '@cohort/skillbook';
 import type { AppliedOp } from '@cohort/skillbook';
-import { SessionFailureSchema } from '@cohort/runtime';
+import { BudgetSpecSchema, SessionFailureSchema } from '@cohort/runtime';
 import type { AuditEntry, RefusedCalls, SessionFailure } from '@cohort/runtime';
 
 /**
@@ -18,6 +18,13 @@ export const UnitSpecSchema = z.object({
   input: z.unknown(),
   name: z.string().optional(),
   timeoutMs: z.number().int().positive().optional(),
+  /** Which run of its spawn the unit is (`retry`): what its root session's `s.attempt` says. */
+  attempt: z.number().int().positive().optional(),
+  /**
+   * What the unit may spend: the tokens and requests its spawning session had left at the
+   * spawn (its own budget's, or its parent's it spends from), and its wall-clock budget.
+   */
+  budget: BudgetSpecSchema.optional(),
   /** The session in the parent's tree the unit's root session is (absent for the run's root). */
   home: z.object({ sessionId: z.string().min(1), path: z.array(z.string().min(1)).min(2) }).optional(),
   view: z.object({ baseRevision: z.number().int().nonnegative(), ops: z.array(AppliedOpSchema) }),
@@ -29,6 +36,9 @@ export const UnitSpecSchema = z.object({
 export type UnitSpec = Omit<z.infer<typeof UnitSpecSchema>, 'view'> & {
   readonly view: { readonly baseRevision: number; readonly ops: readonly AppliedOp[] };
 };
+
+/** What a unit's sessions charged (`s.charge`), recorded with its outcome: its parent charges it once. */
+const UsageSchema = z.object({ tokens: z.number().nonnegative(), requests: z.number().nonnegative() });
 
 const AuditEntrySchema = z.object({
   revision: z.number().int(),
@@ -53,8 +63,9 @@ export const UnitResultSchema = z.discriminatedUnion('status', [
     descendants: z.number().int().nonnegative(),
     refused: z.object({ count: z.number().int().nonnegative(), calls: z.array(z.object({ tool: z.string(), error: z.string() })) }),
     attempt: z.number().int().positive(),
+    usage: UsageSchema.optional(),
   }),
-  z.object({ status: z.literal('failed'), failure: SessionFailureSchema }),
+  z.object({ status: z.literal('failed'), failure: SessionFailureSchema, usage: UsageSchema.optional() }),
 ]);
 
 /** See {@link UnitResultSchema}. */
@@ -69,5 +80,10 @@ export type UnitResult =
       /** The tool calls of the unit's own session that were refused (see `SessionOutcome`). */
       readonly refused: RefusedCalls;
       readonly attempt: number;
+      /** What its sessions charged (absent: nothing, or recorded before usage was). */
+      readonly usage?: UnitUsage;
     }
-  | { readonly status: 'failed'; readonly failure: SessionFailure };
+  | { readonly status: 'failed'; readonly failure: SessionFailure; readonly usage?: UnitUsage };
+
+/** See {@link UsageSchema}. */
+export type UnitUsage = z.infer<typeof UsageSchema>;

@@ -186,7 +186,12 @@ class DurableHost implements Durable, UnitHost {
       const handle = await DBOS.startWorkflow(this.rootWorkflow, { workflowID: options.id })(spec);
       return (await handle.getResult()) as SessionOutcome<O>;
     } catch (err) {
-      return failedRun(options.id, isCancellation(err) ? 'cancelled' : 'crashed', err) as SessionOutcome<O>;
+      // the time the workflow's end was recorded, when it can be read: the same outcome every time it is asked for
+      const ended = await this.dbos()
+        .getWorkflow(options.id)
+        .then((w) => (w && !['PENDING', 'ENQUEUED'].includes(w.status) ? w.updatedAt : undefined))
+        .catch(() => undefined);
+      return failedRun(options.id, isCancellation(err) ? 'cancelled' : 'crashed', err, ended) as SessionOutcome<O>;
     }
   }
 

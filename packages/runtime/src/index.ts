@@ -42,7 +42,7 @@ export type { ConflictPolicy, ConflictResolver } from './ConflictPolicy.ts';
 export { mergeCommit, describeConflict } from './mergeCommit.ts';
 export type { MergeResult } from './mergeCommit.ts';
 export { Draft } from './Draft.ts';
-export { draftView, adoptCommit } from './sessionDraft.ts';
+export { draftView, adoptCommit, failSession } from './sessionDraft.ts';
 export type { DraftView, ForeignCommit, AdoptResult } from './sessionDraft.ts';
 export { BudgetAccount, BudgetSpecSchema } from './Budget.ts';
 export type { BudgetSpec, Usage } from './Budget.ts';

@@ -1,5 +1,6 @@
 import type { AppliedOp, Conflict, SkillId } from '@cohort/skillbook';
 import type { AuditEntry } from './AuditEntry.ts';
+import type { FailureSeed } from './FailureSeed.ts';
 import type { Session } from './Session.ts';
 import { SessionHandle } from './internal/SessionHandle.ts';
 
@@ -86,4 +87,25 @@ export function adoptCommit(session: Session, commit: ForeignCommit): AdoptResul
   const added: SkillId[] = [];
   for (const op of result.ops) if (op.type === 'ADD') added.push(op.skill_id as SkillId);
   return { ok: true, revision: node.draft.revision, added };
+}
+
+/**
+ * Ends a running session with the failure a copy of it had elsewhere (another process): its
+ * kind, category, message, error with its cause chain and conflicts, as if the session had
+ * failed so itself — so its spawn's `retry` rule applies to that kind. A session no longer
+ * running (its body returned, it ended) is left as it is: false.
+ *
+ * @example
+ * const rt = createRuntime();
+ * const outcome = await rt.run(async (root) =>
+ *   root.spawn(async (s) => void failSession(s, { kind: 'timeout', category: 'interruption', message: 'timed out elsewhere' }), {
+ *     retry: { attempts: 1 },
+ *   }),
+ * );
+ * // the child ran twice (a timeout is retried) and failed as `timeout` both times
+ */
+export function failSession(session: Session, failure: FailureSeed): boolean {
+  if (!(session instanceof SessionHandle) || session.node.state !== 'running') return false;
+  session.node.tell({ type: 'FAILED_ELSEWHERE', failure });
+  return true;
 }

@@ -24,6 +24,7 @@ export function failureOf(context: SessionContext, event: SessionMachineEvent): 
     case 'DEFECT':
       return { ...defect(event.message), ...(event.error ? { error: event.error } : {}) };
     case 'REJECTED':
+    case 'FAILED_ELSEWHERE':
       return event.failure;
     default:
       return context.failure;

@@ -91,6 +91,8 @@ export type SessionMachineEvent =
   | { type: 'OVER_BUDGET'; message: string }
   /** A tool call was refused, and the session was spawned with `onRefusedCall: 'fail'`. */
   | { type: 'TOOL_REFUSED'; message: string }
+  /** A copy of the session that ran elsewhere (another process) failed with `failure` (see `failSession`). */
+  | { type: 'FAILED_ELSEWHERE'; failure: FailureSeed }
   /** An ancestor failed, or the runtime closed. */
   | { type: 'CANCEL'; reason: string }
   /** The runtime hit a defect of its own while handling this session. */
@@ -196,6 +198,7 @@ export const sessionMachine = setup({
             BODY_FAILED: { target: '#session.ending', actions: 'keepFailure' },
             OVER_BUDGET: { target: '#session.ending', actions: 'keepFailure' },
             TOOL_REFUSED: { target: '#session.ending', actions: 'keepFailure' },
+            FAILED_ELSEWHERE: { target: '#session.ending', actions: 'keepFailure' },
           },
         },
         draining: {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../src/index.ts';
-import { adoptCommit, createRuntime, draftView } from '../src/index.ts';
+import { adoptCommit, createRuntime, draftView, failSession } from '../src/index.ts';
 
 describe('draftView', () => {
   it("gives the ops of a session's draft since its start, without splitting its audit block", async () => {
@@ -70,6 +70,49 @@ describe('adoptCommit', () => {
     if (!ended) throw new Error('no session');
     expect(adoptCommit(ended, { baseRevision: 0, entries: [], descendants: 0 })).toMatchObject({ ok: false, code: 'session_ended' });
     expect(adoptCommit({} as never, { baseRevision: 0, entries: [], descendants: 0 })).toMatchObject({ ok: false, code: 'session_ended' });
+    await rt.close();
+  });
+});
+
+describe('failSession', () => {
+  it("ends a session with the failure its copy had elsewhere, cause chain kept, and its spawn's retry rule applies to that kind", async () => {
+    const rt = createRuntime();
+    const attempts: number[] = [];
+    const error = {
+      name: 'Error',
+      message: 'refused by the service',
+      cause: { name: 'Error', message: 'connection reset', code: 'ECONNRESET' },
+    };
+    const outcome = await rt.run(async (root) =>
+      root.spawn(
+        async (s) => {
+          attempts.push(s.attempt);
+          failSession(s, { kind: s.attempt === 1 ? 'timeout' : 'budget_exhausted', category: 'interruption', message: 'far away', error });
+        },
+        { retry: { attempts: 3 } },
+      ),
+    );
+    // a timeout is retried by default, budget_exhausted is not
+    expect(attempts).toEqual([1, 2]);
+    expect(outcome).toMatchObject({
+      status: 'committed',
+      output: { status: 'failed', failure: { kind: 'budget_exhausted', category: 'interruption', message: 'far away', error, attempt: 2 } },
+    });
+    await rt.close();
+  });
+
+  it('leaves a session that is no longer running as it is', async () => {
+    const rt = createRuntime();
+    let kept: boolean | undefined;
+    const outcome = await rt.run(async (root) => {
+      let child: Parameters<typeof failSession>[0] | undefined;
+      const o = await root.spawn(async (s) => void (child = s));
+      if (child) kept = failSession(child, { kind: 'crashed', category: 'error', message: 'too late' });
+      return o.status;
+    });
+    expect(outcome).toMatchObject({ status: 'committed', output: 'committed' });
+    expect(kept).toBe(false);
+    expect(failSession({} as never, { kind: 'crashed', category: 'error', message: 'not ours' })).toBe(false);
     await rt.close();
   });
 });

@@ -1,6 +1,7 @@
 import { Skillbook } from '@cohort/skillbook';
 import type { PersistedCommit, Store } from '@cohort/store';
 import { replayHistory } from '@cohort/store';
+import { retryStoreIo } from './retry.ts';
 
 /** How many books by revision a worker keeps (the bases of the runs it serves now). */
 const KEPT = 8;
@@ -22,7 +23,8 @@ export class BookAt {
     if (kept) return kept;
     const commits: PersistedCommit[] = [];
     for (let after = 0; ; ) {
-      const page = await this.store.history({ after, limit: 500 });
+      // a connection lost meanwhile (a restart of the store's server): asked again for a while
+      const page = await retryStoreIo(() => this.store.history({ after, limit: 500 }));
       if (!page.ok) return `the store's history could not be read: ${page.error.message}`;
       for (const c of page.commits) if (c.revision <= revision) commits.push(c);
       if (page.next === null || page.next >= revision) break;

@@ -48,6 +48,8 @@ export class DurableSession<I> implements Session<I> {
     readonly key: string,
     /** The ops from the unit's view book to the book this session started on (its ancestors' drafts at each spawn). */
     private readonly prefix: readonly AppliedOp[],
+    /** Which run of its spawn this session is, when the runtime's count does not say (a unit's root session: its spawn's attempt). */
+    private readonly attemptOfSpawn?: number,
   ) {}
 
   /** The ops from the unit's view book to this session's draft now: what a child spawned now starts on. */
@@ -105,7 +107,7 @@ export class DurableSession<I> implements Session<I> {
   }
 
   get attempt(): number {
-    return this.inner.attempt;
+    return this.attemptOfSpawn ?? this.inner.attempt;
   }
 
   get limits(): Limits {

@@ -3,6 +3,7 @@ import { MemoryStore } from '@cohort/store';
 import { DelegatingStore } from '@cohort/store/adapter';
 import type { LeaseResult, Store } from '@cohort/store';
 import type { Records } from './Records.ts';
+import { retryStoreIo } from './retry.ts';
 
 /**
  * The store a unit's runtime runs on: its view book in memory (a unit's commit goes to its
@@ -30,7 +31,8 @@ export class UnitStore extends DelegatingStore {
       this.granted++;
       return found as LeaseResult;
     }
-    const asked = await this.ids.leaseIds(count);
+    // an unused lease is a gap in the ids, never a reuse: safe to ask again after a lost connection
+    const asked = await retryStoreIo(() => this.ids.leaseIds(count));
     if (!asked.ok) return asked;
     const stands = (await this.journal.record(this.unitId, key, asked)) as LeaseResult;
     this.granted++;

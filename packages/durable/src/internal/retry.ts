@@ -1,7 +1,7 @@
 /**
  * Whether `err` is a lost or refused connection (the server restarted, a connection was
- * terminated, the network dropped, the server has no room for another client) rather than an answer: a statement that is safe to repeat
- * may be tried again.
+ * terminated, the network dropped, the server had no connection slot left) rather than an
+ * answer: a statement that is safe to repeat may be tried again.
  */
 export function isConnectionError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
@@ -15,12 +15,15 @@ export function isConnectionError(err: unknown): boolean {
   return /Connection terminated|ECONNRESET|ECONNREFUSED|terminating connection/i.test(message);
 }
 
+/** How often a statement or a store's answer is tried in all while the database is out of reach: about 13 s, a server's restart. */
+export const RECONNECT_TRIES = 8;
+
 /**
  * Runs `attempt` again after a connection error, up to `tries` times in all, waiting 100 ms,
  * 200 ms, 400 ms, … in between; any other error, or the last connection error, is thrown.
  * Only for statements that are safe to repeat (a read; a write of a value that stands once).
  */
-export async function retryOnConnectionError<T>(attempt: () => Promise<T>, tries = 6, sleep = defaultSleep): Promise<T> {
+export async function retryOnConnectionError<T>(attempt: () => Promise<T>, tries = RECONNECT_TRIES, sleep = defaultSleep): Promise<T> {
   for (let i = 1; ; i++) {
     try {
       return await attempt();
@@ -33,4 +36,26 @@ export async function retryOnConnectionError<T>(attempt: () => Promise<T>, tries
 
 function defaultSleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A store's answer: its value, or a structured refusal (`io`: its database could not be reached). */
+type StoreAnswer = { readonly ok: true } | { readonly ok: false; readonly error: { readonly code: string; readonly message: string } };
+
+/**
+ * Asks the store again, waiting 100 ms, 200 ms, 400 ms, … in between, while it answers `io`
+ * (a terminated connection, a server restarting) — up to `tries` times in all; any other
+ * answer, or the last `io`, is returned. Only for what is safe to ask twice: a read, a lease
+ * (an unused one is a gap in the ids, never a reuse), an append refused with `io` (nothing of
+ * it was kept) whose caller looks it up in the history before appending again.
+ */
+export async function retryStoreIo<T extends StoreAnswer>(
+  ask: () => Promise<T>,
+  tries = RECONNECT_TRIES,
+  sleep = defaultSleep,
+): Promise<T> {
+  for (let i = 1; ; i++) {
+    const answer = await ask();
+    if (answer.ok || answer.error.code !== 'io' || i >= tries) return answer;
+    await sleep(100 * 2 ** (i - 1));
+  }
 }

@@ -1,7 +1,9 @@
 import type { SkillId } from '@cohort/skillbook';
 import type { Clock, SessionFailure, SessionOutcome } from '@cohort/runtime';
-import type { AuditBlock, Store } from '@cohort/store';
+import type { AuditBlock, Store, StoreError } from '@cohort/store';
+import { DurableError } from '../DurableError.ts';
 import type { UnitResult } from '../UnitSpec.ts';
+import { RECONNECT_TRIES } from './retry.ts';
 import { runUnit, unitRuntimeId } from './UnitRun.ts';
 import type { UnitHost } from './UnitRun.ts';
 import { watchUnit } from './UnitWatch.ts';
@@ -50,7 +52,9 @@ async function landRoot(host: UnitHost, spec: RootSpec, base: number, result: Un
   if (result.status === 'failed') {
     return { status: 'failed', sessionId: result.failure.sessionId, path: result.failure.path, failure: result.failure };
   }
-  const appended = await host.journal.recorded<Appended>(spec.runId, 'append', () => appendOnce(host.store, base, result, host.clock));
+  const appended = await host.journal.recorded<Appended>(spec.runId, 'append', () =>
+    appendOnceRetried(host.store, base, result, { clock: host.clock }),
+  );
   const sessionId = result.sessionId as SessionFailure['sessionId'];
   const path = result.path as SessionFailure['path'];
   if (!appended.ok) {
@@ -102,16 +106,62 @@ async function reportLanding(watch: UnitWatch, outcome: SessionOutcome, result: 
   await watch.events.flush();
 }
 
-/** Appends the root's commit unless the history past `base` holds it already. */
+/** The root's commit, as {@link appendOnce} appends it. */
+type RootCommit = Extract<UnitResult, { status: 'committed' }>;
+
+/**
+ * {@link appendOnce}, asked again while the store cannot reach its database (a restart, a
+ * terminated connection): each try looks the commit up in the history first, so a commit that
+ * landed is not appended twice. Past the last try, throws `DURABLE_STORE_UNAVAILABLE` and the
+ * run fails with it; nothing of the run is in the store.
+ */
+export async function appendOnceRetried(
+  store: Store,
+  base: number,
+  result: RootCommit,
+  {
+    clock,
+    tries = RECONNECT_TRIES,
+    sleep = pause,
+  }: { readonly clock?: Clock | undefined; readonly tries?: number; readonly sleep?: (ms: number) => Promise<void> } = {},
+): Promise<Appended> {
+  for (let i = 1; ; i++) {
+    const appended = await appendOnce(store, base, result, clock);
+    if (!('unavailable' in appended)) return appended;
+    if (i >= tries) {
+      const message = `the store could not take the root commit (tried ${tries} times): ${appended.unavailable.message}`;
+      throw new DurableError('DURABLE_STORE_UNAVAILABLE', message, { cause: asError(appended.unavailable) });
+    }
+    await sleep(100 * 2 ** (i - 1));
+  }
+}
+
+/** A store's refusal as an error of the cause chain: its code and message, and what the store got (the driver's error). */
+function asError(e: StoreError): Error {
+  return Object.assign(new Error(e.message, e.cause !== undefined ? { cause: e.cause } : {}), { code: e.code });
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Appends the root's commit unless the history past `base` holds it already; `unavailable`
+ * when the store could not reach its database (nothing of the append was kept).
+ */
 export async function appendOnce(
   store: Store,
   base: number,
-  result: Extract<UnitResult, { status: 'committed' }>,
+  result: RootCommit,
   clock?: Clock,
-): Promise<Appended> {
+): Promise<Appended | { readonly unavailable: StoreError }> {
   for (let after = base; ; ) {
+    // not asked again here: appendOnceRetried asks again for the whole look-up and append
     const page = await store.history({ after, limit: 200 });
-    if (!page.ok) throw new Error(`the store's history could not be read: ${page.error.message}`);
+    if (!page.ok) {
+      if (page.error.code === 'io') return { unavailable: page.error };
+      throw new Error(`the store's history could not be read: ${page.error.message}`);
+    }
     const found = page.commits.find((c) => c.kind === 'commit' && c.sessionId === result.sessionId);
     if (found) return { ok: true, revision: found.revision };
     if (page.next === null) break;
@@ -133,6 +183,7 @@ export async function appendOnce(
     const { code, message, conflicts } = res.error;
     return { ok: false, code, message, ...(conflicts ? { conflicts: [...conflicts] } : {}) };
   }
-  // the store could not answer (a broken connection, closed): nothing is recorded, the run fails as a crash
+  if (res.error.code === 'io') return { unavailable: res.error };
+  // the store refused for another reason (closed): nothing is recorded, the run fails as a crash
   throw new Error(`the store could not take the root commit: ${res.error.message}`);
 }

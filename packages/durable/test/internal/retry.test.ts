@@ -43,6 +43,8 @@ describe('retryOnConnectionError', () => {
     expect(isConnectionError(terminated)).toBe(true);
     expect(isConnectionError(Object.assign(new Error('x'), { code: '08006' }))).toBe(true);
     expect(isConnectionError(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }))).toBe(true);
+    // a server busy or restarting refuses new connections for a while
+    expect(isConnectionError(Object.assign(new Error('sorry, too many clients already'), { code: '53300' }))).toBe(true);
     expect(isConnectionError(Object.assign(new Error('syntax error'), { code: '42601' }))).toBe(false);
     expect(isConnectionError('nope')).toBe(false);
   });

@@ -17,7 +17,7 @@ export type FanOutOutput = { statuses: string[]; told: string[] };
 export async function expectCrashFreeBook(outcome: SessionOutcome<FanOutOutput>, schema: string, children: number): Promise<void> {
   expect(outcome.status, JSON.stringify(outcome)).toBe('committed');
   if (outcome.status !== 'committed') return;
-  expect(outcome.output.statuses).toEqual(Array.from({ length: children + 1 }, () => 'committed'));
+  expect(outcome.output.statuses, JSON.stringify(outcome.output)).toEqual(Array.from({ length: children + 1 }, () => 'committed'));
   const opened = await PostgresStore.open({ url: PG_URL, schema });
   if (!opened.ok) throw new Error('the store did not open');
   const store = opened.store;

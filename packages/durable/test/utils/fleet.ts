@@ -4,6 +4,7 @@ import { PostgresStore } from '@cohort/store-postgres';
 import { openDurable } from '../../src/index.ts';
 import type { Durable, DurableOptions } from '../../src/index.ts';
 import { started, testBodies } from './bodies.ts';
+import { budgetBodies } from './budgetBodies.ts';
 import { databaseUrl, dropTestData, freshName, PG_URL, sql } from './pg.ts';
 import type { WorkerOptions } from './worker.ts';
 import { bundleWorker, startWorker } from './workers.ts';
@@ -92,7 +93,13 @@ export function useFleet(defaults: Partial<WorkerOptions> = {}): Fleet {
       started.hook = async (issue) => {
         await log.query(`INSERT INTO ${logSchema}.starts (issue, executor) VALUES ($1, $2)`, [issue, executor]);
       };
-      const durable = await openDurable({ systemDatabaseUrl, store: opened.store, bodies: testBodies, pollingIntervalMs: 50, ...options });
+      const durable = await openDurable({
+        systemDatabaseUrl,
+        store: opened.store,
+        bodies: { ...testBodies, ...budgetBodies },
+        pollingIntervalMs: 50,
+        ...options,
+      });
       here.push({ durable, store: opened.store });
       return { durable, store: opened.store };
     },

@@ -14,6 +14,7 @@ import { PostgresStore } from '@cohort/store-postgres';
 import { openDurable } from '../../src/index.ts';
 import { agent, agentTree, modelCalls } from './agents.ts';
 import { ran, started, testBodies } from './bodies.ts';
+import { budgetBodies } from './budgetBodies.ts';
 
 /** What the test starts a worker with (one JSON argument). */
 export interface WorkerOptions {
@@ -23,13 +24,17 @@ export interface WorkerOptions {
   readonly executorId: string;
   /** Where each writer's start is logged: `<schema>.starts`. */
   readonly logSchema: string;
-  /** A run to start: the fan-out (`children` writers), or with `body: 'agentTree'` agents of `steps` model calls. */
+  /**
+   * A run to start: the fan-out (`children` writers), with `body: 'agentTree'` agents of
+   * `steps` model calls, or with another body its `input`.
+   */
   readonly run?: {
     readonly id: string;
     readonly children: number;
     readonly delayMs: number;
-    readonly body?: 'fanOut' | 'agentTree' | 'pulses';
+    readonly body?: string;
     readonly steps?: number;
+    readonly input?: unknown;
   };
   readonly heartbeatMs?: number;
   /** The queues' limits (default: 2 per worker, no global bound). */
@@ -81,7 +86,7 @@ if (!opened.ok) throw new Error('the store did not open');
 const durable = await openDurable({
   systemDatabaseUrl: options.systemDatabaseUrl,
   store: opened.store,
-  bodies: { ...testBodies, agent, agentTree },
+  bodies: { ...testBodies, ...budgetBodies, agent, agentTree },
   executorId: options.executorId,
   workerConcurrency: options.workerConcurrency ?? 2,
   ...(options.globalConcurrency !== undefined ? { globalConcurrency: options.globalConcurrency } : {}),
@@ -102,12 +107,14 @@ process.stdin.on('end', () => {
     .then(() => process.exit(0));
 });
 if (options.run) {
-  const { id, children, delayMs, body, steps } = options.run;
+  const { id, children, delayMs, body, steps, input } = options.run;
   const outcome =
     body === 'agentTree'
       ? await durable.run('agentTree', { steps: steps ?? 3, delayMs }, { id })
       : body === 'pulses'
         ? await durable.run('pulses', { children, ms: delayMs }, { id })
-        : await durable.run('fanOut', { children, delayMs }, { id });
+        : body !== undefined && body !== 'fanOut'
+          ? await durable.run(body, input ?? null, { id })
+          : await durable.run('fanOut', { children, delayMs }, { id });
   say({ t: 'outcome', outcome });
 }

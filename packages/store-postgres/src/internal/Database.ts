@@ -24,6 +24,11 @@ export class Database {
     });
     // an idle connection that broke: the pool drops it; nothing to do here
     this.pool.on('error', () => undefined);
+    // a connection is without a listener from the moment the pool hands it out until `with`
+    // takes it (after a microtask); a server's message ending it can arrive in that window (in the
+    // same read as the connection's readiness, as a restarting server sends them): without one
+    // listener for its whole life, that error would end the process
+    this.pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
   /** A new (unpooled) client with the same settings, for `LISTEN`. */
