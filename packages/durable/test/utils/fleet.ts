@@ -98,6 +98,7 @@ export function useFleet(defaults: Partial<WorkerOptions> = {}): Fleet {
         store: opened.store,
         bodies: { ...testBodies, ...budgetBodies },
         pollingIntervalMs: 50,
+        systemDatabasePoolSize: 4,
         ...options,
       });
       here.push({ durable, store: opened.store });

@@ -40,6 +40,7 @@ export interface WorkerOptions {
   /** The queues' limits (default: 2 per worker, no global bound). */
   readonly workerConcurrency?: number;
   readonly globalConcurrency?: number;
+  /** Connections to the system database (default 4: the test server's 100 are shared by every test running). */
   readonly systemDatabasePoolSize?: number;
   readonly applicationVersion?: string;
   readonly takeoverAfterMs?: number;
@@ -90,7 +91,7 @@ const durable = await openDurable({
   executorId: options.executorId,
   workerConcurrency: options.workerConcurrency ?? 2,
   ...(options.globalConcurrency !== undefined ? { globalConcurrency: options.globalConcurrency } : {}),
-  ...(options.systemDatabasePoolSize !== undefined ? { systemDatabasePoolSize: options.systemDatabasePoolSize } : {}),
+  systemDatabasePoolSize: options.systemDatabasePoolSize ?? 4,
   pollingIntervalMs: 50,
   ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
   ...(options.applicationVersion !== undefined ? { applicationVersion: options.applicationVersion } : {}),
