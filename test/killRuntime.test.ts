@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { FileStore, describeOpenError } from '@cohort/store';
@@ -18,8 +17,7 @@ describe('a runtime killed with SIGKILL', () => {
   const children = room.children;
 
   it('keeps every acknowledged session commit, whole, and nothing of a crashed child', async () => {
-    const { dir, command } = await room.open('cohort-rt-kill-', CHILD);
-    const document = join(dir, 'skillbook.json');
+    const { document, command } = await room.open('cohort-rt-kill-', CHILD);
     const acks: AckLine[] = [];
     for (let k = 0; k < KILLS; k++) {
       const child = spawnMergeChild({ document, writerId: `rt-${k}`, prefix: `p${k}`, concurrent: 4 }, command);

@@ -14,11 +14,10 @@
 import { writeSync } from 'node:fs';
 import { createRuntime } from '@cohort/runtime';
 import type { Session, SkillIdResult, TagResult } from '@cohort/runtime';
-import { FileStore, describeOpenError } from '@cohort/store';
+import { openChildStore } from './childStore.ts';
+import type { ChildStoreOptions } from './childStore.ts';
 
-interface Options {
-  readonly document: string;
-  readonly writerId: string;
+interface Options extends ChildStoreOptions {
   /** Root sessions, run `concurrent` at a time. */
   readonly roots: number;
   readonly concurrent: number;
@@ -77,20 +76,8 @@ async function root(s: Session, n: number, seeds: readonly string[]): Promise<vo
 }
 
 async function main(): Promise<void> {
-  const options = JSON.parse(process.argv[2] ?? '{}') as Options;
-  await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
-  process.stdin.pause();
-  const opened = await FileStore.open(options.document, {
-    writerId: options.writerId,
-    checkpointEvery: 8,
-    idleCheckpointMs: 5,
-    lockWaitMs: 30_000,
-  });
-  if (!opened.ok) {
-    process.stderr.write(`${describeOpenError(opened.error)}\n`);
-    process.exit(2);
-  }
-  const rt = createRuntime({ store: opened.store, auditWindow: Number.POSITIVE_INFINITY });
+  const { options, store } = await openChildStore<Options>(8);
+  const rt = createRuntime({ store, auditWindow: Number.POSITIVE_INFINITY });
   await rt.ready;
   say({ kind: 'ready' });
   let next = 0;

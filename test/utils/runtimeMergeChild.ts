@@ -7,11 +7,10 @@
 import { writeSync } from 'node:fs';
 import { createRuntime } from '@cohort/runtime';
 import type { Session } from '@cohort/runtime';
-import { FileStore, describeOpenError } from '@cohort/store';
+import { openChildStore } from './childStore.ts';
+import type { ChildStoreOptions } from './childStore.ts';
 
-interface Options {
-  readonly document: string;
-  readonly writerId: string;
+interface Options extends ChildStoreOptions {
   readonly prefix: string;
   readonly concurrent: number;
 }
@@ -30,19 +29,8 @@ async function rootSession(s: Session, tag: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const options = JSON.parse(process.argv[2] ?? '{}') as Options;
-  await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
-  const opened = await FileStore.open(options.document, {
-    writerId: options.writerId,
-    checkpointEvery: 16,
-    idleCheckpointMs: 5,
-    lockWaitMs: 30_000,
-  });
-  if (!opened.ok) {
-    process.stderr.write(`${describeOpenError(opened.error)}\n`);
-    process.exit(2);
-  }
-  const rt = createRuntime({ store: opened.store });
+  const { options, store } = await openChildStore<Options>(16);
+  const rt = createRuntime({ store });
   await rt.ready;
   line('READY', { writerId: options.writerId, revision: rt.revision });
   let n = 0;

@@ -6,6 +6,7 @@ import { runAgent, streamAgent } from '@cohort/ai';
 import type { RecurseTaskResult } from '@cohort/ai';
 import { neverAnswers, scriptedModel } from './utils/scriptedModel.ts';
 import type { ModelCall, Reply } from './utils/scriptedModel.ts';
+import { timedOutRun } from './utils/timedOutRun.ts';
 
 const REFLECT = 'Reflect on the traces and delegate the distilling.';
 
@@ -102,14 +103,9 @@ describe('runAgent', () => {
   });
 
   it('a timeout of the session itself aborts its model call and fails it as timeout', async () => {
-    const clock = new SimulatedClock();
-    const rt = createRuntime({ clock });
-    const observed = { aborted: false };
-    const model = scriptedModel((call) => neverAnswers(call, observed));
-    const outcome = await clock.settle(rt.run((s) => runAgent(s, { model, prompt: 'hang' }), { timeoutMs: 30 }));
-    expect(observed.aborted).toBe(true);
+    const { aborted, outcome } = await timedOutRun((s, model) => runAgent(s, { model, prompt: 'hang' }));
+    expect(aborted).toBe(true);
     expect(outcome.status === 'failed' && outcome.failure.kind).toBe('timeout');
-    await rt.close();
   });
 
   it('a timeout stops a model that answers at once and never lets a timer fire: the deadline is checked between steps, on the clock', async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createRuntime, SimulatedClock } from '@cohort/runtime';
+import { createRuntime } from '@cohort/runtime';
 import { streamAgent } from '@cohort/ai';
-import { neverAnswers, scriptedModel } from './utils/scriptedModel.ts';
+import { scriptedModel } from './utils/scriptedModel.ts';
+import { timedOutRun } from './utils/timedOutRun.ts';
 
 describe('streamAgent', () => {
   it('streams the same tool loop: tools write the draft, recurse spawns children, usage is charged', async () => {
@@ -55,16 +56,9 @@ describe('streamAgent', () => {
   });
 
   it("is stopped by the session's timeout through the abort signal", async () => {
-    const clock = new SimulatedClock();
-    const rt = createRuntime({ clock });
-    const observed = { aborted: false };
-    const model = scriptedModel((call) => neverAnswers(call, observed));
-    const outcome = await clock.settle(
-      rt.run(async (s) => (await streamAgent(s, { model, prompt: 'hang' }).result).text, { timeoutMs: 30 }),
-    );
-    expect(observed.aborted).toBe(true);
+    const { aborted, outcome } = await timedOutRun(async (s, model) => (await streamAgent(s, { model, prompt: 'hang' }).result).text);
+    expect(aborted).toBe(true);
     expect(outcome.status === 'failed' && outcome.failure.kind).toBe('timeout');
-    await rt.close();
   });
 
   it('a spent budget ends the stream and fails the session as budget_exhausted', async () => {

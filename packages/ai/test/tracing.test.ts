@@ -7,6 +7,7 @@ import type { Session, SessionEvent } from '@cohort/runtime';
 import { runAgent } from '@cohort/ai';
 import { startTestTracing } from '../../runtime/test/utils/otel.ts';
 import type { TestTracing } from '../../runtime/test/utils/otel.ts';
+import { spawnPlannerChildren } from '../../runtime/test/utils/plannerChildren.ts';
 import { scriptedModel } from './utils/scriptedModel.ts';
 import type { ModelCall, Reply } from './utils/scriptedModel.ts';
 
@@ -51,20 +52,12 @@ describe('tracing - the AI SDK’s spans nest under the session that made the ca
       async (s: Session) => {
         const added = await s.tools.add_skill({ section: 'harness', issue: 'flaky network', insight: 'retry' });
         const id = 'skill_id' in added ? added.skill_id : '';
-        const writer = s.spawn((w) => runAgent(w, { model, prompt: `writer ${id}`, recurse: true }), { name: 'writer' });
-        const crasher = s.spawn((c) => runAgent(c, { model, prompt: 'crasher' }), { name: 'crasher' });
-        const sleeper = s.spawn((z) => new Promise((resolve) => z.signal.addEventListener('abort', resolve)), {
-          name: 'sleeper',
-          timeoutMs: 20,
-        });
-        const late = s.spawn(
-          async (l) => {
-            await writer;
-            await l.tools.update_skill({ skill_id: id, insight: 'never retry' });
-          },
-          { name: 'late' },
+        const outcomes = await Promise.all(
+          spawnPlannerChildren(s, id, {
+            writer: (w) => runAgent(w, { model, prompt: `writer ${id}`, recurse: true }),
+            crasher: (c) => runAgent(c, { model, prompt: 'crasher' }),
+          }),
         );
-        const outcomes = await Promise.all([writer, crasher, sleeper, late]);
         return outcomes.map((o) => (o.status === 'failed' ? o.failure.kind : o.status));
       },
       { name: 'planner' },

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import { z } from 'zod';
 
 /**
@@ -25,4 +25,15 @@ export function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER): z.ZodTy
     .regex(/^[+-]?\d+$/, `expected a whole number, at least ${min}`)
     .transform(Number)
     .pipe(z.number().min(min, `expected a whole number, at least ${min}`).max(max, `expected at most ${max}`));
+}
+
+/**
+ * An option whose value is a whole number from `min` to `max` ({@link wholeNumber}, checked
+ * as {@link optionValue} checks); chain `.default(…)` or `.conflicts(…)` as on any option.
+ *
+ * @example
+ * program.addOption(wholeNumberOption('--port <n>', 'the port on 127.0.0.1 (0: any free port)', 0, 65_535).default(0));
+ */
+export function wholeNumberOption(flags: string, description: string, min: number, max?: number): Option {
+  return new Option(flags, description).argParser(optionValue(wholeNumber(min, max)));
 }

@@ -1,21 +1,19 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { FileStore, describeOpenError } from '@cohort/store';
+import { describe, expect, it } from 'vitest';
+import { FileStore } from '@cohort/store';
 import { addOp, makeCommit } from '@cohort/store/testing';
 import { runCohort } from './utils/runCohort.ts';
+import { useTempDirs } from '../../store/test/utils/tempDirs.ts';
+import { openFileStore } from '../../store/test/utils/fileStores.ts';
 
-const dirs: string[] = [];
+const tempDir = useTempDirs('cli');
 
 /** A store with three merged commits from a small session tree, closed. */
 async function fixture(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'cohort-cli-'));
-  dirs.push(dir);
+  const dir = await tempDir();
   const document = join(dir, 'skillbook.json');
-  const opened = await FileStore.open(document, { idleCheckpointMs: 0, checkpointEvery: 2 });
-  if (!opened.ok) throw new Error(describeOpenError(opened.error));
-  const store = opened.store;
+  const store = await openFileStore(document, { checkpointEvery: 2 });
   const paths = [
     ['root', 'planner'],
     ['root', 'planner', 'editor'],
@@ -35,10 +33,6 @@ async function run(args: string[], tty = false): Promise<{ code: number; text: s
   const r = await runCohort(['book', ...args], { tty });
   return { ...r, text: r.out + r.err };
 }
-
-afterEach(async () => {
-  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
-});
 
 describe('cohort book', () => {
   it('book show - prints the prompt view of the book, or JSON with --json', async () => {
@@ -70,19 +64,17 @@ describe('cohort book', () => {
   });
 
   it("book log - a commit of several sessions lists each session's block under it, as a tree of paths", async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'cohort-cli-'));
-    dirs.push(dir);
+    const dir = await tempDir();
     const document = join(dir, 'skillbook.json');
-    const opened = await FileStore.open(document, { idleCheckpointMs: 0 });
-    if (!opened.ok) throw new Error(describeOpenError(opened.error));
-    const child = makeCommit(opened.store.book, [addOp('by the child')]);
+    const store = await openFileStore(document);
+    const child = makeCommit(store.book, [addOp('by the child')]);
     const own = makeCommit(child.book, [addOp('by the root')]);
     const blocks = [
       { sessionId: 'c', path: ['r', 'c'], ops: child.ops, at: 0 },
       { sessionId: 'r', path: ['r'], ops: own.ops, at: 0 },
     ];
-    await opened.store.append({ expectedRevision: 0, sessionId: 'r', path: ['r'], entries: blocks, at: 0 });
-    await opened.store.close();
+    await store.append({ expectedRevision: 0, sessionId: 'r', path: ['r'], entries: blocks, at: 0 });
+    await store.close();
     const lines = (await run(['log', document])).text.split('\n');
     const at = lines.findIndex((l) => l.includes('r1'));
     expect(lines[at + 1]?.trim()).toBe('r/c  ADD context-00001');

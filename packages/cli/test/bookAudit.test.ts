@@ -1,22 +1,18 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRuntime } from '@cohort/runtime';
 import { Skillbook } from '@cohort/skillbook';
 import { FileStore, describeOpenError } from '@cohort/store';
 import { runCohort } from './utils/runCohort.ts';
+import { useTempDirs } from '../../store/test/utils/tempDirs.ts';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
-});
+const tempDir = useTempDirs('cli-audit');
 
 /** A store a runtime wrote: on a seeded document, root sessions whose children and grandchildren add, update and tag. */
 async function written(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'cohort-cli-audit-'));
-  dirs.push(dir);
+  const dir = await tempDir();
   const document = join(dir, 'skillbook.json');
   const seeded = Skillbook.empty().applyBatch({
     operations: [{ type: 'ADD', section: 'context', issue: 'seed', insight: 'seed insight' }],

@@ -1,24 +1,19 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileStore, describeOpenError } from '@cohort/store';
 import { makeCommit } from '@cohort/store/testing';
 import { printable } from '../src/printable.ts';
 import { runCohort } from './utils/runCohort.ts';
+import { useTempDirs } from '../../store/test/utils/tempDirs.ts';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
-});
+const tempDir = useTempDirs('cli');
 
 /** What a terminal acts on: ESC (CSI, OSC), BEL, CR, backspace, C1, a bidirectional override. */
 const HOSTILE = 'clear\u001b[2J title\u001b]0;pwned\u0007 back\r over\b c1\u009b bidi\u202e';
 const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 async function hostileStore(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'cohort-cli-'));
-  dirs.push(dir);
+  const dir = await tempDir();
   const document = join(dir, 'skillbook.json');
   const opened = await FileStore.open(document, { idleCheckpointMs: 0 });
   if (!opened.ok) throw new Error(describeOpenError(opened.error));

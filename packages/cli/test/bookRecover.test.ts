@@ -1,17 +1,13 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Skillbook } from '@cohort/skillbook';
-import { FileStore, describeOpenError } from '@cohort/store';
 import { addOp, makeCommit } from '@cohort/store/testing';
 import { runCohort } from './utils/runCohort.ts';
+import { useTempDirs } from '../../store/test/utils/tempDirs.ts';
+import { openFileStore } from '../../store/test/utils/fileStores.ts';
 
-const dirs: string[] = [];
-
-afterEach(async () => {
-  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
-});
+const tempDir = useTempDirs('recover');
 
 /**
  * A closed store of three skills, and beside it a recovery copy holding: a skill the live book
@@ -19,15 +15,13 @@ afterEach(async () => {
  * otherwise, and one the live book lacks whose id the live book gave to another skill.
  */
 async function storeWithCopy(): Promise<{ document: string; copy: string }> {
-  const dir = await mkdtemp(join(tmpdir(), 'cohort-recover-'));
-  dirs.push(dir);
+  const dir = await tempDir();
   const document = join(dir, 'skillbook.json');
-  const opened = await FileStore.open(document, { idleCheckpointMs: 0 });
-  if (!opened.ok) throw new Error(describeOpenError(opened.error));
-  const made = makeCommit(opened.store.book, [addOp('same'), addOp('differs'), addOp('third')], { at: Date.UTC(2026, 0, 1) });
-  const appended = await opened.store.append(made.commit);
+  const store = await openFileStore(document);
+  const made = makeCommit(store.book, [addOp('same'), addOp('differs'), addOp('third')], { at: Date.UTC(2026, 0, 1) });
+  const appended = await store.append(made.commit);
   if (!appended.ok) throw new Error(appended.error.message);
-  await opened.store.close();
+  await store.close();
   const live = Skillbook.fromJSON(await readFile(document, 'utf8'));
   const copyBook = live.purge(['context-00003']).applyBatch(
     {

@@ -1,33 +1,28 @@
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { FileStore, describeOpenError } from '@cohort/store';
+import { describe, expect, it } from 'vitest';
+import { FileStore } from '@cohort/store';
 import { addOp, makeCommit } from '@cohort/store/testing';
 import { runCohort } from './utils/runCohort.ts';
+import { useTempDirs } from '../../store/test/utils/tempDirs.ts';
+import { openFileStore } from '../../store/test/utils/fileStores.ts';
 
-const dirs: string[] = [];
-
-afterEach(async () => {
-  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
-});
+const tempDir = useTempDirs('cli');
 
 /** A store of five journaled commits (no checkpoint), the record of `skill 1` then damaged: it no longer opens. */
 async function damagedStore(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'cohort-cli-'));
-  dirs.push(dir);
+  const dir = await tempDir();
   const document = join(dir, 'skillbook.json');
-  const opened = await FileStore.open(document, { idleCheckpointMs: 0, checkpointEvery: 1000 });
-  if (!opened.ok) throw new Error(describeOpenError(opened.error));
-  let book = opened.store.book;
+  const store = await openFileStore(document, { checkpointEvery: 1000 });
+  let book = store.book;
   for (let i = 0; i < 5; i += 1) {
-    const r = await opened.store.append(makeCommit(book, [addOp(`skill ${i}`)], { sessionId: `s${i}` }).commit);
+    const r = await store.append(makeCommit(book, [addOp(`skill ${i}`)], { sessionId: `s${i}` }).commit);
     if (!r.ok) throw new Error(r.error.message);
     book = r.book;
   }
   // a journal of a store that was not closed: copy it aside, close, put it back
   const journal = await readFile(`${document}.journal`);
-  await opened.store.close();
+  await store.close();
   const text = journal.toString('utf8');
   const at = Buffer.byteLength(text.slice(0, text.indexOf('skill 1"')));
   journal[at] = (journal[at] ?? 0) ^ 0x01;

@@ -1,13 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCohort } from './utils/runCohort.ts';
+import { useTempDirs } from '../../store/test/utils/tempDirs.ts';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
-});
+const tempDir = useTempDirs('json');
 
 /** `cohort <argv>`, whose stdout must be one JSON value, and nothing on stderr. */
 async function runJson(argv: string[]): Promise<{ code: number; value: unknown }> {
@@ -18,8 +16,7 @@ async function runJson(argv: string[]): Promise<{ code: number; value: unknown }
 
 describe('--json errors', () => {
   it('--json - a path that cannot be a store is a JSON error on stdout, with the exit code', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'cohort-json-'));
-    dirs.push(dir);
+    const dir = await tempDir();
     const missing = join(dir, 'nothing.json');
     for (const command of ['show', 'stats', 'log', 'verify', 'repair']) {
       expect(await runJson(['book', command, missing, '--json'])).toEqual({
@@ -34,8 +31,7 @@ describe('--json errors', () => {
   });
 
   it('--json - a store that cannot be read, a bad URL and a usage error are JSON too', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'cohort-json-'));
-    dirs.push(dir);
+    const dir = await tempDir();
     const document = join(dir, 'skillbook.json');
     await writeFile(document, '{"skills": {}}');
     const unread = await runJson(['book', 'stats', document, '--json']);

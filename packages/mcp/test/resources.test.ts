@@ -5,6 +5,7 @@ import { createRuntime } from '@cohort/runtime';
 import type { Runtime } from '@cohort/runtime';
 import { Skillbook } from '@cohort/skillbook';
 import { FileStore } from '@cohort/store';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BOOK_URI, FollowedFileStore, SkillbookMcp, skillUri } from '../src/index.ts';
@@ -24,6 +25,25 @@ async function served(store?: FollowedFileStore): Promise<{ rt: Runtime; mcp: Sk
     await rt.close();
   });
   return { rt, mcp };
+}
+
+/** A FileStore on `skillbook.json` in a fresh folder (removed after the test). */
+async function storeInTempDir(): Promise<{ path: string; store: FileStore }> {
+  const dir = await mkdtemp(join(tmpdir(), 'cohort-mcp-'));
+  cleanup.push(() => rm(dir, { recursive: true, force: true }));
+  const path = join(dir, 'skillbook.json');
+  const opened = await FileStore.open(path, { idleCheckpointMs: 0 });
+  if (!opened.ok) throw new Error(opened.error.message);
+  return { path, store: opened.store };
+}
+
+/** A client of `mcp` subscribed to the book resource; `updated` collects the URIs it is told changed. */
+async function bookWatcher(mcp: SkillbookMcp): Promise<{ client: Client; updated: string[] }> {
+  const client = await inMemoryClient(mcp, 'watcher');
+  const updated: string[] = [];
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+  await client.subscribeResource({ uri: BOOK_URI });
+  return { client, updated };
 }
 
 describe('resources', () => {
@@ -51,16 +71,9 @@ describe('resources', () => {
   });
 
   it('external - another writer of the same file changes the book: the subscriber is told, and reads the new book', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'cohort-mcp-'));
-    cleanup.push(() => rm(dir, { recursive: true, force: true }));
-    const path = join(dir, 'skillbook.json');
-    const mine = await FileStore.open(path, { idleCheckpointMs: 0 });
-    if (!mine.ok) throw new Error(mine.error.message);
-    const { rt, mcp } = await served(new FollowedFileStore(mine.store, 20));
-    const client = await inMemoryClient(mcp, 'watcher');
-    const updated: string[] = [];
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
-    await client.subscribeResource({ uri: BOOK_URI });
+    const { path, store: mine } = await storeInTempDir();
+    const { rt, mcp } = await served(new FollowedFileStore(mine, 20));
+    const { client, updated } = await bookWatcher(mcp);
 
     // another writer: its own store and runtime on the same document, as another process would have
     const theirs = await FileStore.open(path, { idleCheckpointMs: 0 });
@@ -76,17 +89,10 @@ describe('resources', () => {
   });
 
   it('external - ACE saves the document: the subscriber is told, and the book holds what ACE added', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'cohort-mcp-'));
-    cleanup.push(() => rm(dir, { recursive: true, force: true }));
-    const path = join(dir, 'skillbook.json');
-    const mine = await FileStore.open(path, { idleCheckpointMs: 0 });
-    if (!mine.ok) throw new Error(mine.error.message);
-    await mine.store.checkpoint();
-    const { rt, mcp } = await served(new FollowedFileStore(mine.store, 20));
-    const client = await inMemoryClient(mcp, 'watcher');
-    const updated: string[] = [];
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
-    await client.subscribeResource({ uri: BOOK_URI });
+    const { path, store: mine } = await storeInTempDir();
+    await mine.checkpoint();
+    const { rt, mcp } = await served(new FollowedFileStore(mine, 20));
+    const { updated } = await bookWatcher(mcp);
 
     // ACE loads the document, learns a skill and saves the whole document back
     const ace = Skillbook.fromJSON(await readFile(path, 'utf8')).applyBatch({

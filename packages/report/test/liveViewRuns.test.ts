@@ -3,6 +3,7 @@ import { createRuntime } from '@cohort/runtime';
 import type { Session } from '@cohort/runtime';
 import { parseRecording, serveLiveView } from '../src/index.ts';
 import type { LiveMessage, RunSummary } from '../src/index.ts';
+import { liveMessages } from './utils/liveMessages.ts';
 
 const addSkill = (issue: string) => async (s: Session) => s.tools.add_skill({ section: 'harness', issue, insight: 'x' });
 
@@ -10,28 +11,17 @@ const addSkill = (issue: string) => async (s: Session) => s.tools.add_skill({ se
 async function snapshotWhere(url: string, ok: (m: Extract<LiveMessage, { type: 'snapshot' }>) => boolean, start: () => void) {
   const res = await fetch(`${url}events`);
   const reader = res.body!.getReader();
-  let buffer = '';
   let started = false;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) throw new Error('the stream ended without the snapshot');
-      buffer += new TextDecoder().decode(value);
-      let cut: number;
-      while ((cut = buffer.indexOf('\n\n')) >= 0) {
-        const data = buffer
-          .slice(0, cut)
-          .split('\n')
-          .find((l) => l.startsWith('data: '));
-        buffer = buffer.slice(cut + 2);
-        const message = data ? (JSON.parse(data.slice(6)) as LiveMessage) : null;
-        if (message?.type === 'snapshot' && ok(message)) return message;
-        if (message?.type === 'snapshot' && !started) {
-          started = true;
-          start();
-        }
+    for await (const message of liveMessages(reader)) {
+      if (message.type !== 'snapshot') continue;
+      if (ok(message)) return message;
+      if (!started) {
+        started = true;
+        start();
       }
     }
+    throw new Error('the stream ended without the snapshot');
   } finally {
     await reader.cancel();
   }

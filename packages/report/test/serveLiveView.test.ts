@@ -9,6 +9,7 @@ import { Skillbook } from '@cohort/skillbook';
 import type { StoreNotice } from '@cohort/store';
 import { parseRecording, serveLiveView } from '../src/index.ts';
 import type { LiveMessage, LiveView, RecordableRuntime, Recording } from '../src/index.ts';
+import { liveMessages } from './utils/liveMessages.ts';
 
 /** A runtime stand-in whose events the test emits, counting its subscribers. */
 function fakeRuntime(): RecordableRuntime & { emit(e: RuntimeEvent): void; end(): void; subscribers(): number } {
@@ -53,23 +54,9 @@ async function openStream(
   expect(res.headers.get('content-type')).toBe('text/event-stream');
   const reader = res.body!.getReader();
   const messages: LiveMessage[] = [];
-  let buffer = '';
   let ended = false;
   const pump = (async () => {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      buffer += new TextDecoder().decode(value);
-      let cut: number;
-      while ((cut = buffer.indexOf('\n\n')) >= 0) {
-        const data = buffer
-          .slice(0, cut)
-          .split('\n')
-          .find((l) => l.startsWith('data: '));
-        buffer = buffer.slice(cut + 2);
-        if (data) messages.push(JSON.parse(data.slice(6)) as LiveMessage);
-      }
-    }
+    for await (const message of liveMessages(reader)) messages.push(message);
     ended = true;
   })().catch(() => (ended = true));
   return {

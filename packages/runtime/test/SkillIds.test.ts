@@ -8,6 +8,14 @@ import { SpyStore } from './utils/spyStore.ts';
 const add = (s: Session, issue: string): Promise<SkillIdResult> => s.tools.add_skill({ section: 'harness', issue, insight: 'x' });
 const idOf = (r: SkillIdResult): string => ('ok' in r ? r.skill_id : `error: ${r.error}`);
 
+/** A runtime over a {@link SpyStore} whose root spawns `n` children at once, child `i` running `child(s, i)`: the store, the runtime and the root's outcome. */
+async function fanOut<O>(n: number, child: (s: Session, i: number) => Promise<O>) {
+  const store = new SpyStore();
+  const rt = createRuntime({ store });
+  const outcome = await rt.run(async (root) => Promise.all(Array.from({ length: n }, (_, i) => root.spawn((s) => child(s, i)))));
+  return { store, rt, outcome };
+}
+
 describe("SkillIds - final ids from the store's id leases", () => {
   it("final ids - two runtimes on one store, each root spawning a child that adds: each child's reported id holds its own skill", async () => {
     const store = new MemoryStore();
@@ -71,13 +79,9 @@ describe("SkillIds - final ids from the store's id leases", () => {
   });
 
   it('leases - a burst of add_skill calls past the lease waits for the next one: every add gets its own id', async () => {
-    const store = new SpyStore();
-    const rt = createRuntime({ store });
     const n = LEASE_SIZE.first * 8;
-    const outcome = await rt.run(async (root) =>
-      // every child adds in the same synchronous stretch, before any lease can arrive
-      Promise.all(Array.from({ length: n }, (_, i) => root.spawn(async (s) => idOf(await add(s, `burst ${i}`))))),
-    );
+    // every child adds in the same synchronous stretch, before any lease can arrive
+    const { store, rt, outcome } = await fanOut(n, async (s, i) => idOf(await add(s, `burst ${i}`)));
     if (outcome.status !== 'committed') throw new Error(outcome.failure.message);
     const ids = outcome.output.map((o) => (o.status === 'committed' ? o.output : 'failed'));
     expect(new Set(ids).size).toBe(n);
@@ -88,18 +92,10 @@ describe("SkillIds - final ids from the store's id leases", () => {
   });
 
   it('leases - a fan-out whose children add in rounds grows its leases to the round: a few requests, not one per round', async () => {
-    const store = new SpyStore();
-    const rt = createRuntime({ store });
     const children = LEASE_SIZE.first * 16;
-    const outcome = await rt.run(async (root) =>
-      Promise.all(
-        Array.from({ length: children }, (_, i) =>
-          root.spawn(async (s) => {
-            for (let j = 0; j < 5; j++) await add(s, `round ${j} of ${i}`);
-          }),
-        ),
-      ),
-    );
+    const { store, rt, outcome } = await fanOut(children, async (s, i) => {
+      for (let j = 0; j < 5; j++) await add(s, `round ${j} of ${i}`);
+    });
     expect(outcome.status).toBe('committed');
     expect(rt.book.size).toBe(children * 5);
     // the first round waits once, and its lease grows to cover the round: the next rounds are

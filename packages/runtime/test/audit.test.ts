@@ -1,20 +1,15 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRuntime, isRuntimeError } from '@cohort/runtime';
 import type { Runtime, Session } from '@cohort/runtime';
 import { FileStore, MemoryStore, describeOpenError, replayHistory } from '@cohort/store';
 import type { PersistedCommit } from '@cohort/store';
+import { useTempDirs } from '../../store/test/utils/tempDirs.ts';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
-});
+const tempDir = useTempDirs('rt-audit');
 
 async function fileStore(): Promise<{ path: string; store: FileStore }> {
-  const dir = await mkdtemp(join(tmpdir(), 'cohort-rt-audit-'));
-  dirs.push(dir);
+  const dir = await tempDir();
   const path = join(dir, 'skillbook.json');
   return { path, store: await reopen(path) };
 }

@@ -1,22 +1,18 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRuntime } from '@cohort/runtime';
 import type { RuntimeEvent } from '@cohort/runtime';
 import { Skillbook } from '@cohort/skillbook';
 import { FileStore, MemoryStore, describeOpenError } from '@cohort/store';
 import type { StoreSnapshot } from '@cohort/store';
 import { SpyStore } from './utils/spyStore.ts';
+import { useTempDirs } from '../../store/test/utils/tempDirs.ts';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
-});
+const tempDir = useTempDirs('rt-open');
 
 async function documentWith(skills: number): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'cohort-rt-open-'));
-  dirs.push(dir);
+  const dir = await tempDir();
   const book = Skillbook.empty().applyBatch({
     operations: Array.from({ length: skills }, (_, i) => ({ type: 'ADD', section: 'context', issue: `known ${i}`, insight: 'x' })),
   });

@@ -6,6 +6,7 @@ import { createRuntime, traceCarrier, withTraceCarrier } from '@cohort/runtime';
 import type { Session, SessionEvent } from '@cohort/runtime';
 import { spanWith, startTestTracing } from './utils/otel.ts';
 import type { TestTracing } from './utils/otel.ts';
+import { spawnPlannerChildren } from './utils/plannerChildren.ts';
 
 let tracing: TestTracing;
 beforeAll(() => {
@@ -34,33 +35,18 @@ async function runTree() {
         const added = await s.tools.add_skill({ section: 'harness', issue: 'flaky network', insight: 'retry' });
         if (!('ok' in added)) throw new Error(added.error);
         const id = added.skill_id;
-        const writer = s.spawn(
-          async (w) => {
+        const children = spawnPlannerChildren(s, id, {
+          writer: async (w) => {
             await w.tools.update_skill({ skill_id: id, insight: 'retry twice' });
             await w.spawn(async (leaf) => leaf.tools.add_skill({ section: 'harness', issue: 'leaf finding', insight: 'x' }), {
               name: 'leaf',
             });
           },
-          { name: 'writer' },
-        );
-        const crasher = s.spawn(
-          async () => {
+          crasher: async () => {
             throw new Error('the tool call failed', { cause: new Error('sandbox exited with code 137') });
           },
-          { name: 'crasher' },
-        );
-        const sleeper = s.spawn((z) => new Promise((resolve) => z.signal.addEventListener('abort', resolve)), {
-          name: 'sleeper',
-          timeoutMs: 20,
         });
-        const late = s.spawn(
-          async (l) => {
-            await writer;
-            await l.tools.update_skill({ skill_id: id, insight: 'never retry' });
-          },
-          { name: 'late' },
-        );
-        return Promise.all([writer, crasher, sleeper, late]);
+        return Promise.all(children);
       },
       { name: 'planner' },
     );

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Skillbook } from '@cohort/skillbook';
-import { systemStoreClock } from '@cohort/store';
+import { resolveSharedOptions } from '@cohort/store/adapter';
 import type { StoreClock } from '@cohort/store';
 
 /** Options of {@link PostgresStore.open}; all but `url` have a default. */
@@ -105,17 +104,14 @@ export function resolvePostgresOptions(options: PostgresStoreOptions): ResolvedP
   if (!named.success) return `schema: ${named.error.issues[0]?.message ?? 'not a schema name'}`;
   const display = `${url.display}${url.display.includes('?') ? '&' : '?'}schema=${schema}`;
   return {
+    ...resolveSharedOptions(options, 'pg'),
     url: url.connection,
     schema,
-    writerId: options.writerId ?? `pg-${randomUUID().slice(0, 8)}`,
-    initialBook: options.initialBook ?? null,
-    create: options.create ?? true,
     poolSize: options.poolSize ?? 4,
     connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
     statementTimeoutMs: options.statementTimeoutMs ?? 30_000,
     inDoubtTimeoutMs: options.inDoubtTimeoutMs ?? 60_000,
     listen: options.listen ?? true,
-    clock: options.clock ?? systemStoreClock,
     display,
   };
 }

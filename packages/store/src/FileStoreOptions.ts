@@ -1,13 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Skillbook } from '@cohort/skillbook';
 import { z } from 'zod';
 import { nodeFs } from './nodeFs.ts';
 import type { StoreClock } from './StoreClock.ts';
-import { systemStoreClock } from './StoreClock.ts';
 import type { StoreFs } from './StoreFs.ts';
 import type { ProcessIdentity } from './internal/disk/WriterLock.ts';
 import { isProcessAlive } from './internal/disk/WriterLock.ts';
+import { resolveSharedOptions } from './internal/resolveSharedOptions.ts';
 
 /** Options of {@link FileStore.open}; every one has a default. */
 export interface FileStoreOptions {
@@ -87,16 +86,13 @@ export function checkFileStoreOptions(options: FileStoreOptions): string | null 
 /** Fills in the defaults of {@link FileStoreOptions}. */
 export function resolveFileStoreOptions(options: FileStoreOptions): ResolvedFileStoreOptions {
   return {
+    ...resolveSharedOptions(options, 'w'),
     fs: options.fs ?? nodeFs,
-    clock: options.clock ?? systemStoreClock,
-    writerId: options.writerId ?? `w-${randomUUID().slice(0, 8)}`,
     checkpointEvery: options.checkpointEvery ?? 256,
     checkpointJournalRatio: options.checkpointJournalRatio ?? 0.5,
     idleCheckpointMs: options.idleCheckpointMs ?? 1_000,
     lockLeaseMs: options.lockLeaseMs ?? 30_000,
     lockWaitMs: options.lockWaitMs ?? 10_000,
-    initialBook: options.initialBook ?? null,
-    create: options.create ?? true,
     process: options.process ?? { pid: process.pid, host: hostname(), isAlive: isProcessAlive },
     fileMode: options.fileMode ?? null,
   };

@@ -3,7 +3,7 @@ import { replayHistory } from './replayHistory.ts';
 import type { PersistedCommit } from './Store.ts';
 import { sameSkillFields } from './internal/external/bookChange.ts';
 import { blocksOf } from './internal/journal/JournalLine.ts';
-import { EXTERNAL_SESSION, createdCommit, persistedCommit } from './internal/journal/persistedCommit.ts';
+import { EXTERNAL_SESSION, blockSession, createdCommit, persistedCommit } from './internal/journal/persistedCommit.ts';
 import { readOrigin } from './internal/journal/originFile.ts';
 import type { OriginRead } from './internal/journal/originFile.ts';
 import type { StorePaths } from './internal/disk/StorePaths.ts';
@@ -97,14 +97,7 @@ function inspected(e: JournalEntry, ledger: Ledger | null): InspectedCommit {
     offset: e.offset,
   };
   if (line.t === 'commit') {
-    const blocks = blocksOf(line).map(
-      (b): InspectedBlock => ({
-        sessionId: b.session,
-        path: b.path,
-        ...(b.name === undefined ? {} : { name: b.name }),
-        ops: b.ops.map(opText),
-      }),
-    );
+    const blocks = blocksOf(line).map((b): InspectedBlock => ({ ...blockSession(b), ops: b.ops.map(opText) }));
     return { kind: 'commit', ...base, sessionId: line.session, path: line.path, blocks, ops: blocks.flatMap((b) => b.ops) };
   }
   if (line.t === 'lease')

@@ -1,10 +1,10 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FileStore, SimFs, describeOpenError } from '@cohort/store';
-import type { AppendResult, StoreNotice } from '@cohort/store';
+import { FileStore, describeOpenError } from '@cohort/store';
+import type { AppendResult } from '@cohort/store';
 import { addOp, makeCommit } from '@cohort/store/testing';
-import { DOC, collect, openSim } from './utils/simStore.ts';
+import { DOC, freshSimStore, openSim } from './utils/simStore.ts';
 import { mountTmpfs } from './utils/tmpfs.ts';
 
 const tempFiles = (names: readonly string[]): string[] => names.filter((n) => n.endsWith('.tmp') || n.includes('cohort-tmp'));
@@ -33,9 +33,7 @@ async function appendMany(
 
 describe('FileStore on a full disk', () => {
   it('full disk - failed writes are io refusals and leave no temporary file; once space is back the same store appends again, and nothing acknowledged is lost', async () => {
-    const sim = new SimFs();
-    const { store } = await openSim(sim, { checkpointEvery: 4, checkpointJournalRatio: 0 });
-    const seen: StoreNotice[] = collect(store);
+    const { sim, store, seen } = await freshSimStore({ checkpointEvery: 4, checkpointJournalRatio: 0 });
     sim.setCapacity(sim.used + 12_000);
     const names = async (): Promise<string[]> => sim.list('/db');
     const noTemp = async (list: () => Promise<string[]>): Promise<void> => void expect(tempFiles(await list())).toEqual([]);
@@ -57,8 +55,7 @@ describe('FileStore on a full disk', () => {
   });
 
   it('full disk - with not a byte free (not even for the writer lock) appends are io refusals, and the store is not stuck once space is back', async () => {
-    const sim = new SimFs();
-    const { store } = await openSim(sim, { checkpointEvery: 1000 });
+    const { sim, store } = await freshSimStore({ checkpointEvery: 1000 });
     const first = await store.append(makeCommit(store.book, [addOp('before')]).commit);
     expect(first.ok).toBe(true);
     await store.load(); // once it resolves, the writer lock of the append is released too
@@ -78,8 +75,7 @@ describe('FileStore on a full disk', () => {
   });
 
   it('full disk - temporary files a crash left behind are removed by the next open', async () => {
-    const sim = new SimFs();
-    const { store } = await openSim(sim, { checkpointEvery: 1000 });
+    const { sim, store } = await freshSimStore({ checkpointEvery: 1000 });
     const r = await store.append(makeCommit(store.book, [addOp('kept')]).commit);
     expect(r.ok).toBe(true);
     // the power goes while a checkpoint writes its temporary files, before its commit point

@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Skillbook } from '@cohort/skillbook';
 import { FileStore, describeOpenError } from '@cohort/store';
@@ -67,8 +66,7 @@ describe('FileStore under SIGKILL', () => {
   const children = room.children;
 
   it('kill test - a merging process killed at random moments 50 times never loses an acknowledged merge or half-applies one', async () => {
-    const { dir, command } = await room.open('cohort-kill-');
-    const document = join(dir, 'skillbook.json');
+    const { document, command } = await room.open('cohort-kill-');
     const random = seededRandom(2026);
     let spawned = 0;
     const start = (): MergeChild => {

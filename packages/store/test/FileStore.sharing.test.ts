@@ -16,6 +16,15 @@ async function commit(store: FileStore, ...ops: RawOp[]): Promise<void> {
   if (!r.ok) throw new Error(r.error.message);
 }
 
+/** A store on a simulated disk (`seed`) holding `ops`, checkpointed, and ACE's copy of its document, loaded then. */
+async function aceCopyOfStore(seed: number, ...ops: RawOp[]): Promise<{ sim: SimFs; store: FileStore; ace: AceSkillbook }> {
+  const sim = new SimFs({ seed });
+  const { store } = await openSim(sim);
+  await commit(store, ...ops);
+  await store.checkpoint();
+  return { sim, store, ace: AceSkillbook.loads(sim.readText(DOC) ?? '') };
+}
+
 const update = (id: string, insight: string): RawOp => ({ type: 'UPDATE', section: 'context', skill_id: id, insight });
 const tag = (id: string): RawOp => ({ type: 'TAG', section: 'context', skill_id: id, metadata: { delta: 1 } });
 const issues = (book: Skillbook): string[] => [...book.skills()].map((s) => s.issue);
@@ -58,11 +67,7 @@ describe('FileStore sharing its document with other writers', () => {
   });
 
   it('the same save - a document saved again as it was, or only reformatted, changes nothing', async () => {
-    const sim = new SimFs({ seed: 2 });
-    const { store } = await openSim(sim);
-    await commit(store, addOp('one'), addOp('two'));
-    await store.checkpoint();
-    const ace = AceSkillbook.loads(sim.readText(DOC) ?? '');
+    const { sim, store, ace } = await aceCopyOfStore(2, addOp('one'), addOp('two'));
     ace.tagSkill('context-00001', 1);
     ace.addSkill('context', 'from ace', { insight: 'x' });
     const saved = ace.dumps();
@@ -80,12 +85,8 @@ describe('FileStore sharing its document with other writers', () => {
   });
 
   it('a long-running writer across a restart - its next save is reconciled against its last one, rebuilt from the journal: renumbered skills land on their ids, each tag counts once', async () => {
-    const sim = new SimFs({ seed: 3 });
-    const first = (await openSim(sim)).store;
-    await commit(first, addOp('cohort one'));
-    await first.checkpoint();
     // ACE loads once and keeps its own copy
-    const ace = AceSkillbook.loads(sim.readText(DOC) ?? '');
+    const { sim, store: first, ace } = await aceCopyOfStore(3, addOp('cohort one'));
     await commit(first, addOp('cohort two'), addOp('cohort three'));
     const mine = ace.addSkill('context', 'ace one', { insight: 'x' });
     sim.write(DOC, ace.dumps());
@@ -140,11 +141,7 @@ describe('FileStore sharing its document with other writers', () => {
   });
 
   it("renumbered skills - remembered across a restart beyond the ledger's 256: the journal has them", async () => {
-    const sim = new SimFs({ seed: 5 });
-    const first = (await openSim(sim)).store;
-    await commit(first, addOp('anchor'));
-    await first.checkpoint();
-    const ace = AceSkillbook.loads(sim.readText(DOC) ?? '');
+    const { sim, store: first, ace } = await aceCopyOfStore(5, addOp('anchor'));
     const ids: string[] = [];
     for (let round = 0; round < 3; round += 1) {
       // Cohort takes the next ids, ACE adds 100 from its stale next_id
@@ -169,11 +166,7 @@ describe('FileStore sharing its document with other writers', () => {
   });
 
   it("a long-running writer across a restart - its update of a skill Cohort updated after the writer's last save is a conflict: Cohort's stays, the writer's goes to a copy", async () => {
-    const sim = new SimFs({ seed: 6 });
-    const first = (await openSim(sim)).store;
-    await commit(first, addOp('shared'));
-    await first.checkpoint();
-    const ace = AceSkillbook.loads(sim.readText(DOC) ?? '');
+    const { sim, store: first, ace } = await aceCopyOfStore(6, addOp('shared'));
     ace.tagSkill('context-00001', 1);
     sim.write(DOC, ace.dumps());
     await first.load();
@@ -198,11 +191,7 @@ describe('FileStore sharing its document with other writers', () => {
   });
 
   it('a removal is never undone - a writer saving its older copy, where the skill Cohort removed is still active, leaves it removed', async () => {
-    const sim = new SimFs({ seed: 7 });
-    const first = (await openSim(sim)).store;
-    await commit(first, addOp('keep'), addOp('retire me'));
-    await first.checkpoint();
-    const ace = AceSkillbook.loads(sim.readText(DOC) ?? '');
+    const { sim, store: first, ace } = await aceCopyOfStore(7, addOp('keep'), addOp('retire me'));
     ace.tagSkill('context-00001', 1);
     sim.write(DOC, ace.dumps());
     await first.load();

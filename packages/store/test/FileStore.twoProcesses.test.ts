@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Skillbook } from '@cohort/skillbook';
 import { FileStore, describeOpenError } from '@cohort/store';
@@ -15,8 +14,7 @@ describe('FileStore with two Cohort processes', () => {
   const children = room.children;
 
   it('two processes - merging concurrently on one document, no acknowledged merge is lost and ids stay unique', async () => {
-    const { dir, command } = await room.open('cohort-two-');
-    const document = join(dir, 'skillbook.json');
+    const { document, command } = await room.open('cohort-two-');
     const spawnOne = (name: string, seed: number): MergeChild => {
       const child = spawnMergeChild(
         {

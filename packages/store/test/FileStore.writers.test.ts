@@ -3,7 +3,7 @@ import { Skillbook } from '@cohort/skillbook';
 import { FileStore, SimFs, describeOpenError } from '@cohort/store';
 import type { StoreFs } from '@cohort/store';
 import { addOp, makeCommit } from '@cohort/store/testing';
-import { DOC, collect, openRaw, openSim } from './utils/simStore.ts';
+import { DOC, collect, freshSimStore, openRaw, openSim } from './utils/simStore.ts';
 
 const LOCK = `${DOC}.lock`;
 
@@ -17,8 +17,7 @@ function aceEdit(sim: SimFs, operations: readonly Record<string, unknown>[], pat
 
 describe('FileStore and other writers', () => {
   it('lock - a live holder makes a writer wait, then refuse with the holder named', async () => {
-    const sim = new SimFs();
-    const { store } = await openSim(sim, { lockWaitMs: 30 });
+    const { sim, store } = await freshSimStore({ lockWaitMs: 30 });
     const holder = sim.mount();
     sim.write(
       LOCK,
@@ -103,9 +102,7 @@ describe('FileStore and other writers', () => {
   });
 
   it('external edit - a document ACE changed is merged into ours: its change and its skill come in, our commits since the checkpoint stay', async () => {
-    const sim = new SimFs();
-    const { store } = await openSim(sim, { checkpointEvery: 1000 });
-    const seen = collect(store);
+    const { sim, store, seen } = await freshSimStore({ checkpointEvery: 1000 });
     const first = await store.append(makeCommit(store.book, [addOp('checkpointed')]).commit);
     await store.checkpoint();
     const ours = await store.append(makeCommit(first.ok ? first.book : store.book, [addOp('journaled')], { basis: 'store' }).commit);
@@ -141,9 +138,7 @@ describe('FileStore and other writers', () => {
   });
 
   it('external edit - a write that lands in the replaced document file after a checkpoint is not lost', async () => {
-    const sim = new SimFs();
-    const { store } = await openSim(sim, { checkpointEvery: 1000 });
-    const seen = collect(store);
+    const { sim, store, seen } = await freshSimStore({ checkpointEvery: 1000 });
     await store.append(makeCommit(store.book, [addOp('ours')]).commit);
     await store.checkpoint();
     // ACE opened the document before the rename and writes into the old file now
@@ -206,9 +201,7 @@ describe('FileStore and other writers', () => {
   });
 
   it('external edit - a document caught mid-write is left alone; merges go on to the journal and it is reconciled once readable', async () => {
-    const sim = new SimFs();
-    const { store } = await openSim(sim, { checkpointEvery: 1 });
-    const seen = collect(store);
+    const { sim, store, seen } = await freshSimStore({ checkpointEvery: 1 });
     await store.append(makeCommit(store.book, [addOp('before')]).commit);
     await store.load();
     // ACE read the document, and is now rewriting it in place: truncated, then whole again

@@ -1,7 +1,7 @@
 import { Option } from 'commander';
 import { z } from 'zod';
 import type { RegisterCommand } from '../CliCommand.ts';
-import { optionValue, wholeNumber } from '../optionValue.ts';
+import { optionValue, wholeNumberOption } from '../optionValue.ts';
 
 /** The options as commander hands them over. */
 interface McpFlags {
@@ -42,9 +42,12 @@ export const registerMcp: RegisterCommand = (program, { io, exit }) => {
     .option('--read-only', 'reading tools only: no tasks, no writes')
     .option('--token <token>', 'with --http: require "Authorization: Bearer <token>" (default: $COHORT_MCP_TOKEN when set)')
     .addOption(
-      new Option('--idle-timeout <seconds>', "drop a client's open tasks after this long without a request from it (0: never)")
-        .argParser(optionValue(wholeNumber(0, 86_400 * 7)))
-        .default(300),
+      wholeNumberOption(
+        '--idle-timeout <seconds>',
+        "drop a client's open tasks after this long without a request from it (0: never)",
+        0,
+        86_400 * 7,
+      ).default(300),
     )
     .addHelpText(
       'after',

@@ -1,11 +1,9 @@
-import { Option } from 'commander';
-
 import { z } from 'zod';
 import { inspectRuns, isDurableError } from '@cohort/durable';
 import type { DurableRuns, DurableRunView } from '@cohort/durable';
 import type { RegisterCommand } from '../CliCommand.ts';
 import type { CliIo } from '../CliIo.ts';
-import { optionValue, wholeNumber } from '../optionValue.ts';
+import { optionValue, wholeNumberOption } from '../optionValue.ts';
 
 /** The system database's URL, checked where it enters. */
 const SystemDatabaseSchema = z
@@ -38,7 +36,7 @@ const registerList: RegisterCommand = (runs, { io, exit }) => {
     .command('list')
     .description('the newest durable runs: status, worker, version, outcome')
     .argument('<system-db>', 'the URL of the DBOS system database the workers share', optionValue(SystemDatabaseSchema))
-    .addOption(new Option('--limit <n>', 'at most N runs (default 50)').argParser(optionValue(wholeNumber(1, 10_000))))
+    .addOption(wholeNumberOption('--limit <n>', 'at most N runs (default 50)', 1, 10_000))
     .option('--json', 'machine-readable output')
     .action(async (url: string, flags: { limit?: number; json?: true }) => {
       exit(

@@ -5,7 +5,7 @@ import { SimMutationSchema, SimTally, formatTrace, simulate } from '@cohort/sim'
 import type { SimMutation, SimOptions, SimReport, SimSummary } from '@cohort/sim';
 import type { RegisterCommand } from '../CliCommand.ts';
 import type { CliIo, CliOutput } from '../CliIo.ts';
-import { optionValue, wholeNumber } from '../optionValue.ts';
+import { optionValue, wholeNumberOption } from '../optionValue.ts';
 import { startProgress } from '../progressBar.ts';
 
 /** What `cohort sim` runs, after its options are checked. */
@@ -59,9 +59,7 @@ export const registerSim: RegisterCommand = (program, { io, exit }) => {
       ),
     )
     .addOption(
-      new Option('--seed <n>', 'run one seed; with --trace, print its timeline and each invariant')
-        .argParser(optionValue(wholeNumber(0, MAX_SEED)))
-        .conflicts('seeds'),
+      wholeNumberOption('--seed <n>', 'run one seed; with --trace, print its timeline and each invariant', 0, MAX_SEED).conflicts('seeds'),
     )
     .option('--trace', "print the run's timeline (with --seed)")
     .option('--json', 'machine-readable output (the whole report for --seed N)')

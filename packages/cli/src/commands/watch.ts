@@ -1,6 +1,5 @@
-import { Option } from 'commander';
 import type { RegisterCommand } from '../CliCommand.ts';
-import { optionValue, wholeNumber } from '../optionValue.ts';
+import { wholeNumberOption } from '../optionValue.ts';
 
 /** The options as commander hands them over. */
 interface WatchFlags {
@@ -20,21 +19,13 @@ export const registerWatch: RegisterCommand = (program, { io, exit }) => {
   program
     .command('watch')
     .description('watch sessions live in a browser: a sample workload with its live view on 127.0.0.1')
+    .addOption(wholeNumberOption('--port <n>', 'the port on 127.0.0.1 (0: any free port)', 0, 65_535).default(0))
+    .addOption(wholeNumberOption('--workers <n>', 'parallel worker sessions of the sample workload', 1, 10_000).default(12))
+    .addOption(wholeNumberOption('--pace <ms>', "one step of a worker's thinking, in ms", 1, 60_000).default(400))
     .addOption(
-      new Option('--port <n>', 'the port on 127.0.0.1 (0: any free port)').argParser(optionValue(wholeNumber(0, 65_535))).default(0),
-    )
-    .addOption(
-      new Option('--workers <n>', 'parallel worker sessions of the sample workload')
-        .argParser(optionValue(wholeNumber(1, 10_000)))
-        .default(12),
-    )
-    .addOption(
-      new Option('--pace <ms>', "one step of a worker's thinking, in ms").argParser(optionValue(wholeNumber(1, 60_000))).default(400),
-    )
-    .addOption(
-      new Option('--runs <n>', 'run the workload this many times, one after another (the page lists every run)')
-        .argParser(optionValue(wholeNumber(1, 1_000)))
-        .default(1),
+      wholeNumberOption('--runs <n>', 'run the workload this many times, one after another (the page lists every run)', 1, 1_000).default(
+        1,
+      ),
     )
     .option('--exit-when-done', 'stop serving once the workload has ended (default: serve until Ctrl-C)')
     .addHelpText(

@@ -4,8 +4,9 @@
  * stores decide them (the base of a commit, the conflict table since it, final and renumbered
  * ids, leases), the {@link ResyncWindow} that ends a speculative client's divergence, the
  * history record of what a store was created with, the {@link GroupCommitQueue} that gathers
- * appends and leases into one durable write, and a {@link DelegatingStore} to wrap a store in
- * (metrics, fault injection) overriding only what the wrapper changes.
+ * appends and leases into one durable write, the defaults of the options every store takes
+ * ({@link resolveSharedOptions}), and a {@link DelegatingStore} to wrap a store in (metrics,
+ * fault injection) overriding only what the wrapper changes.
  *
  * @example
  * ```ts
@@ -29,3 +30,5 @@ export { EXTERNAL_SESSION, createdCommit } from '../internal/journal/persistedCo
 export { occurrenceId } from '../internal/disk/digest.ts';
 export { DEFAULT_HISTORY_LIMIT } from '../internal/journal/HistoryReader.ts';
 export { DelegatingStore } from '../DelegatingStore.ts';
+export { resolveSharedOptions } from '../internal/resolveSharedOptions.ts';
+export type { ResolvedSharedOptions, SharedStoreOptions } from '../internal/resolveSharedOptions.ts';

@@ -78,13 +78,7 @@ class Parser {
 
   private object(): PyObject {
     const out: PyObject = new Map();
-    this.at += 1;
-    this.space();
-    if (this.text[this.at] === '}') {
-      this.at += 1;
-      return out;
-    }
-    for (;;) {
+    this.items('}', () => {
       this.space();
       if (this.text[this.at] !== '"') this.fail('expecting property name');
       const key = this.string();
@@ -92,29 +86,31 @@ class Parser {
       if (this.text[this.at] !== ':') this.fail("expecting ':'");
       this.at += 1;
       out.set(key, this.value());
-      this.space();
-      const c = this.text[this.at];
-      this.at += 1;
-      if (c === '}') return out;
-      if (c !== ',') this.fail("expecting ',' or '}'");
-    }
+    });
+    return out;
   }
 
   private array(): PyValue[] {
     const out: PyValue[] = [];
+    this.items(']', () => out.push(this.value()));
+    return out;
+  }
+
+  /** The items of the object or array whose opening bracket is at `at`, through `close`: `item` reads each. */
+  private items(close: '}' | ']', item: () => void): void {
     this.at += 1;
     this.space();
-    if (this.text[this.at] === ']') {
+    if (this.text[this.at] === close) {
       this.at += 1;
-      return out;
+      return;
     }
     for (;;) {
-      out.push(this.value());
+      item();
       this.space();
       const c = this.text[this.at];
       this.at += 1;
-      if (c === ']') return out;
-      if (c !== ',') this.fail("expecting ',' or ']'");
+      if (c === close) return;
+      if (c !== ',') this.fail(`expecting ',' or '${close}'`);
     }
   }
 }

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { FileStore, type SimFs, describeOpenError } from '@cohort/store';
+import { FileStore, SimFs, describeOpenError } from '@cohort/store';
 import type { FileStoreOptions, StoreNotice } from '@cohort/store';
 import { addOp, makeCommit } from '@cohort/store/testing';
 
@@ -38,4 +38,11 @@ export function collect(store: FileStore): StoreNotice[] {
   const seen: StoreNotice[] = [];
   store.notices$.subscribe((n) => seen.push(n));
   return seen;
+}
+
+/** A store on a fresh simulated disk, and the notices it raises from then on (`seen`). */
+export async function freshSimStore(options: FileStoreOptions = {}): Promise<{ sim: SimFs; store: FileStore; seen: StoreNotice[] }> {
+  const sim = new SimFs();
+  const { store } = await openSim(sim, options);
+  return { sim, store, seen: collect(store) };
 }

@@ -90,8 +90,8 @@ export function spawnMergeChild(
 export interface ChildrenRoom {
   /** The children started so far: push each, so that it is killed after the block. */
   readonly children: MergeChild[];
-  /** Makes the folder (named from `prefix`) and the command for `entry` (see `childCommand`). */
-  open(prefix: string, entry?: string): Promise<{ readonly dir: string; readonly command: ChildCommand }>;
+  /** Makes the folder (named from `prefix`) and the command for `entry` (see `childCommand`): `document` is the store's path in the folder. */
+  open(prefix: string, entry?: string): Promise<{ readonly document: string; readonly command: ChildCommand }>;
 }
 
 /** A room for a describe block's children: after the block (`afterAll`), every child is killed, the bundle and the folder removed. */
@@ -109,7 +109,7 @@ export function childrenRoom(): ChildrenRoom {
     async open(prefix, entry) {
       dir = await mkdtemp(join(tmpdir(), prefix));
       command = await childCommand(entry);
-      return { dir, command };
+      return { document: join(dir, 'skillbook.json'), command };
     },
   };
 }

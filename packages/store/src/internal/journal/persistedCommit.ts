@@ -1,25 +1,21 @@
 import type { Skillbook } from '@cohort/skillbook';
 import type { PersistedBlock, PersistedCommit } from '../../Store.ts';
 import { blocksOf } from './JournalLine.ts';
-import type { RecordLine } from './JournalLine.ts';
+import type { FullBlock, RecordLine } from './JournalLine.ts';
 
 /** The pseudo-session changes taken in from other writers are attributed to. */
 export const EXTERNAL_SESSION = 'external';
+
+/** The session a block of a commit line is attributed to, as history and inspection name it (`name` only when it has one). */
+export function blockSession(b: FullBlock): { readonly sessionId: string; readonly path: readonly string[]; readonly name?: string } {
+  return { sessionId: b.session, path: b.path, ...(b.name === undefined ? {} : { name: b.name }) };
+}
 
 /** A journal record as history shows it, or `null` for a record that is not a change of the book (a lease). */
 export function persistedCommit(line: RecordLine): PersistedCommit | null {
   if (line.t === 'lease') return null;
   if (line.t === 'commit') {
-    const entries = blocksOf(line).map(
-      (b): PersistedBlock => ({
-        sessionId: b.session,
-        path: b.path,
-        ...(b.name === undefined ? {} : { name: b.name }),
-        ops: b.ops,
-        at: b.at,
-        revision: line.rev,
-      }),
-    );
+    const entries = blocksOf(line).map((b): PersistedBlock => ({ ...blockSession(b), ops: b.ops, at: b.at, revision: line.rev }));
     return { kind: 'commit', revision: line.rev, writerId: line.writer, sessionId: line.session, path: line.path, at: line.at, entries };
   }
   const block: PersistedBlock = {

@@ -3,6 +3,7 @@ import { createIdAllocator } from '@cohort/skillbook';
 import type { Skillbook } from '@cohort/skillbook';
 import type { CommitRecord } from '../../Store.ts';
 import { addOp, makeCommit, replayAll } from '../commitFixtures.ts';
+import type { MadeCommit } from '../commitFixtures.ts';
 import type { ConformanceContext } from './ConformanceContext.ts';
 import { seeded } from './ConformanceContext.ts';
 
@@ -15,6 +16,13 @@ function withGhostUpdate(commit: CommitRecord): CommitRecord {
     ...commit,
     entries: [{ ...block, ops: [...block.ops, { type: 'UPDATE', section: 'context', skill_id: 'nobody-00001', insight: 'x', at }] }],
   };
+}
+
+/** A commit adding a skill (`issue`) to `book`, and a commit made on top of it that updates that skill's insight. */
+function addThenUpdate(book: Skillbook, issue: string, insight: string): { added: MadeCommit; dependent: MadeCommit } {
+  const added = makeCommit(book, [addOp(issue)]);
+  const id = added.ops[0]?.skill_id ?? '';
+  return { added, dependent: makeCommit(added.book, [{ type: 'UPDATE', section: 'context', skill_id: id, insight }]) };
 }
 
 /** Appends: compare-and-set, conflicts, refusals, concurrency and the speculative basis. */
@@ -93,10 +101,7 @@ export function appendCases({ start, factory }: ConformanceContext): void {
   it('append - an op on a skill the store does not have is a conflict, not a silent no-op', async () => {
     const { store } = await start();
     const snap = await store.load();
-    const ghost = makeCommit(snap.book, [addOp('ghost')]);
-    const dependent = makeCommit(ghost.book, [
-      { type: 'UPDATE', section: 'context', skill_id: ghost.ops[0]?.skill_id ?? '', insight: 'changed' },
-    ]);
+    const { dependent } = addThenUpdate(snap.book, 'ghost', 'changed');
     const r = await store.append({ ...dependent.commit, expectedRevision: snap.revision, basis: 'store' });
     expect(r.ok ? null : r.error.code).toBe('conflict');
     expect((await store.load()).revision).toBe(snap.revision);
@@ -163,10 +168,7 @@ export function appendCases({ start, factory }: ConformanceContext): void {
   it('speculative - after a refused append, a pipelined append that depended on it is refused too', async () => {
     const { store } = await start();
     const snap = await store.load();
-    const first = makeCommit(snap.book, [addOp('lost')]);
-    const second = makeCommit(first.book, [
-      { type: 'UPDATE', section: 'context', skill_id: first.ops[0]?.skill_id ?? '', insight: 'depends' },
-    ]);
+    const { added: first, dependent: second } = addThenUpdate(snap.book, 'lost', 'depends');
     expect(second.ops).toHaveLength(1);
     // the first commit names a skill the store does not have: it is refused
     const [r1, r2] = await Promise.all([store.append(withGhostUpdate(first.commit)), store.append(second.commit)]);
