@@ -3,41 +3,15 @@
  * database (DBOS's and the units' records) is terminated by the server, eight times over a second. The run retries what
  * failed and completes with the book of a run without the fault.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { SessionOutcome } from '@cohort/runtime';
-import { PostgresStore } from '@cohort/store-postgres';
-import { openDurable } from '../src/index.ts';
-import type { Durable } from '../src/index.ts';
-import { testBodies } from './utils/bodies.ts';
 import { expectCrashFreeBook, unitsOf } from './utils/crashFree.ts';
 import type { FanOutOutput } from './utils/crashFree.ts';
-import { databaseUrl, dropTestData, freshName, PG_URL, sql } from './utils/pg.ts';
+import { sql } from './utils/pg.ts';
+import { useOneWorker } from './utils/oneWorker.ts';
 
-const database = freshName('cohort_dbos_test');
-const schema = freshName('durable');
-const systemDatabaseUrl = databaseUrl(database);
-let durable: Durable | undefined;
-let store: PostgresStore | undefined;
-
-beforeAll(async () => {
-  const opened = await PostgresStore.open({ url: PG_URL, schema });
-  if (!opened.ok) throw new Error('the store did not open');
-  store = opened.store;
-  durable = await openDurable({
-    systemDatabaseUrl,
-    store,
-    bodies: testBodies,
-    executorId: 'worker-1',
-    pollingIntervalMs: 50,
-    heartbeatMs: 100,
-  });
-}, 60_000);
-
-afterAll(async () => {
-  await durable?.close();
-  await store?.close();
-  await dropTestData(database, schema);
-});
+const worker = useOneWorker();
+const { database, schema, systemDatabaseUrl } = worker;
 
 /** Terminates every connection to the system database but the caller's; how many. */
 async function cutConnections(): Promise<number> {
@@ -50,7 +24,7 @@ async function cutConnections(): Promise<number> {
 
 it('durable run - the connections to the system database are cut mid-run, again and again: the run completes, the same book', async () => {
   const CHILDREN = 6;
-  const running = (durable as Durable).run('fanOut', { children: CHILDREN, delayMs: 300 }, { id: 'cut-1' });
+  const running = worker.durable().run('fanOut', { children: CHILDREN, delayMs: 300 }, { id: 'cut-1' });
   for (const end = Date.now() + 30_000; Date.now() < end; await new Promise((r) => setTimeout(r, 25))) {
     const done = (await unitsOf('cut-1', systemDatabaseUrl)).filter((u) => u.id !== 'cut-1' && u.status === 'SUCCESS').length;
     if (done >= 1) break;

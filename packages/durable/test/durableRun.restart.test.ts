@@ -7,42 +7,16 @@
  * told id in the book), or with a structured failure and nothing of it in the store; asked
  * again, it gives the same outcome.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { SessionOutcome } from '@cohort/runtime';
 import { PostgresStore } from '@cohort/store-postgres';
-import { openDurable } from '../src/index.ts';
-import type { Durable } from '../src/index.ts';
-import { testBodies } from './utils/bodies.ts';
 import { expectCrashFreeBook, unitsOf } from './utils/crashFree.ts';
 import type { FanOutOutput } from './utils/crashFree.ts';
-import { databaseUrl, dropTestData, freshName, PG_URL, sql } from './utils/pg.ts';
+import { PG_URL, sql } from './utils/pg.ts';
+import { useOneWorker } from './utils/oneWorker.ts';
 
-const database = freshName('cohort_dbos_test');
-const schema = freshName('durable');
-const writerId = freshName('restart');
-const systemDatabaseUrl = databaseUrl(database);
-let durable: Durable | undefined;
-let store: PostgresStore | undefined;
-
-beforeAll(async () => {
-  const opened = await PostgresStore.open({ url: PG_URL, schema, writerId });
-  if (!opened.ok) throw new Error('the store did not open');
-  store = opened.store;
-  durable = await openDurable({
-    systemDatabaseUrl,
-    store,
-    bodies: testBodies,
-    executorId: 'worker-1',
-    pollingIntervalMs: 50,
-    heartbeatMs: 100,
-  });
-}, 60_000);
-
-afterAll(async () => {
-  await durable?.close();
-  await store?.close();
-  await dropTestData(database, schema);
-});
+const worker = useOneWorker();
+const { database, schema, systemDatabaseUrl, writerId } = worker;
 
 /** Terminates the run's backends, as a restart of the server would: the system database's and the store writer's; how many. */
 async function cutTheRun(): Promise<number> {
@@ -84,7 +58,7 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | 'hung'> {
 
 it("durable run - the run's connections are cut as a server restart would, for seconds: it ends with the crash-free book or a structured failure, never a hang or a second append", async () => {
   const CHILDREN = 6;
-  const running = (durable as Durable).run('fanOut', { children: CHILDREN, delayMs: 300 }, { id: 'restart-1' });
+  const running = worker.durable().run('fanOut', { children: CHILDREN, delayMs: 300 }, { id: 'restart-1' });
   // the server "restarts" while the children run and merge, and again as the root commits: every new connection of the run is cut too
   let cut = 0;
   for (const recorded of [1, CHILDREN]) {
@@ -104,7 +78,7 @@ it("durable run - the run's connections are cut as a server restart would, for s
   }
   expect(commits.length, 'the root commit at most once').toBeLessThanOrEqual(1);
   // asked again, the run gives the outcome it ended with
-  const again = await within((durable as Durable).run('fanOut', { children: CHILDREN, delayMs: 300 }, { id: 'restart-1' }), 60_000);
+  const again = await within(worker.durable().run('fanOut', { children: CHILDREN, delayMs: 300 }, { id: 'restart-1' }), 60_000);
   expect(again).toEqual(outcome);
   expect(await rootCommits()).toEqual(commits);
 }, 180_000);

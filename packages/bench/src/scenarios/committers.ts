@@ -5,7 +5,9 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { createRuntime } from '@cohort/runtime';
 import type { Runtime } from '@cohort/runtime';
+import type { Store } from '@cohort/store';
 import { randomId } from '../books.ts';
 import { now } from '../measure.ts';
 import type { CommitterOptions, SharedStore } from './committerMain.ts';
@@ -40,6 +42,24 @@ export async function committers(
       }
     }),
   );
+}
+
+/** `count` committers (as {@link committers}) on a runtime of their own over `store`: the ms until every merge is durable. */
+export async function timedCommitters(
+  store: Store,
+  count: number,
+  perCommitter: number,
+  size: number,
+  rand: () => number,
+  tag: string,
+): Promise<number> {
+  const rt = createRuntime({ store });
+  await rt.ready;
+  const t0 = now();
+  await committers(rt, count, perCommitter, size, rand, tag);
+  const ms = now() - t0;
+  await rt.close();
+  return ms;
 }
 
 /** How to start a committer process: the bundle `./pnpmw bench` builds, or the source through tsx. */

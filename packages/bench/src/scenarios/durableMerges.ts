@@ -6,11 +6,10 @@
  */
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRuntime } from '@cohort/runtime';
 import type { Skillbook } from '@cohort/skillbook';
 import { aceAdd, aceDocOf, aceTag } from '../baselines/AceBook.ts';
 import { buildBook, randomId } from '../books.ts';
-import { committers } from './committers.ts';
+import { timedCommitters } from './committers.ts';
 import { openFileStore, withTempDir } from '../files.ts';
 import { interleave, now, random } from '../measure.ts';
 import type { BenchOptions, Scenario, ScenarioReport } from '../Scenario.ts';
@@ -22,13 +21,7 @@ const COMMITTERS = 64;
 export function fileStoreRun(book: Skillbook, size: number, perCommitter: number, rand: () => number): Promise<number> {
   return withTempDir('durable', async (dir) => {
     const store = await openFileStore(join(dir, 'skillbook.json'), { initialBook: book, idleCheckpointMs: 0 }, 'durable merges');
-    const rt = createRuntime({ store });
-    await rt.ready;
-    const t0 = now();
-    await committers(rt, COMMITTERS, perCommitter, size, rand, 'file');
-    const ms = now() - t0;
-    await rt.close();
-    return ms;
+    return timedCommitters(store, COMMITTERS, perCommitter, size, rand, 'file');
   });
 }
 

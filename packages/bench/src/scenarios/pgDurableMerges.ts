@@ -8,16 +8,15 @@
  * process and in two sharing one file. Every run is timed in the same interleave.
  */
 import { join } from 'node:path';
-import { createRuntime } from '@cohort/runtime';
 import type { Skillbook } from '@cohort/skillbook';
 import { describeOpenError } from '@cohort/store';
 import { PostgresStore } from '@cohort/store-postgres';
 import { buildBook } from '../books.ts';
 import { openFileStore, withTempDir } from '../files.ts';
-import { interleave, now, random } from '../measure.ts';
+import { interleave, random } from '../measure.ts';
 import type { BenchOptions, Figure, Scenario, ScenarioReport } from '../Scenario.ts';
 import { byMode, rateFigure, ratioRow, unrankedRow } from '../Scenario.ts';
-import { committers, manyProcesses } from './committers.ts';
+import { manyProcesses, timedCommitters } from './committers.ts';
 import { fileStoreRun } from './durableMerges.ts';
 import { withPgbench } from './pgbench.ts';
 import { PG_URL, naiveRun, withPgStore } from './pgMerges.ts';
@@ -33,13 +32,7 @@ function oneProcess(book: Skillbook, size: number, perCommitter: number, rand: (
   return withPgStore(book, async (schema) => {
     const opened = await PostgresStore.open({ url: PG_URL, schema });
     if (!opened.ok) throw new Error(`pg durable merges: ${describeOpenError(opened.error)}`);
-    const rt = createRuntime({ store: opened.store });
-    await rt.ready;
-    const t0 = now();
-    await committers(rt, COMMITTERS, perCommitter, size, rand, 'one');
-    const ms = now() - t0;
-    await rt.close();
-    return ms;
+    return timedCommitters(opened.store, COMMITTERS, perCommitter, size, rand, 'one');
   });
 }
 

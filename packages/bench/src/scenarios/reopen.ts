@@ -21,6 +21,19 @@ const TARGET = { kind: 'at-most', value: 3, text: '≤ 3×' } as const;
 /** Appends in flight at once while filling the journal (they share fsyncs). */
 const IN_FLIGHT = 2_000;
 
+/** The floor: every file of the store in `dir` read and parsed as JSON, the line-based ones line by line. */
+function readAndParse(dir: string): number {
+  const t0 = now();
+  for (const name of readdirSync(dir)) {
+    if (name.endsWith('.lock')) continue;
+    const text = readFileSync(join(dir, name), 'utf8');
+    // the document, its base and the ledger are indented JSON; the journal and snapshots are a record per line
+    if (text.startsWith('{\n')) JSON.parse(text);
+    else for (const line of text.split('\n')) if (line.length > 0) JSON.parse(line);
+  }
+  return now() - t0;
+}
+
 /** Makes the store: the document with `skills` skills, then `entries` one-op commits in its journal. */
 async function makeStore(path: string, skills: number, entries: number): Promise<number> {
   const book = buildBook(skills);
@@ -49,19 +62,6 @@ async function makeStore(path: string, skills: number, entries: number): Promise
   }
   // the store is left open, not closed: closing would fold the journal into the document
   return revision;
-}
-
-/** The floor: every file of the store in `dir` read and parsed as JSON, the line-based ones line by line. */
-function readAndParse(dir: string): number {
-  const t0 = now();
-  for (const name of readdirSync(dir)) {
-    if (name.endsWith('.lock')) continue;
-    const text = readFileSync(join(dir, name), 'utf8');
-    // the document, its base and the ledger are indented JSON; the journal and snapshots are a record per line
-    if (text.startsWith('{\n')) JSON.parse(text);
-    else for (const line of text.split('\n')) if (line.length > 0) JSON.parse(line);
-  }
-  return now() - t0;
 }
 
 /** Scenario 5. */
