@@ -1,13 +1,13 @@
 /**
  * Whether `err` is a lost or refused connection (the server restarted, a connection was
- * terminated, the network dropped) rather than an answer: a statement that is safe to repeat
- * may be tried again.
+ * terminated, the network dropped, the server was at its connection limit: `53300`) rather
+ * than an answer: a statement that is safe to repeat may be tried again.
  */
 export function isConnectionError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   if (
     typeof code === 'string' &&
-    (code.startsWith('08') || ['57P01', '57P02', '57P03', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE'].includes(code))
+    (code.startsWith('08') || ['53300', '57P01', '57P02', '57P03', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE'].includes(code))
   ) {
     return true;
   }
