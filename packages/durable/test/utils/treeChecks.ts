@@ -74,7 +74,8 @@ async function failuresOf(tag: string, systemDatabaseUrl: string): Promise<strin
   const rows = await sql<{ id: string; output: string }>(
     `SELECT ws.workflow_uuid AS id, COALESCE(wo.output, ws.output, ws.error, '') AS output FROM dbos.workflow_status ws
      LEFT JOIN dbos.workflow_output wo ON wo.workflow_uuid = ws.workflow_uuid
-     WHERE (ws.workflow_uuid = $1 OR ws.workflow_uuid LIKE $2) AND COALESCE(wo.output, ws.output, ws.error, '') LIKE '%failed%' ORDER BY 1`,
+     WHERE (ws.workflow_uuid = $1 OR ws.workflow_uuid LIKE $2)
+       AND (COALESCE(wo.output, ws.output, '') LIKE '%{"status":"failed"%' OR ws.error IS NOT NULL) ORDER BY 1`,
     [tag, `${tag}/%`],
     systemDatabaseUrl,
   );
