@@ -74,7 +74,8 @@ it('durable run - SIGKILLs of random workers at random moments: every run of a t
   const evidence = await evidenceOf(ids, fleet.systemDatabaseUrl, fleet.logSchema);
   expectRecordedRanOnce(evidence, ids, TREE_SESSIONS);
   const repeats = expectRepeatsFollowKills(evidence, kills);
-  console.log(`kill rounds: ${repeats} starts and model calls repeated after kills`);
+  const resumedRoots = ids.filter((id) => evidence.log.filter((e) => e.issue === id).length > 1);
+  console.log(`kill rounds: ${repeats} starts and model calls repeated after kills; roots resumed: ${resumedRoots.join(', ') || 'none'}`);
 
   // three workers: each ran children of the trees
   for (const executor of EXECUTORS) {
