@@ -26,7 +26,8 @@ import { evidenceOf, expectCrashFreeTree, expectRecordedRanOnce, expectRepeatsFo
 const SEED = Number(process.env['COHORT_KILL_SEED'] ?? Math.floor(Math.random() * 2 ** 31));
 /** At least this many kill rounds: runs of the tree follow one another until there were. */
 const KILLS = 20;
-const RUNS = { min: 2, max: 8 };
+/** At least two runs, then more while kill rounds remain (the kills keep their pace however fast the trees run). */
+const RUNS = { min: 2, max: 20 };
 /** Each model call's and each rival's and thrower's wait: the tree runs for seconds, so kills land inside it. */
 const DELAY_MS = 150;
 /** The pause before each kill (the worker killed before may still be starting: it is killed in its recovery). */
