@@ -79,7 +79,7 @@ async function failuresOf(tag: string, systemDatabaseUrl: string): Promise<strin
     [tag, `${tag}/%`],
     systemDatabaseUrl,
   );
-  return rows.map((r) => `${r.id}: ${/"message":"((?:[^"\\]|\\.)*)"/.exec(r.output)?.[1] ?? r.output.slice(0, 300)}`);
+  return rows.map((r) => `${r.id}: ${r.output.slice(Math.max(0, r.output.indexOf('"failure"')), 600)}`);
 }
 
 /** The label (see `labelOf`) of the session unit `unitId` runs: `tree-1/0.3/0.2` → `tree-1 b2t1`. */

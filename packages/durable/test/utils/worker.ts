@@ -54,15 +54,24 @@ const say = (line: object): void => void process.stdout.write(`${JSON.stringify(
 
 const log = new pg.Pool({ connectionString: options.storeUrl, max: 1 });
 log.on('error', () => undefined);
-started.hook = async (issue) => {
-  await log.query(`INSERT INTO ${options.logSchema}.starts (issue, executor) VALUES ($1, $2)`, [issue, options.executorId]);
-};
-modelCalls.hook = async (task, step) => {
-  await log.query(`INSERT INTO ${options.logSchema}.starts (issue, executor) VALUES ($1, $2)`, [
-    `call ${task} ${step}`,
-    options.executorId,
-  ]);
-};
+/**
+ * Logs a start or a call. A connection the server refused at its limit (53300: the machine's
+ * server is shared) is asked for again: the row was not written, and a failed log would fail
+ * the session that logs it. Any other error is the session's.
+ */
+async function logged(issue: string): Promise<void> {
+  for (let tries = 1; ; tries++) {
+    try {
+      await log.query(`INSERT INTO ${options.logSchema}.starts (issue, executor) VALUES ($1, $2)`, [issue, options.executorId]);
+      return;
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== '53300' || tries >= 50) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+started.hook = logged;
+modelCalls.hook = (task, step) => logged(`call ${task} ${step}`);
 
 const tracer = options.otlpUrl
   ? new BasicTracerProvider({
