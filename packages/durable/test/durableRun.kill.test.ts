@@ -1,63 +1,86 @@
 /**
- * Real processes, a real kill: three durable workers share one system database and one
- * PostgreSQL store; the fan-out's root runs on the first one, its children on all three.
- * Once some children are recorded and others are not, the root's process is SIGKILLed; it is
- * started again with the same executor id and resumes the run. The run completes with the
- * book an uncrashed run gives, its root commit reaches the store once, no recorded child ran
- * again, and a fourth worker asking for the same run id gets the same outcome.
+ * Real processes, killed again and again: three durable workers share one system database and
+ * one PostgreSQL store, and run a tree of 116 sessions (depth 3, every session a unit of its
+ * own: agents making mock model calls through `@cohort/ai`, rival siblings whose second merge
+ * is refused as a conflict, sessions that throw) several times, one run after another. Meanwhile
+ * a worker drawn at random is SIGKILLed at a random moment and started again with the same
+ * executor id, round after round. The moments and workers come from a seeded source: the seed is
+ * printed, and `COHORT_KILL_SEED=<seed>` draws the same ones again.
+ *
+ * Every run completes with the book, audit blocks and ids told of a run without a crash; its
+ * root commit reaches the store once; no session starts, and no model call is made, after its
+ * outcome or reply was recorded; whatever ran twice follows a kill of the worker that ran it
+ * first; and the children ran on every worker.
  */
 import { expect, it } from 'vitest';
-import { useFleet } from './utils/fleet.ts';
 import type { SessionOutcome } from '@cohort/runtime';
-import { expectCrashFreeBook, expectRecordedRanOnce } from './utils/crashFree.ts';
-import type { FanOutOutput } from './utils/crashFree.ts';
-import { sql } from './utils/pg.ts';
+import { PostgresStore } from '@cohort/store-postgres';
+import { seededRandom } from '@cohort/store/testing';
+import { Crew } from './utils/crew.ts';
+import { useFleet } from './utils/fleet.ts';
+import { PG_URL } from './utils/pg.ts';
+import { TREE_SESSIONS } from './utils/treeBodies.ts';
+import type { TreeReport } from './utils/treeBodies.ts';
+import { evidenceOf, expectCrashFreeTree, expectRecordedRanOnce, expectRepeatsFollowKills, TREE_LIMITS } from './utils/treeChecks.ts';
 
-const fleet = useFleet();
-const { schema, logSchema, systemDatabaseUrl } = fleet;
-const RUN = { id: 'kill-1', children: 8, delayMs: 500 };
+const SEED = Number(process.env['COHORT_KILL_SEED'] ?? Math.floor(Math.random() * 2 ** 31));
+/** At least this many kill rounds: runs of the tree follow one another until there were. */
+const KILLS = 20;
+/** At least two runs, then more while kill rounds remain (the kills keep their pace however fast the trees run). */
+const RUNS = { min: 2, max: 20 };
+/** Each model call's and each rival's and thrower's wait: the tree runs for seconds, so kills land inside it. */
+const DELAY_MS = 150;
+/** The pause before each kill (the worker killed before may still be starting: it is killed in its recovery). */
+const GAP_MS = [1_000, 4_500] as const;
+const EXECUTORS = ['worker-1', 'worker-2', 'worker-3'];
 
-const base = (executorId: string) => fleet.options(executorId);
-const start = fleet.start;
+const fleet = useFleet({ maxDepth: TREE_LIMITS.maxDepth, workerConcurrency: 3 });
 
-/** The children's units by status, from DBOS's table. */
-async function childUnits(): Promise<{ id: string; status: string }[]> {
-  return sql<{ id: string; status: string }>(
-    'SELECT workflow_uuid AS id, status FROM dbos.workflow_status WHERE workflow_uuid LIKE $1 ORDER BY workflow_uuid',
-    [`${RUN.id}/%`],
-    systemDatabaseUrl,
-  );
-}
-
-it("durable run - SIGKILL of the root's worker mid-run: resumed, the same book, the root commit once, no recorded child run again", async () => {
-  // the first worker makes the system database; the others join it
-  const first = start({ ...base('worker-1'), run: RUN });
-  await first.line('ready', 40_000);
-  const others = [start(base('worker-2')), start(base('worker-3'))];
-  await Promise.all(others.map((w) => w.line('ready', 40_000)));
-
-  // wait until some children are recorded and some are not, then kill the root's process
-  let recorded: string[] = [];
-  for (const end = Date.now() + 30_000; Date.now() < end; await new Promise((r) => setTimeout(r, 25))) {
-    const units = await childUnits();
-    recorded = units.filter((u) => u.status === 'SUCCESS').map((u) => u.id);
-    if (recorded.length >= 3 && recorded.length < RUN.children) break;
+it('durable run - SIGKILLs of random workers at random moments: every run of a tree of 116 sessions ends as a crash-free run does, nothing recorded runs again', async () => {
+  console.log(`kill rounds: seed ${SEED} (COHORT_KILL_SEED=${SEED} draws the same moments and workers)`);
+  const crew = new Crew(fleet, EXECUTORS, {});
+  await crew.start();
+  const killer = crew.killer(seededRandom(SEED), GAP_MS);
+  const runs: { id: string; outcome: SessionOutcome<TreeReport> }[] = [];
+  try {
+    for (let r = 1; r <= RUNS.max && (r <= RUNS.min || crew.kills.length < KILLS); r++) {
+      const id = `tree-${r}`;
+      crew.during = id;
+      // each run asked of another worker first: the roots, too, run on every worker
+      const t0 = Date.now();
+      runs.push({ id, outcome: await crew.run<TreeReport>(id, 'treeRoot', { tag: id, delayMs: DELAY_MS }, r) });
+      console.log(`${id}: ${Date.now() - t0} ms`);
+    }
+  } finally {
+    crew.during = 'after the runs';
+    await killer.stop();
   }
-  expect(recorded.length, 'children recorded before the kill').toBeGreaterThanOrEqual(3);
-  first.proc.kill('SIGKILL');
-  await new Promise((r) => first.proc.once('exit', r));
-  expect(
-    first.lines.find((l) => l['t'] === 'outcome'),
-    'the run had not finished at the kill',
-  ).toBeUndefined();
-  recorded = (await childUnits()).filter((u) => u.status === 'SUCCESS').map((u) => u.id);
+  const kills = crew.kills;
+  console.log(
+    `kill rounds: ${kills.length} kills over ${runs.length} runs: ${kills.map((k) => `${k.executor}@${(k.sinceStartMs / 1000).toFixed(1)}s(${k.during})`).join(' ')}`,
+  );
+  expect(kills.filter((k) => k.during.startsWith('tree-')).length, `kill rounds while the trees ran (seed ${SEED})`).toBeGreaterThanOrEqual(
+    KILLS,
+  );
 
-  // the same executor id resumes the root; another worker asks for the same run and gets its outcome
-  start(base('worker-1'));
-  const asker = start({ ...base('worker-4'), run: RUN });
-  const { outcome } = (await asker.line('outcome', 40_000)) as { outcome: SessionOutcome<FanOutOutput> };
-  await expectCrashFreeBook(outcome, schema, RUN.children);
+  const opened = await PostgresStore.open({ url: PG_URL, schema: fleet.schema });
+  if (!opened.ok) throw new Error('the store did not open');
+  try {
+    for (const { id, outcome } of runs) await expectCrashFreeTree(outcome, id, opened.store, fleet.systemDatabaseUrl);
+  } finally {
+    await opened.store.close();
+  }
 
-  // a child whose outcome was recorded before the kill never ran again
-  await expectRecordedRanOnce(logSchema, recorded, RUN.children);
-}, 120_000);
+  const ids = runs.map((r) => r.id);
+  const evidence = await evidenceOf(ids, fleet.systemDatabaseUrl, fleet.logSchema);
+  expectRecordedRanOnce(evidence, ids, TREE_SESSIONS);
+  const repeats = expectRepeatsFollowKills(evidence, kills);
+  const resumedRoots = ids.filter((id) => evidence.log.filter((e) => e.issue === id).length > 1);
+  console.log(`kill rounds: ${repeats} starts and model calls repeated after kills; roots resumed: ${resumedRoots.join(', ') || 'none'}`);
+
+  // three workers: each ran children of the trees
+  for (const executor of EXECUTORS) {
+    const children = evidence.units.filter((u) => u.id.includes('/') && u.executor === executor);
+    expect(children.length, `children run on ${executor}`).toBeGreaterThan(0);
+  }
+}, 240_000);

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { CREATE_EVENT_TABLES } from './EventLog.ts';
 import type { Records } from './Records.ts';
-import { retryOnConnectionError } from './retry.ts';
+import { isConnectionError, retryOnConnectionError } from './retry.ts';
 
 /** The schema, in the DBOS system database, that holds what the units record. */
 export const JOURNAL_SCHEMA = 'cohort_durable';
@@ -35,10 +35,14 @@ export class Journal implements Records {
     this.pool.on('error', () => undefined);
   }
 
-  /** Creates the schema and table when absent (workers start together: serialised by an advisory lock). */
+  /**
+   * Creates the schema and table when absent (workers start together: serialised by an advisory
+   * lock), tried again when the connection is lost or refused (a server at its limit as a worker starts).
+   */
   open(): Promise<void> {
-    this.ready ??= (async () => {
+    this.ready ??= retryOnConnectionError(async () => {
       const client = await this.pool.connect();
+      let lost = false;
       try {
         await client.query('BEGIN');
         await client.query("SELECT pg_advisory_xact_lock(hashtext('cohort_durable.journal'))");
@@ -50,12 +54,14 @@ export class Journal implements Records {
         for (const ddl of CREATE_EVENT_TABLES) await client.query(ddl);
         await client.query('COMMIT');
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        lost = isConnectionError(err);
+        if (!lost) await client.query('ROLLBACK').catch(() => undefined);
         throw err;
       } finally {
-        client.release();
+        // a lost connection is not handed out again: the next try connects afresh
+        client.release(lost);
       }
-    })();
+    });
     return this.ready;
   }
 

@@ -1,7 +1,7 @@
 /**
  * Whether `err` is a lost or refused connection (the server restarted, a connection was
- * terminated, the network dropped, the server had no connection slot left) rather than an
- * answer: a statement that is safe to repeat may be tried again.
+ * terminated, the network dropped, the server was at its connection limit: `53300`) rather
+ * than an answer: a statement that is safe to repeat may be tried again.
  */
 export function isConnectionError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;

@@ -48,4 +48,9 @@ describe('retryOnConnectionError', () => {
     expect(isConnectionError(Object.assign(new Error('syntax error'), { code: '42601' }))).toBe(false);
     expect(isConnectionError('nope')).toBe(false);
   });
+
+  it('takes a server at its connection limit for a refused connection: the statement never ran', () => {
+    const full = Object.assign(new Error('sorry, too many clients already'), { code: '53300' });
+    expect(isConnectionError(full)).toBe(true);
+  });
 });
