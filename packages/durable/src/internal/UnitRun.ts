@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { AuditEntry, Clock, ConflictPolicy, Limits, Session, SessionFailure, SessionOutcome, SpawnOptions } from '@cohort/runtime';
-import { adoptCommit, createRuntime, defaultLimits, draftView, traceCarrier, withTraceCarrier } from '@cohort/runtime';
+import type { AuditEntry, Clock, ConflictPolicy, Limits, Session, SessionFailure, SessionOutcome } from '@cohort/runtime';
+import { createRuntime, defaultLimits, withTraceCarrier } from '@cohort/runtime';
 import type { Store } from '@cohort/store';
 import { DurableError } from '../DurableError.ts';
 import { jsonProblem } from '../jsonProblem.ts';
@@ -8,9 +8,9 @@ import type { UnitResult, UnitSpec } from '../UnitSpec.ts';
 import type { Bodies } from '../Bodies.ts';
 import type { BookAt } from './BookAt.ts';
 import { DurableSession } from './DurableSession.ts';
-import type { SessionUnit } from './DurableSession.ts';
 import type { Records } from './Records.ts';
 import { MergeOrder } from './MergeOrder.ts';
+import { UnitSessions } from './UnitSessions.ts';
 import { UnitStore } from './UnitStore.ts';
 import type { UnitPlacement } from './UnitPlacement.ts';
 import { recordStart, watchUnit } from './UnitWatch.ts';
@@ -77,9 +77,11 @@ export async function runUnit(
     ...(host.conflicts ? { conflicts: host.conflicts } : {}),
   });
   const untrack = host.track?.(spec.unitId, () => void rt.close());
+  const run = new UnitSessions(host, spec, order, watch.placement);
+  // a merge's verdict event is told as the merge happens: where it fell among its parent's own writes
+  const merges = rt.events$.subscribe((e) => run.observed(e));
   const watched = watch.events ? rt.events$.subscribe((e) => placed(watch, e)) : null;
   try {
-    const run = new UnitSessions(host, spec, order, watch.placement);
     const body = host.bodies.get(spec.body);
     // the unit's root session is a child of the spawning session's span, wherever it runs
     const outcome = await withTraceCarrier(spec.trace, () =>
@@ -102,6 +104,7 @@ export async function runUnit(
     untrack?.();
     await rt.close();
     watched?.unsubscribe();
+    merges.unsubscribe();
     // every event of a unit that ends is in the log before its result is recorded
     await watch.events?.flush();
   }
@@ -171,100 +174,4 @@ function unitFailure(spec: UnitSpec, kind: SessionFailure['kind'], message: stri
       at,
     },
   };
-}
-
-/**
- * The remote spawns of one unit's sessions: each registered body spawned is a child unit, with
- * a proxy session in this tree that waits for the child's recorded result, takes its turn in
- * its parent's merge order, and adopts the child's commit into its draft — so the commit
- * reaches the parent through the runtime's own merge, conflict check and audit, as an in-process
- * child's does.
- */
-class UnitSessions implements SessionUnit {
-  constructor(
-    private readonly host: UnitHost,
-    private readonly spec: UnitSpec,
-    private readonly order: MergeOrder,
-    private readonly placement: UnitPlacement,
-  ) {}
-
-  nameOf(body: unknown): string | undefined {
-    return this.host.bodies.nameOf(body);
-  }
-
-  async recordStep<T>(key: string, name: string, run: () => Promise<T>): Promise<T> {
-    const found = (await this.host.journal.get(this.spec.unitId, key)) as { name: string; value: T } | undefined;
-    if (found !== undefined) {
-      if (found.name !== name)
-        throw new Error(`step ${key} was recorded as ${found.name}, not ${name}: the body does not run the same steps`);
-      return found.value;
-    }
-    const value = await run();
-    const problem = jsonProblem(value, 'value');
-    if (problem) throw new DurableError('DURABLE_UNSERIALISABLE', `the value of step ${name} cannot be recorded: ${problem}`);
-    const stands = (await this.host.journal.record(this.spec.unitId, key, { name, value: value ?? null })) as { value: T };
-    return stands.value;
-  }
-
-  /** A path in this unit's runtime as a path in the run's tree (the unit's root session is its home). */
-  private pathInTree(path: readonly string[]): string[] {
-    const home = this.spec.home;
-    return home ? home.path.concat(path.slice(1)) : [...path];
-  }
-
-  async spawnRemote(parent: DurableSession<unknown>, name: string, key: string, options: SpawnOptions<unknown>): Promise<SessionOutcome> {
-    const refusal = remoteRefusal(name, options);
-    const view = { baseRevision: this.spec.view.baseRevision, ops: this.spec.view.ops.concat(parent.viewOps()) };
-    let remoteFailure: SessionFailure | null = null;
-    const proxy = async (p: Session): Promise<unknown> => {
-      this.placement.proxy(p.id);
-      if (refusal) throw refusal;
-      const start = draftView(p)?.revision ?? 0;
-      const unitId = `${this.spec.unitId}/${key}${p.attempt > 1 ? `#${p.attempt}` : ''}`;
-      const trace = traceCarrier();
-      // the proxy ended first (its parent's timeout, a cancellation): so does the child, wherever it runs
-      let arrived = false;
-      p.signal.addEventListener('abort', () => {
-        if (!arrived) void this.host.cancelTree?.(unitId).catch(() => undefined);
-      });
-      const result = await this.host.runChild({
-        unitId,
-        body: name,
-        input: options.input,
-        view,
-        home: { sessionId: p.id, path: this.pathInTree(p.path) },
-        ...(options.name !== undefined ? { name: options.name } : {}),
-        ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-        ...(trace ? { trace } : {}),
-      });
-      arrived = true;
-      await this.order.turn(parent.key, key);
-      if (result.status === 'failed') {
-        remoteFailure = result.failure;
-        this.placement.proxyFailed(p.id, result.failure);
-        p.abort(`child unit ${unitId} failed: ${result.failure.message}`);
-        return undefined;
-      }
-      const adopted = adoptCommit(p, { baseRevision: start, entries: result.entries, descendants: result.descendants });
-      if (!adopted.ok) throw new Error(`the commit of child unit ${unitId} could not be taken in: ${adopted.message}`);
-      return result.output;
-    };
-    this.placement.expectProxy(parent.inner.id);
-    const outcome = await parent.inner.spawn(proxy, options.name !== undefined ? { name: options.name } : {});
-    this.order.done(parent.key, key);
-    const failure: SessionFailure | null = remoteFailure;
-    if (failure && outcome.status === 'failed') return { status: 'failed', sessionId: outcome.sessionId, path: outcome.path, failure };
-    return outcome;
-  }
-}
-
-/** Why a spawn of a registered body is refused before it runs, or null. */
-function remoteRefusal(name: string, options: SpawnOptions<unknown>): DurableError | null {
-  const problem = jsonProblem(options.input, 'input');
-  if (problem) return new DurableError('DURABLE_UNSERIALISABLE', `the input of a spawn of body ${name} cannot be recorded: ${problem}`);
-  if (options.budget || options.retry) {
-    const message = `a spawn of registered body ${name} takes no budget or retry yet (a durable child runs in its own unit)`;
-    return new DurableError('DURABLE_INVALID_OPTIONS', message);
-  }
-  return null;
 }
