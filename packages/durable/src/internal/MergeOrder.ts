@@ -17,6 +17,10 @@ interface Line {
   readonly waiting: Map<string, () => void>;
   /** Deliveries to the session's body waiting for a merge that is due. */
   held: (() => void)[];
+  /** Where an earlier run is known to have got to: the children it spawned, the most own writes it made. */
+  readonly reached: { readonly spawned: Set<string>; writes: number };
+  /** Merges no run recorded, waiting for the session to get back to `reached`. */
+  behind: (() => void)[];
 }
 
 /**
@@ -27,7 +31,9 @@ interface Line {
  * recorded before its merge; the count of own writes before it, at the merge (`merged`). On a
  * resumed run, a child recorded by an earlier run waits for the children recorded before it and
  * for the session's own writes to reach that count; a child no run recorded yet comes after all
- * of those, in arrival order.
+ * of those, in arrival order, once the session is back where the records show an earlier run
+ * had got to (its spawns, recorded with the own writes made at each): without the crash, it
+ * would have come after that point.
  */
 export class MergeOrder {
   private readonly lines = new Map<string, Line>();
@@ -40,8 +46,19 @@ export class MergeOrder {
 
   /** Reads what earlier runs of the unit recorded. */
   async load(): Promise<void> {
-    const [orders, afters] = await Promise.all([this.journal.list(this.unitId, 'order:'), this.journal.list(this.unitId, 'after:')]);
+    const [orders, afters, spawns] = await Promise.all([
+      this.journal.list(this.unitId, 'order:'),
+      this.journal.list(this.unitId, 'after:'),
+      this.journal.list(this.unitId, 'spawn:'),
+    ]);
     const rows = orders.concat(afters);
+    for (const { key, value } of spawns) {
+      const m = /^spawn:((.+)\.\d+)$/.exec(key);
+      if (!m || typeof value !== 'number') continue;
+      const { reached } = this.line(m[2] ?? '');
+      reached.spawned.add(m[1] ?? '');
+      reached.writes = Math.max(reached.writes, value);
+    }
     const order = new Map<string, { seq: number; child: string }[]>();
     const after = new Map<string, Map<number, number>>();
     for (const { key, value } of rows) {
@@ -62,13 +79,23 @@ export class MergeOrder {
       list.sort((a, b) => a.seq - b.seq);
       const line = this.line(session);
       for (const { seq, child } of list) if (seq === line.order.length) line.order.push(child);
-      for (let i = 0; i < line.order.length; i++) line.after.push(after.get(session)?.get(i));
+      for (let i = 0; i < line.order.length; i++) {
+        const writes = after.get(session)?.get(i);
+        line.after.push(writes);
+        if (writes !== undefined) line.reached.writes = Math.max(line.reached.writes, writes);
+      }
     }
   }
 
-  /** Child `child` of `session` was spawned: a merge of it recorded before may now be due. */
-  spawned(session: string, child: string): void {
-    this.line(session).spawned.add(child);
+  /**
+   * Child `child` of `session` was spawned after `writes` own writes: a merge of it recorded
+   * before may now be due. Recorded, as how far the session is known to have got.
+   */
+  spawned(session: string, child: string, writes: number): void {
+    const line = this.line(session);
+    line.spawned.add(child);
+    if (!line.reached.spawned.has(child)) this.keep(this.journal.record(this.unitId, `spawn:${child}`, writes));
+    this.wake(line);
   }
 
   /** Session `session` made its `writes`-th own write. */
@@ -100,6 +127,8 @@ export class MergeOrder {
     const line = this.line(session);
     let index = line.order.indexOf(child);
     if (index < 0) {
+      // no run merged it: in a run without the crash it came after the point the session had got to
+      if (!caughtUp(line)) await new Promise<void>((resolve) => line.behind.push(resolve));
       index = line.order.length;
       line.order.push(child);
       line.after.push(undefined);
@@ -119,8 +148,7 @@ export class MergeOrder {
     const index = line.order.indexOf(child);
     if (index < 0 || line.after[index] !== undefined) return;
     line.after[index] = writes;
-    const record = this.journal.record(this.unitId, `after:${session}:${index}`, writes);
-    this.pending = Promise.all([this.pending, record]);
+    this.keep(this.journal.record(this.unitId, `after:${session}:${index}`, writes));
   }
 
   /** Child `child` of `session` was merged (or failed): the next one's turn. */
@@ -131,8 +159,19 @@ export class MergeOrder {
     this.wake(line);
   }
 
+  /** A record `recorded` waits for; a failed one fails the spawns that wait, and is no unhandled rejection when none does. */
+  private keep(record: Promise<unknown>): void {
+    this.pending = Promise.all([this.pending, record]);
+    this.pending.catch(() => undefined);
+  }
+
   /** Lets the child whose turn it is go once the session's writes reached its place, and the body once no merge is due. */
   private wake(line: Line): void {
+    if (line.behind.length > 0 && caughtUp(line)) {
+      const behind = line.behind;
+      line.behind = [];
+      for (const go of behind) go();
+    }
     const nextChild = line.order[line.next];
     const go = nextChild === undefined || !ready(line) ? undefined : line.waiting.get(nextChild);
     if (nextChild !== undefined && go) {
@@ -149,11 +188,29 @@ export class MergeOrder {
   private line(session: string): Line {
     let line = this.lines.get(session);
     if (!line) {
-      line = { order: [], after: [], next: 0, writes: 0, spawned: new Set(), appending: Promise.resolve(), waiting: new Map(), held: [] };
+      line = {
+        order: [],
+        after: [],
+        next: 0,
+        writes: 0,
+        spawned: new Set(),
+        appending: Promise.resolve(),
+        waiting: new Map(),
+        held: [],
+        reached: { spawned: new Set(), writes: 0 },
+        behind: [],
+      };
       this.lines.set(session, line);
     }
     return line;
   }
+}
+
+/** Has the session got back to where an earlier run is known to have got: its spawns made again, as many own writes? */
+function caughtUp(line: Line): boolean {
+  if (line.writes < line.reached.writes) return false;
+  for (const child of line.reached.spawned) if (!line.spawned.has(child)) return false;
+  return true;
 }
 
 /** Has the session made the own writes an earlier run made before the merge whose turn it is? */

@@ -69,7 +69,7 @@ export class UnitSessions implements SessionUnit {
     const refusal = remoteRefusal(name, options);
     const view = { baseRevision: this.spec.view.baseRevision, ops: this.spec.view.ops.concat(parent.viewOps()) };
     let remoteFailure: SessionFailure | null = null;
-    this.order.spawned(parent.key, key);
+    this.order.spawned(parent.key, key, parent.ownWrites);
     const proxy = async (p: Session): Promise<unknown> => {
       this.placement.proxy(p.id);
       if (refusal) throw refusal;

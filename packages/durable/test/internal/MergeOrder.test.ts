@@ -85,8 +85,8 @@ describe('MergeOrder', () => {
       merged.push(child);
       order.done('0', child);
     };
-    order.spawned('0', '0.1');
-    order.spawned('0', '0.2');
+    order.spawned('0', '0.1', 0);
+    order.spawned('0', '0.2', 0);
     // recorded after no own write: it goes at once
     await take('0.1');
     const second = take('0.2');
@@ -111,7 +111,7 @@ describe('MergeOrder', () => {
     await order.load();
     // the body spawns 0.2 only after what it waits for now: holding it would never end
     await order.settled('0');
-    order.spawned('0', '0.2');
+    order.spawned('0', '0.2', 0);
     let released = false;
     const held = order.settled('0').then(() => {
       released = true;
@@ -122,5 +122,26 @@ describe('MergeOrder', () => {
     order.done('0', '0.2');
     await held;
     expect(released).toBe(true);
+  });
+
+  it('a resumed run merges a child no run merged only once its session is back where it had got to', async () => {
+    const journal = new MemoryJournal();
+    // before the crash: 0.1 spawned after no own write, 0.2 after one; neither merged
+    await journal.record('u', 'spawn:0.1', 0);
+    await journal.record('u', 'spawn:0.2', 1);
+    const order = new MergeOrder(journal as unknown as Journal, 'u');
+    await order.load();
+    const merged: string[] = [];
+    order.spawned('0', '0.1', 0);
+    // 0.1's outcome is recorded: it is there at once
+    const first = order.turn('0', '0.1').then(() => merged.push('0.1'));
+    await settle();
+    order.wrote('0', 1);
+    await settle();
+    expect(merged, 'not before the spawn of 0.2 again').toEqual([]);
+    order.spawned('0', '0.2', 1);
+    await first;
+    expect(merged).toEqual(['0.1']);
+    expect(journal.rows('u')['order:0:0']).toBe('0.1');
   });
 });
