@@ -22,6 +22,10 @@ export interface SessionUnit {
   spawnRemote(parent: DurableSession<unknown>, name: string, key: string, options: SpawnOptions<unknown>): Promise<SessionOutcome>;
   /** The value recorded under `key` for step `name`, or what `run` gives, recorded first. */
   recordStep<T>(key: string, name: string, run: () => Promise<T>): Promise<T>;
+  /** Session `key` made its `writes`-th own write (a tool's write or a batch). */
+  wrote(key: string, writes: number): void;
+  /** Resolves when session `key`'s body may go on: no merge an earlier run made at this point of its writes is still to come. */
+  settled(key: string): Promise<void>;
 }
 
 /**
@@ -39,6 +43,8 @@ const CALL_RECORDER: unique symbol = Symbol.for('cohort.callRecorder');
 export class DurableSession<I> implements Session<I> {
   private spawned = 0;
   private steps = 0;
+  private writes = 0;
+  private toolset: SkillTools | null = null;
 
   constructor(
     /** The runtime's session this one stands for. */
@@ -53,6 +59,11 @@ export class DurableSession<I> implements Session<I> {
   ) {}
 
   /** The ops from the unit's view book to this session's draft now: what a child spawned now starts on. */
+  /** The session's own writes so far (its tools' writes and its batches, applied or not): where its children's merges fall. */
+  get ownWrites(): number {
+    return this.writes;
+  }
+
   viewOps(): readonly AppliedOp[] {
     const own = draftView(this.inner)?.ops ?? [];
     return own.length === 0 ? this.prefix : this.prefix.concat(own);
@@ -62,14 +73,27 @@ export class DurableSession<I> implements Session<I> {
     const key = `${this.key}.${++this.spawned}`;
     const name = this.unit.nameOf(body);
     if (name !== undefined) {
-      return this.unit.spawnRemote(this as DurableSession<unknown>, name, key, options) as Promise<SessionOutcome<CO>>;
+      return this.delivered(this.unit.spawnRemote(this as DurableSession<unknown>, name, key, options) as Promise<SessionOutcome<CO>>);
     }
     // actor logic gets its session as input: it runs in process, without durable spawns of its own
-    if (typeof body !== 'function') return this.inner.spawn(body, options);
+    if (typeof body !== 'function') return this.delivered(this.inner.spawn(body, options));
     // the child's draft is made during the spawn, on this draft as it is now
     const prefix = this.viewOps();
     const run = body as (s: Session<CI>) => Promise<CO> | CO;
-    return this.inner.spawn<CI, CO>((child) => run(new DurableSession(child, this.unit, key, prefix)), options);
+    return this.delivered(this.inner.spawn<CI, CO>((child) => run(new DurableSession(child, this.unit, key, prefix)), options));
+  }
+
+  /**
+   * `value` for the body once the merges an earlier run made before this session's next own
+   * write are done: a resumed body, given recorded outcomes at once, reaches its next write
+   * where it did before, not ahead of them.
+   */
+  private delivered<T>(value: Promise<T>): Promise<T> {
+    return value.then((v) => this.unit.settled(this.key).then(() => v));
+  }
+
+  private wrote(): void {
+    this.unit.wrote(this.key, ++this.writes);
   }
 
   /**
@@ -78,7 +102,7 @@ export class DurableSession<I> implements Session<I> {
    * the step's number in it, so steps are matched to the same calls whatever other sessions do.
    */
   step<T>(name: string, run: () => Promise<T>): Promise<T> {
-    return this.unit.recordStep(`step:${this.key}#${this.inner.attempt}:${this.steps++}`, name, run);
+    return this.delivered(this.unit.recordStep(`step:${this.key}#${this.inner.attempt}:${this.steps++}`, name, run));
   }
 
   /** `@cohort/ai`'s model calls in this session, as recorded steps: a call that returned before a crash is not made again. */
@@ -122,12 +146,31 @@ export class DurableSession<I> implements Session<I> {
     return this.inner.signal;
   }
 
+  /** The runtime's tools, each write counted (see `ownWrites`) and each answer delivered as `delivered` does. */
   get tools(): SkillTools {
-    return this.inner.tools;
+    if (this.toolset) return this.toolset;
+    const tools = this.inner.tools;
+    const write =
+      <A, R>(call: (args: A) => Promise<R>) =>
+      (args: A): Promise<R> => {
+        const answer = call(args);
+        this.wrote();
+        return this.delivered(answer);
+      };
+    this.toolset = {
+      add_skill: write(tools.add_skill),
+      update_skill: write(tools.update_skill),
+      remove_skill: write(tools.remove_skill),
+      tag_skill: write(tools.tag_skill),
+      read_skill: (args) => this.delivered(tools.read_skill(args)),
+    };
+    return this.toolset;
   }
 
   applyBatch(raw: unknown): SessionBatchResult {
-    return this.inner.applyBatch(raw);
+    const result = this.inner.applyBatch(raw);
+    this.wrote();
+    return result;
   }
 
   abort(reason?: string): void {
@@ -139,7 +182,10 @@ export class DurableSession<I> implements Session<I> {
   }
 
   sleep(ms: number): Promise<void> {
-    return this.inner.sleep(ms);
+    const slept = this.delivered(this.inner.sleep(ms));
+    // already handled: a body that stopped listening must not cause an unhandled rejection
+    slept.catch(() => undefined);
+    return slept;
   }
 
   record(call: SessionCall): void {

@@ -4,22 +4,40 @@ import type { Records } from './Records.ts';
 interface Line {
   /** Child keys in merge order: those recorded by an earlier run first, then those recorded by this one. */
   readonly order: string[];
+  /** By index in `order`: the session's own writes before that child's merge, where a run recorded it. */
+  readonly after: (number | undefined)[];
   /** Index in `order` of the child whose turn it is. */
   next: number;
+  /** The session's own writes so far in this run. */
+  writes: number;
+  /** Children this run has spawned. */
+  readonly spawned: Set<string>;
   /** Records of this run's arrivals, one at a time, so that the recorded order has no gaps. */
   appending: Promise<unknown>;
   readonly waiting: Map<string, () => void>;
+  /** Deliveries to the session's body waiting for a merge that is due. */
+  held: (() => void)[];
+  /** Where an earlier run is known to have got to: the children it spawned, the most own writes it made. */
+  readonly reached: { readonly spawned: Set<string>; writes: number };
+  /** Merges no run recorded, waiting for the session to get back to `reached`. */
+  behind: (() => void)[];
 }
 
 /**
- * The order in which each session of a unit takes in its remote children's outcomes, recorded
- * before each one is merged, so that a resumed run merges them in the same order and rebuilds
- * the same draft — the same revisions, the same audit, the same views for later spawns. A
- * child recorded by an earlier run waits for the children recorded before it; a child no run
- * recorded yet comes after all of those, in arrival order.
+ * The order in which each session of a unit takes in its remote children's outcomes, and where
+ * each merge fell among the session's own writes, recorded so that a resumed run merges them in
+ * the same order at the same points and rebuilds the same draft — the same revisions, the same
+ * audit, the same conflicts, the same views for later spawns. A child's place in the order is
+ * recorded before its merge; the count of own writes before it, at the merge (`merged`). On a
+ * resumed run, a child recorded by an earlier run waits for the children recorded before it and
+ * for the session's own writes to reach that count; a child no run recorded yet comes after all
+ * of those, in arrival order, once the session is back where the records show an earlier run
+ * had got to (its spawns, recorded with the own writes made at each): without the crash, it
+ * would have come after that point.
  */
 export class MergeOrder {
   private readonly lines = new Map<string, Line>();
+  private pending: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly journal: Records,
@@ -28,21 +46,80 @@ export class MergeOrder {
 
   /** Reads what earlier runs of the unit recorded. */
   async load(): Promise<void> {
-    const rows = await this.journal.list(this.unitId, 'order:');
-    const bySession = new Map<string, { seq: number; child: string }[]>();
+    const [orders, afters, spawns] = await Promise.all([
+      this.journal.list(this.unitId, 'order:'),
+      this.journal.list(this.unitId, 'after:'),
+      this.journal.list(this.unitId, 'spawn:'),
+    ]);
+    const rows = orders.concat(afters);
+    for (const { key, value } of spawns) {
+      const m = /^spawn:((.+)\.\d+)$/.exec(key);
+      if (!m || typeof value !== 'number') continue;
+      const { reached } = this.line(m[2] ?? '');
+      reached.spawned.add(m[1] ?? '');
+      reached.writes = Math.max(reached.writes, value);
+    }
+    const order = new Map<string, { seq: number; child: string }[]>();
+    const after = new Map<string, Map<number, number>>();
     for (const { key, value } of rows) {
-      const m = /^order:(.+):(\d+)$/.exec(key);
-      if (!m || typeof value !== 'string') continue;
-      const list = bySession.get(m[1] ?? '') ?? [];
-      list.push({ seq: Number(m[2]), child: value });
-      bySession.set(m[1] ?? '', list);
+      const m = /^(order|after):(.+):(\d+)$/.exec(key);
+      if (!m) continue;
+      const session = m[2] ?? '';
+      if (m[1] === 'order' && typeof value === 'string') {
+        const list = order.get(session) ?? [];
+        list.push({ seq: Number(m[3]), child: value });
+        order.set(session, list);
+      } else if (m[1] === 'after' && typeof value === 'number') {
+        const counts = after.get(session) ?? new Map<number, number>();
+        counts.set(Number(m[3]), value);
+        after.set(session, counts);
+      }
     }
-    for (const [session, list] of bySession) {
+    for (const [session, list] of order) {
       list.sort((a, b) => a.seq - b.seq);
-      const order: string[] = [];
-      for (const { seq, child } of list) if (seq === order.length) order.push(child);
-      this.lines.set(session, { order, next: 0, appending: Promise.resolve(), waiting: new Map() });
+      const line = this.line(session);
+      for (const { seq, child } of list) if (seq === line.order.length) line.order.push(child);
+      for (let i = 0; i < line.order.length; i++) {
+        const writes = after.get(session)?.get(i);
+        line.after.push(writes);
+        if (writes !== undefined) line.reached.writes = Math.max(line.reached.writes, writes);
+      }
     }
+  }
+
+  /**
+   * Child `child` of `session` was spawned after `writes` own writes: a merge of it recorded
+   * before may now be due. Recorded, as how far the session is known to have got.
+   */
+  spawned(session: string, child: string, writes: number): void {
+    const line = this.line(session);
+    line.spawned.add(child);
+    if (!line.reached.spawned.has(child)) this.keep(this.journal.record(this.unitId, `spawn:${child}`, writes));
+    this.wake(line);
+  }
+
+  /** Session `session` made its `writes`-th own write. */
+  wrote(session: string, writes: number): void {
+    const line = this.line(session);
+    line.writes = writes;
+    this.wake(line);
+  }
+
+  /**
+   * Resolves when nothing `session`'s body waits for may overtake a merge an earlier run made
+   * before the session's next own write: no child recorded as merged at or before the writes
+   * made so far, and spawned, waits for its merge. A resumed body given its outcomes at once
+   * would otherwise write before such a merge.
+   */
+  settled(session: string): Promise<void> {
+    const line = this.lines.get(session);
+    if (!line || !due(line)) return Promise.resolve();
+    return new Promise<void>((resolve) => line.held.push(resolve));
+  }
+
+  /** Resolves when every merge's place among its session's writes that this run saw is recorded. */
+  recorded(): Promise<unknown> {
+    return this.pending;
   }
 
   /** Resolves when child `child` of session `session` may be merged (its place recorded, those before it done). */
@@ -50,16 +127,28 @@ export class MergeOrder {
     const line = this.line(session);
     let index = line.order.indexOf(child);
     if (index < 0) {
+      // no run merged it: in a run without the crash it came after the point the session had got to
+      if (!caughtUp(line)) await new Promise<void>((resolve) => line.behind.push(resolve));
       index = line.order.length;
       line.order.push(child);
+      line.after.push(undefined);
       const record = line.appending.then(() => this.journal.record(this.unitId, `order:${session}:${index}`, child));
       line.appending = record.catch(() => undefined);
       const stands = await record;
       // another process recorded a different child there: the run is not deterministic
       if (stands !== child) throw new Error(`merge ${index} into session ${session} was recorded for ${String(stands)}, not ${child}`);
     }
-    if (line.next === index) return;
+    if (line.next === index && ready(line)) return;
     await new Promise<void>((resolve) => line.waiting.set(child, resolve));
+  }
+
+  /** The merge of child `child` into `session` was decided (merged or refused) after `writes` own writes: recorded. */
+  merged(session: string, child: string, writes: number): void {
+    const line = this.line(session);
+    const index = line.order.indexOf(child);
+    if (index < 0 || line.after[index] !== undefined) return;
+    line.after[index] = writes;
+    this.keep(this.journal.record(this.unitId, `after:${session}:${index}`, writes));
   }
 
   /** Child `child` of `session` was merged (or failed): the next one's turn. */
@@ -67,20 +156,72 @@ export class MergeOrder {
     const line = this.line(session);
     if (line.order[line.next] !== child) return;
     line.next++;
+    this.wake(line);
+  }
+
+  /** A record `recorded` waits for; a failed one fails the spawns that wait, and is no unhandled rejection when none does. */
+  private keep(record: Promise<unknown>): void {
+    this.pending = Promise.all([this.pending, record]);
+    this.pending.catch(() => undefined);
+  }
+
+  /** Lets the child whose turn it is go once the session's writes reached its place, and the body once no merge is due. */
+  private wake(line: Line): void {
+    if (line.behind.length > 0 && caughtUp(line)) {
+      const behind = line.behind;
+      line.behind = [];
+      for (const go of behind) go();
+    }
     const nextChild = line.order[line.next];
-    const wake = nextChild === undefined ? undefined : line.waiting.get(nextChild);
-    if (nextChild !== undefined && wake) {
+    const go = nextChild === undefined || !ready(line) ? undefined : line.waiting.get(nextChild);
+    if (nextChild !== undefined && go) {
       line.waiting.delete(nextChild);
-      wake();
+      go();
+    }
+    if (line.held.length > 0 && !due(line)) {
+      const held = line.held;
+      line.held = [];
+      for (const release of held) release();
     }
   }
 
   private line(session: string): Line {
     let line = this.lines.get(session);
     if (!line) {
-      line = { order: [], next: 0, appending: Promise.resolve(), waiting: new Map() };
+      line = {
+        order: [],
+        after: [],
+        next: 0,
+        writes: 0,
+        spawned: new Set(),
+        appending: Promise.resolve(),
+        waiting: new Map(),
+        held: [],
+        reached: { spawned: new Set(), writes: 0 },
+        behind: [],
+      };
       this.lines.set(session, line);
     }
     return line;
   }
+}
+
+/** Has the session got back to where an earlier run is known to have got: its spawns made again, as many own writes? */
+function caughtUp(line: Line): boolean {
+  if (line.writes < line.reached.writes) return false;
+  for (const child of line.reached.spawned) if (!line.spawned.has(child)) return false;
+  return true;
+}
+
+/** Has the session made the own writes an earlier run made before the merge whose turn it is? */
+function ready(line: Line): boolean {
+  const after = line.after[line.next];
+  return after === undefined || line.writes >= after;
+}
+
+/** Is a merge an earlier run made at this point of the session's writes still to come? */
+function due(line: Line): boolean {
+  const child = line.order[line.next];
+  const after = line.after[line.next];
+  return child !== undefined && after !== undefined && line.spawned.has(child) && after <= line.writes;
 }

@@ -83,6 +83,9 @@ export async function runUnit(
     ...(spec.budget ? { budget: meters(spec.budget) } : {}),
   });
   const untrack = host.track?.(spec.unitId, () => void rt.close());
+  const run = new UnitSessions(host, spec, order, watch.placement);
+  // a merge's verdict event is told as the merge happens: where it fell among its parent's own writes
+  const merges = rt.events$.subscribe((e) => run.observed(e));
   const watched = watch.events ? rt.events$.subscribe((e) => placed(watch, e)) : null;
   // what the unit's root session and its descendants charged, final when it settles (its merge or its failure)
   let usage: UnitUsage = { tokens: 0, requests: 0 };
@@ -90,7 +93,6 @@ export async function runUnit(
     if ((e.type === 'session.merged' || e.type === 'session.failed') && e.path.length === 1 && e.charged) usage = e.charged;
   });
   try {
-    const run = new UnitSessions(host, spec, order, watch.placement);
     const body = host.bodies.get(spec.body);
     // the unit's root session is a child of the spawning session's span, wherever it runs
     const outcome = await withTraceCarrier(spec.trace, () =>
@@ -115,6 +117,7 @@ export async function runUnit(
     untrack?.();
     await rt.close();
     watched?.unsubscribe();
+    merges.unsubscribe();
     // every event of a unit that ends is in the log before its result is recorded
     await watch.events?.flush();
   }

@@ -1,4 +1,4 @@
-import type { BudgetSpec, Session, SessionFailure, SessionOutcome, SpawnOptions } from '@cohort/runtime';
+import type { BudgetSpec, RuntimeEvent, Session, SessionFailure, SessionOutcome, SpawnOptions } from '@cohort/runtime';
 import { adoptCommit, draftView, failSession, traceCarrier } from '@cohort/runtime';
 import { DurableError } from '../DurableError.ts';
 import { jsonProblem } from '../jsonProblem.ts';
@@ -23,6 +23,9 @@ import type { UnitHost } from './UnitRun.ts';
  * only the attempts no worker recorded.
  */
 export class UnitSessions implements SessionUnit {
+  /** The proxy sessions waiting for their child units, by id: the session they merge into, their turn's key. */
+  private readonly proxies = new Map<string, { readonly parent: DurableSession<unknown>; readonly key: string }>();
+
   constructor(
     private readonly host: UnitHost,
     private readonly spec: UnitSpec,
@@ -32,6 +35,21 @@ export class UnitSessions implements SessionUnit {
 
   nameOf(body: unknown): string | undefined {
     return this.host.bodies.nameOf(body);
+  }
+
+  wrote(key: string, writes: number): void {
+    this.order.wrote(key, writes);
+  }
+
+  settled(key: string): Promise<void> {
+    return this.order.settled(key);
+  }
+
+  /** A merge of a proxy's commit into its parent was decided: its place among the parent's own writes is recorded. */
+  observed(event: RuntimeEvent): void {
+    if (event.type !== 'session.merged' && event.type !== 'session.rejected') return;
+    const proxy = this.proxies.get(event.sessionId);
+    if (proxy) this.order.merged(proxy.parent.key, proxy.key, proxy.parent.ownWrites);
   }
 
   async recordStep<T>(key: string, name: string, run: () => Promise<T>): Promise<T> {
@@ -59,9 +77,16 @@ export class UnitSessions implements SessionUnit {
     // the first attempt starts on its parent's draft at the spawn; a retry on the draft as it is then
     const firstView = parent.viewOps();
     const remoteFailures = new Map<string, SessionFailure>();
+    const attempts: string[] = [];
+    this.order.spawned(parent.key, key, parent.ownWrites);
     const proxy = async (p: Session): Promise<unknown> => {
       this.placement.proxy(p.id);
       if (refusal) throw refusal;
+      const turn = p.attempt === 1 ? key : `${key}#${p.attempt}`;
+      this.proxies.set(p.id, { parent, key: turn });
+      attempts.push(p.id);
+      // a child unit starts on a view that may hold earlier merges: their places are recorded first
+      await this.order.recorded();
       const ops = p.attempt === 1 ? firstView : parent.viewOps();
       const start = draftView(p)?.revision ?? 0;
       const unitId = `${this.spec.unitId}/${key}${p.attempt > 1 ? `#${p.attempt}` : ''}`;
@@ -85,7 +110,6 @@ export class UnitSessions implements SessionUnit {
         ...(trace ? { trace } : {}),
       });
       arrived = true;
-      const turn = p.attempt === 1 ? key : `${key}#${p.attempt}`;
       await this.order.turn(parent.key, turn);
       // the next in line merges once this attempt has settled: merged into its parent, or failed
       if (p.signal.aborted) this.order.done(parent.key, turn);
@@ -108,6 +132,7 @@ export class UnitSessions implements SessionUnit {
       ...(options.budget ? { budget: carvedBudget(options.budget) } : {}),
       ...(options.retry ? { retry: options.retry } : {}),
     });
+    for (const id of attempts) this.proxies.delete(id);
     if (outcome.status !== 'failed') return outcome;
     // the child's failure as it had it (its path in the run's tree, what it discarded), at the proxy's attempt
     const remote = remoteFailures.get(outcome.sessionId);

@@ -53,4 +53,95 @@ describe('MergeOrder', () => {
     await order.turn('0.1', '0.1.1');
     expect(journal.rows('u')).toEqual({ 'order:0:0': '0.1', 'order:0.1:0': '0.1.1' });
   });
+
+  it('records where each merge fell among its session’s own writes', async () => {
+    const journal = new MemoryJournal();
+    const order = new MergeOrder(journal as unknown as Journal, 'u');
+    await order.load();
+    await order.turn('0', '0.1');
+    order.merged('0', '0.1', 0);
+    order.done('0', '0.1');
+    order.wrote('0', 1);
+    order.wrote('0', 2);
+    await order.turn('0', '0.2');
+    order.merged('0', '0.2', 2);
+    // a merge's place is recorded once
+    order.merged('0', '0.2', 3);
+    await order.recorded();
+    expect(journal.rows('u')).toEqual({ 'order:0:0': '0.1', 'after:0:0': 0, 'order:0:1': '0.2', 'after:0:1': 2 });
+  });
+
+  it('a resumed run holds a recorded merge until its session made as many own writes as before, and its body while it is due', async () => {
+    const journal = new MemoryJournal();
+    await journal.record('u', 'order:0:0', '0.1');
+    await journal.record('u', 'after:0:0', 0);
+    await journal.record('u', 'order:0:1', '0.2');
+    await journal.record('u', 'after:0:1', 2);
+    const order = new MergeOrder(journal as unknown as Journal, 'u');
+    await order.load();
+    const merged: string[] = [];
+    const take = async (child: string) => {
+      await order.turn('0', child);
+      merged.push(child);
+      order.done('0', child);
+    };
+    order.spawned('0', '0.1', 0);
+    order.spawned('0', '0.2', 0);
+    // recorded after no own write: it goes at once
+    await take('0.1');
+    const second = take('0.2');
+    await settle();
+    expect(merged).toEqual(['0.1']);
+    order.wrote('0', 1);
+    await settle();
+    expect(merged, 'one write short').toEqual(['0.1']);
+    order.wrote('0', 2);
+    // the body waits while the merge recorded at this point is still to come
+    const body = order.settled('0').then(() => merged.length);
+    await second;
+    expect(await body).toBe(2);
+    expect(merged).toEqual(['0.1', '0.2']);
+  });
+
+  it('a body is not held by a recorded merge of a child it has not spawned again yet', async () => {
+    const journal = new MemoryJournal();
+    await journal.record('u', 'order:0:0', '0.2');
+    await journal.record('u', 'after:0:0', 0);
+    const order = new MergeOrder(journal as unknown as Journal, 'u');
+    await order.load();
+    // the body spawns 0.2 only after what it waits for now: holding it would never end
+    await order.settled('0');
+    order.spawned('0', '0.2', 0);
+    let released = false;
+    const held = order.settled('0').then(() => {
+      released = true;
+    });
+    await settle();
+    expect(released).toBe(false);
+    await order.turn('0', '0.2');
+    order.done('0', '0.2');
+    await held;
+    expect(released).toBe(true);
+  });
+
+  it('a resumed run merges a child no run merged only once its session is back where it had got to', async () => {
+    const journal = new MemoryJournal();
+    // before the crash: 0.1 spawned after no own write, 0.2 after one; neither merged
+    await journal.record('u', 'spawn:0.1', 0);
+    await journal.record('u', 'spawn:0.2', 1);
+    const order = new MergeOrder(journal as unknown as Journal, 'u');
+    await order.load();
+    const merged: string[] = [];
+    order.spawned('0', '0.1', 0);
+    // 0.1's outcome is recorded: it is there at once
+    const first = order.turn('0', '0.1').then(() => merged.push('0.1'));
+    await settle();
+    order.wrote('0', 1);
+    await settle();
+    expect(merged, 'not before the spawn of 0.2 again').toEqual([]);
+    order.spawned('0', '0.2', 1);
+    await first;
+    expect(merged).toEqual(['0.1']);
+    expect(journal.rows('u')['order:0:0']).toBe('0.1');
+  });
 });

@@ -2,7 +2,7 @@ import type { SessionPlan } from '../Scenario.ts';
 
 /**
  * A durable session tree: every session a registered body (a unit of its own), each program
- * its own steps first, then its children spawned side by side — and, with faults, the point at
+ * its own steps with its children's spawns (side by side) among them — and, with faults, the point at
  * which the process running it crashes. The tree is run twice: once without the crash, and
  * once with it, all in-memory state dropped at the crash and the run resumed from its records.
  */

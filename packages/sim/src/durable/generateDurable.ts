@@ -16,9 +16,9 @@ const THINK_MS = [0, 1, 2, 3, 5, 8, 13] as const;
 
 /**
  * Draws a durable tree for about three seeds in ten (null otherwise), with a crash point when
- * faults are on. Its sessions write first and spawn last, their children side by side: a
- * resumed session then rebuilds its draft from its own writes and its recorded children in
- * their recorded order, whatever the children's timing after the resume.
+ * faults are on. Its sessions spawn their children (side by side) among their own writes: a
+ * resumed session must merge each recorded child after as many of its own writes as before,
+ * whatever the children's timing after the resume.
  *
  * @example
  * generateDurable(createPrng(3).fork('durable'), { seedSkills: 3, faults: true });
@@ -67,13 +67,13 @@ function durableSession(prng: Prng, ctx: DurableContext, quota: { left: number }
       : { kind: 'abort', reason: `scripted abort in ${at.name}` };
     steps.splice(prng.int(0, steps.length), 0, fault);
   }
-  // children last, side by side: what a child sees does not depend on when its siblings end
+  // children among the session's own steps: a child's outcome may come before or after the writes that follow its spawn
   const children = at.depth < 2 ? Math.min(quota.left, prng.int(at.depth === 0 ? 1 : 0, at.depth === 0 ? 3 : 2)) : 0;
   const hot = prng.chance(0.6) ? prng.int(0, ctx.seedSkills - 1) : null;
   const shared = prng.chance(0.3) ? `shared-${at.name}` : null;
   for (let c = 1; c <= children; c++) {
     const child = durableSession(prng, ctx, quota, { name: `${at.name}.${c}`, depth: at.depth + 1, hot, shared });
-    steps.push({ kind: 'spawn', child, wait: false });
+    steps.splice(prng.int(0, steps.length), 0, { kind: 'spawn', child, wait: false });
   }
   return { name: at.name, timeoutMs: null, budget: null, retry: null, stubborn: false, steps };
 }

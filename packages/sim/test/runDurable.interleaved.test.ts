@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { SimulatedClock } from '@cohort/runtime';
+import { Skillbook } from '@cohort/skillbook';
+import type { DurableCrash, SessionPlan, Step } from '@cohort/sim';
+import { runDurable } from '../src/durable/runDurable.ts';
+import type { DurableObservation } from '../src/durable/runDurable.ts';
+import { checkDurableResume, checkRecordedOnce } from '../src/invariants/checkDurable.ts';
+import type { CheckInput } from '../src/invariants/verdict.ts';
+
+const session = (name: string, steps: Step[]): SessionPlan => ({
+  name,
+  timeoutMs: null,
+  budget: null,
+  retry: null,
+  stubborn: false,
+  steps,
+});
+const think = (ms: number): Step => ({ kind: 'think', ms });
+const spawn = (child: SessionPlan): Step => ({ kind: 'spawn', child, wait: false });
+/** An UPDATE of the seed skill: two sessions doing it conflict when neither saw the other's. */
+const updateSeed = (by: string): Step => ({
+  kind: 'tool',
+  op: { type: 'UPDATE', target: { from: 'seed', index: 0 }, text: `by ${by}`, section: 'context', invalid: null },
+  thenThrow: false,
+});
+const add = (by: string): Step => ({
+  kind: 'tool',
+  op: { type: 'ADD', target: null, text: `learned in ${by}`, section: 'context', invalid: null },
+  thenThrow: false,
+});
+
+/**
+ * The root spawns a child that updates the seed skill after 10 ms, updates it itself after
+ * 5 ms (first: the child's merge is refused as a conflict), then spawns a second child.
+ */
+const tree = session('d1', [
+  spawn(session('d1.1', [think(10), updateSeed('d1.1')])),
+  think(5),
+  updateSeed('d1'),
+  spawn(session('d1.2', [think(30), add('d1.2')])),
+]);
+
+async function run(crash: DurableCrash): Promise<{ resume: readonly string[]; once: readonly string[]; observed: DurableObservation }> {
+  const clock = new SimulatedClock(0);
+  const seeded = Skillbook.empty().applyBatch(
+    { operations: [{ type: 'ADD', section: 'context', issue: 'seed', insight: 'seed' }] },
+    { clock },
+  );
+  if (!seeded.ok) throw new Error('no seed book');
+  const initial = seeded.book;
+  const seedIds = [...initial.skills()].map((s) => s.id);
+  const ctx = { clock, initial, seedIds, conflicts: 'reject' as const, epoch: 1, mutation: null, push: () => 0 };
+  const observed = await runDurable({ root: tree, crash }, ctx);
+  const input = {
+    observations: { epochs: [], reopens: [], writers: null, durable: observed },
+    references: [],
+    unhandled: [],
+  } as CheckInput;
+  const resume = checkDurableResume(input);
+  const once = checkRecordedOnce(input);
+  return { resume: resume.ok ? [] : resume.detail, once: once.ok ? [] : once.detail, observed };
+}
+
+describe('runDurable, children spawned among their parent’s writes', () => {
+  it('runDurable - a crash after the child was refused: resumed, its recorded outcome is refused again after the root’s write', async () => {
+    const { resume, once, observed } = await run({ at: 'append', when: 'before' });
+    expect(observed.crashed.recordedBefore).toContain('durable-1/0.1');
+    expect(observed.reference.history?.flatMap((c) => (c.kind === 'commit' ? c.entries.map((e) => e.name) : []))).toEqual(['d1', 'd1.2']);
+    expect({ resume, once }).toEqual({ resume: [], once: [] });
+  });
+
+  it('runDurable - a crash just after the child’s outcome was recorded, before its parent took it in: it merges where the parent had got to', async () => {
+    const { resume, once, observed } = await run({ at: 'child-result', after: 1 });
+    expect(observed.crashed.recordedBefore).toEqual(['durable-1/0.1']);
+    expect({ resume, once }).toEqual({ resume: [], once: [] });
+  });
+});
