@@ -129,5 +129,6 @@ async function reload(client: PoolClient, schema: string, sequencer: CommitSeque
   const read = await readBook(client, schema, true);
   if (!read) return;
   sequencer.takeLeases({ through: 0, ranges: [] }, read.leases);
-  if (read.book.revision >= revision) sequencer.absorb(read.book);
+  // a catch-up beside this one may have taken the sequencer past what was read: never back
+  if (read.book.revision >= revision && read.book.revision >= sequencer.book.revision) sequencer.absorb(read.book);
 }
