@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SimulatedClock } from '@cohort/runtime';
-import { Skillbook } from '@cohort/skillbook';
 import type { DurableCrash, SessionPlan, Step } from '@cohort/sim';
-import { runDurable } from '../src/durable/runDurable.ts';
 import type { DurableObservation } from '../src/durable/runDurable.ts';
-import { checkDurableResume, checkRecordedOnce } from '../src/invariants/checkDurable.ts';
-import type { CheckInput } from '../src/invariants/verdict.ts';
+import { checkTree, runTree } from './utils/durableTree.ts';
 
 const session = (name: string, steps: Step[]): SessionPlan => ({
   name,
@@ -41,24 +37,8 @@ const tree = session('d1', [
 ]);
 
 async function run(crash: DurableCrash): Promise<{ resume: readonly string[]; once: readonly string[]; observed: DurableObservation }> {
-  const clock = new SimulatedClock(0);
-  const seeded = Skillbook.empty().applyBatch(
-    { operations: [{ type: 'ADD', section: 'context', issue: 'seed', insight: 'seed' }] },
-    { clock },
-  );
-  if (!seeded.ok) throw new Error('no seed book');
-  const initial = seeded.book;
-  const seedIds = [...initial.skills()].map((s) => s.id);
-  const ctx = { clock, initial, seedIds, conflicts: 'reject' as const, epoch: 1, mutation: null, push: () => 0 };
-  const observed = await runDurable({ root: tree, crash }, ctx);
-  const input = {
-    observations: { epochs: [], reopens: [], writers: null, durable: observed },
-    references: [],
-    unhandled: [],
-  } as CheckInput;
-  const resume = checkDurableResume(input);
-  const once = checkRecordedOnce(input);
-  return { resume: resume.ok ? [] : resume.detail, once: once.ok ? [] : once.detail, observed };
+  const observed = await runTree(tree, crash);
+  return { ...checkTree(observed), observed };
 }
 
 describe('runDurable, children spawned among their parent’s writes', () => {

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { SimulatedClock } from '@cohort/runtime';
-import { Skillbook } from '@cohort/skillbook';
+import type { Skillbook } from '@cohort/skillbook';
 import type { DurableCrash, SessionPlan } from '@cohort/sim';
-import { runDurable } from '../src/durable/runDurable.ts';
 import type { DurableObservation } from '../src/durable/runDurable.ts';
 import type { ProcessMutation } from '../src/durable/SimProcess.ts';
-import { checkDurableResume, checkRecordedOnce } from '../src/invariants/checkDurable.ts';
-import type { CheckInput } from '../src/invariants/verdict.ts';
+import { checkTree, runTree } from './utils/durableTree.ts';
 
 /** A session that adds one skill after `ms` of thought, then spawns `children` side by side. */
 function plan(name: string, ms: number, children: readonly SessionPlan[] = []): SessionPlan {
@@ -27,28 +24,9 @@ function plan(name: string, ms: number, children: readonly SessionPlan[] = []): 
 // the second child ends first: its outcome is recorded (and merged) before the first one's
 const tree = plan('d1', 1, [plan('d1.1', 20), plan('d1.2', 5, [plan('d1.2.1', 3)])]);
 
-async function run(crash: DurableCrash, mutation: ProcessMutation = null): Promise<DurableObservation> {
-  const clock = new SimulatedClock(0);
-  const seeded = Skillbook.empty().applyBatch(
-    { operations: [{ type: 'ADD', section: 'context', issue: 'seed', insight: 'seed' }] },
-    { clock },
-  );
-  if (!seeded.ok) throw new Error('no seed book');
-  const initial = seeded.book;
-  const seedIds = [...initial.skills()].map((s) => s.id);
-  return runDurable({ root: tree, crash }, { clock, initial, seedIds, conflicts: 'reject', epoch: 1, mutation, push: () => 0 });
-}
+const run = (crash: DurableCrash, mutation: ProcessMutation = null): Promise<DurableObservation> => runTree(tree, crash, mutation);
 
-function check(observed: DurableObservation): { resume: readonly string[]; once: readonly string[] } {
-  const input = {
-    observations: { epochs: [], reopens: [], writers: null, durable: observed },
-    references: [],
-    unhandled: [],
-  } as CheckInput;
-  const resume = checkDurableResume(input);
-  const once = checkRecordedOnce(input);
-  return { resume: resume.ok ? [] : resume.detail, once: once.ok ? [] : once.detail };
-}
+const check = checkTree;
 
 describe('runDurable', () => {
   it('runDurable - a crash after the root commit reached the store: resumed, the commit is there once and no child runs again', async () => {

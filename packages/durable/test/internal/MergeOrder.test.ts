@@ -6,16 +6,28 @@ import { MemoryJournal } from '../utils/MemoryJournal.ts';
 /** Lets pending promise callbacks run. */
 const settle = () => new Promise((r) => setTimeout(r, 5));
 
+/** A merge order of unit `u` on `journal`, loaded. */
+async function orderOn(journal: MemoryJournal): Promise<MergeOrder> {
+  const order = new MergeOrder(journal as unknown as Journal, 'u');
+  await order.load();
+  return order;
+}
+
+/** A child of session `0` that waits for its turn, merges (into `merged`), and ends its turn (unless `hold`). */
+function merger(order: MergeOrder, merged: string[], options: { readonly hold?: boolean } = {}) {
+  return async (child: string): Promise<void> => {
+    await order.turn('0', child);
+    merged.push(child);
+    if (!options.hold) order.done('0', child);
+  };
+}
+
 describe('MergeOrder', () => {
   it('records arrivals in arrival order, one turn at a time', async () => {
     const journal = new MemoryJournal();
-    const order = new MergeOrder(journal as unknown as Journal, 'u');
-    await order.load();
+    const order = await orderOn(journal);
     const merged: string[] = [];
-    const take = async (child: string) => {
-      await order.turn('0', child);
-      merged.push(child);
-    };
+    const take = merger(order, merged, { hold: true });
     const b = take('0.2');
     await settle();
     const a = take('0.1');
@@ -31,14 +43,9 @@ describe('MergeOrder', () => {
     const journal = new MemoryJournal();
     await journal.record('u', 'order:0:0', '0.3');
     await journal.record('u', 'order:0:1', '0.1');
-    const order = new MergeOrder(journal as unknown as Journal, 'u');
-    await order.load();
+    const order = await orderOn(journal);
     const merged: string[] = [];
-    const take = async (child: string) => {
-      await order.turn('0', child);
-      merged.push(child);
-      order.done('0', child);
-    };
+    const take = merger(order, merged);
     // they arrive 0.2 (not recorded), 0.1, 0.3: merged 0.3, 0.1 as recorded, then 0.2
     await Promise.all([take('0.2'), take('0.1'), take('0.3')]);
     expect(merged).toEqual(['0.3', '0.1', '0.2']);
@@ -47,8 +54,7 @@ describe('MergeOrder', () => {
 
   it('keeps one line per session', async () => {
     const journal = new MemoryJournal();
-    const order = new MergeOrder(journal as unknown as Journal, 'u');
-    await order.load();
+    const order = await orderOn(journal);
     await order.turn('0', '0.1');
     await order.turn('0.1', '0.1.1');
     expect(journal.rows('u')).toEqual({ 'order:0:0': '0.1', 'order:0.1:0': '0.1.1' });
@@ -56,8 +62,7 @@ describe('MergeOrder', () => {
 
   it('records where each merge fell among its session’s own writes', async () => {
     const journal = new MemoryJournal();
-    const order = new MergeOrder(journal as unknown as Journal, 'u');
-    await order.load();
+    const order = await orderOn(journal);
     await order.turn('0', '0.1');
     order.merged('0', '0.1', 0);
     order.done('0', '0.1');
@@ -77,14 +82,9 @@ describe('MergeOrder', () => {
     await journal.record('u', 'after:0:0', 0);
     await journal.record('u', 'order:0:1', '0.2');
     await journal.record('u', 'after:0:1', 2);
-    const order = new MergeOrder(journal as unknown as Journal, 'u');
-    await order.load();
+    const order = await orderOn(journal);
     const merged: string[] = [];
-    const take = async (child: string) => {
-      await order.turn('0', child);
-      merged.push(child);
-      order.done('0', child);
-    };
+    const take = merger(order, merged);
     order.spawned('0', '0.1', 0);
     order.spawned('0', '0.2', 0);
     // recorded after no own write: it goes at once
@@ -107,8 +107,7 @@ describe('MergeOrder', () => {
     const journal = new MemoryJournal();
     await journal.record('u', 'order:0:0', '0.2');
     await journal.record('u', 'after:0:0', 0);
-    const order = new MergeOrder(journal as unknown as Journal, 'u');
-    await order.load();
+    const order = await orderOn(journal);
     // the body spawns 0.2 only after what it waits for now: holding it would never end
     await order.settled('0');
     order.spawned('0', '0.2', 0);
@@ -129,8 +128,7 @@ describe('MergeOrder', () => {
     // before the crash: 0.1 spawned after no own write, 0.2 after one; neither merged
     await journal.record('u', 'spawn:0.1', 0);
     await journal.record('u', 'spawn:0.2', 1);
-    const order = new MergeOrder(journal as unknown as Journal, 'u');
-    await order.load();
+    const order = await orderOn(journal);
     const merged: string[] = [];
     order.spawned('0', '0.1', 0);
     // 0.1's outcome is recorded: it is there at once
