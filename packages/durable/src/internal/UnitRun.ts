@@ -10,7 +10,7 @@ import type { BookAt } from './BookAt.ts';
 import { DurableSession } from './DurableSession.ts';
 import type { Records } from './Records.ts';
 import { MergeOrder } from './MergeOrder.ts';
-import { UnitSessions } from './UnitSessions.ts';
+import { UnitSessions, withoutWallClock } from './UnitSessions.ts';
 import { UnitStore } from './UnitStore.ts';
 import type { UnitPlacement } from './UnitPlacement.ts';
 import { recordStart, watchUnit } from './UnitWatch.ts';
@@ -80,16 +80,16 @@ export async function runUnit(
     ...(host.clock ? { clock: host.clock } : {}),
     ...(host.conflicts ? { conflicts: host.conflicts } : {}),
     // what the spawning session had left: the unit's root session spends from it
-    ...(spec.budget ? { budget: meters(spec.budget) } : {}),
+    ...(spec.budget ? { budget: withoutWallClock(spec.budget) } : {}),
   });
   const untrack = host.track?.(spec.unitId, () => void rt.close());
   const run = new UnitSessions(host, spec, order, watch.placement);
-  // a merge's verdict event is told as the merge happens: where it fell among its parent's own writes
-  const merges = rt.events$.subscribe((e) => run.observed(e));
-  const watched = watch.events ? rt.events$.subscribe((e) => placed(watch, e)) : null;
-  // what the unit's root session and its descendants charged, final when it settles (its merge or its failure)
   let usage: UnitUsage = { tokens: 0, requests: 0 };
-  const charges = rt.events$.subscribe((e) => {
+  const events = rt.events$.subscribe((e) => {
+    // a merge's verdict event is told as the merge happens: where it fell among its parent's own writes
+    run.observed(e);
+    if (watch.events) placed(watch, e);
+    // what the unit's root session and its descendants charged, final when it settles (its merge or its failure)
     if ((e.type === 'session.merged' || e.type === 'session.failed') && e.path.length === 1 && e.charged) usage = e.charged;
   });
   try {
@@ -113,11 +113,9 @@ export async function runUnit(
     );
     return { ...resultOf(spec, outcome, rt.audit), usage };
   } finally {
-    charges.unsubscribe();
     untrack?.();
     await rt.close();
-    watched?.unsubscribe();
-    merges.unsubscribe();
+    events.unsubscribe();
     // every event of a unit that ends is in the log before its result is recorded
     await watch.events?.flush();
   }
@@ -135,11 +133,6 @@ function placed(watch: UnitWatch, event: Parameters<UnitPlacement['map']>[0]): v
 function unitLimits(limits: Partial<Limits> | undefined, spec: UnitSpec): Partial<Limits> {
   const depth = spec.home ? spec.home.path.length - 1 : 0;
   return { ...limits, maxDepth: Math.max(0, (limits?.maxDepth ?? defaultLimits.maxDepth) - depth) };
-}
-
-/** A budget's tokens and requests (a unit's wall clock is its root session's, from its recorded start). */
-function meters({ ms: _, ...rest }: NonNullable<UnitSpec['budget']>): NonNullable<UnitSpec['budget']> {
-  return rest;
 }
 
 /** The unit's result, its sessions renamed to their place in the parent's tree (`spec.home`). */

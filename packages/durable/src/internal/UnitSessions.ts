@@ -129,7 +129,7 @@ export class UnitSessions implements SessionUnit {
     this.placement.expectProxy(parent.inner.id);
     const outcome = await parent.inner.spawn(proxy, {
       ...(options.name !== undefined ? { name: options.name } : {}),
-      ...(options.budget ? { budget: carvedBudget(options.budget) } : {}),
+      ...(options.budget ? { budget: withoutWallClock(options.budget) } : {}),
       ...(options.retry ? { retry: options.retry } : {}),
     });
     for (const id of attempts) this.proxies.delete(id);
@@ -147,9 +147,11 @@ function seedOf(result: Extract<UnitResult, { status: 'failed' }>) {
   return { kind, category, message, ...(error ? { error } : {}), ...(conflicts ? { conflicts } : {}) };
 }
 
-/** The part of a spawn's budget carved in the parent's tree: tokens and requests (the child unit keeps the wall clock). */
-function carvedBudget(budget: BudgetSpec): BudgetSpec {
-  const { ms: _, ...meters } = budget;
+/**
+ * A budget's tokens and requests, without its wall clock: the part carved in the parent's tree
+ * (the child unit keeps the wall clock, from its recorded first start).
+ */
+export function withoutWallClock<B extends { readonly ms?: number | undefined }>({ ms: _, ...meters }: B): Omit<B, 'ms'> {
   return meters;
 }
 

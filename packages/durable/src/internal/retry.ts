@@ -42,20 +42,27 @@ function defaultSleep(ms: number): Promise<void> {
 type StoreAnswer = { readonly ok: true } | { readonly ok: false; readonly error: { readonly code: string; readonly message: string } };
 
 /**
- * Asks the store again, waiting 100 ms, 200 ms, 400 ms, … in between, while it answers `io`
- * (a terminated connection, a server restarting) — up to `tries` times in all; any other
- * answer, or the last `io`, is returned. Only for what is safe to ask twice: a read, a lease
- * (an unused one is a gap in the ids, never a reuse), an append refused with `io` (nothing of
- * it was kept) whose caller looks it up in the history before appending again.
+ * Asks again, waiting 100 ms, 200 ms, 400 ms, … in between, while `again` says of the answer
+ * that the database was out of reach — up to `tries` times in all; the last answer.
  */
-export async function retryStoreIo<T extends StoreAnswer>(
+export async function askAgainWhile<T>(
   ask: () => Promise<T>,
+  again: (answer: T) => boolean,
   tries = RECONNECT_TRIES,
   sleep = defaultSleep,
 ): Promise<T> {
   for (let i = 1; ; i++) {
     const answer = await ask();
-    if (answer.ok || answer.error.code !== 'io' || i >= tries) return answer;
+    if (!again(answer) || i >= tries) return answer;
     await sleep(100 * 2 ** (i - 1));
   }
+}
+
+/**
+ * Asks the store again while it answers `io` (a terminated connection, a server restarting),
+ * as {@link askAgainWhile} does. Only for what is safe to ask twice: a read, a lease (an unused
+ * one is a gap in the ids, never a reuse).
+ */
+export function retryStoreIo<T extends StoreAnswer>(ask: () => Promise<T>, tries = RECONNECT_TRIES, sleep = defaultSleep): Promise<T> {
+  return askAgainWhile(ask, (answer) => !answer.ok && answer.error.code === 'io', tries, sleep);
 }

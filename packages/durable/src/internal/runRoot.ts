@@ -3,7 +3,7 @@ import type { Clock, SessionFailure, SessionOutcome } from '@cohort/runtime';
 import type { AuditBlock, Store, StoreError } from '@cohort/store';
 import { DurableError } from '../DurableError.ts';
 import type { UnitResult } from '../UnitSpec.ts';
-import { RECONNECT_TRIES } from './retry.ts';
+import { RECONNECT_TRIES, askAgainWhile } from './retry.ts';
 import { runUnit, unitRuntimeId } from './UnitRun.ts';
 import type { UnitHost } from './UnitRun.ts';
 import { watchUnit } from './UnitWatch.ts';
@@ -43,7 +43,7 @@ export async function runRoot(host: UnitHost, spec: RootSpec): Promise<SessionOu
   const watch = watchUnit(host, unit, unitRuntimeId(spec.runId));
   const result = await runUnit(host, unit, watch);
   const outcome = await landRoot(host, spec, base, result);
-  await reportLanding(watch, outcome, result);
+  await reportLanding(watch, outcome, result, host.clock?.now() ?? Date.now());
   return outcome;
 }
 
@@ -82,11 +82,10 @@ async function landRoot(host: UnitHost, spec: RootSpec, base: number, result: Un
  * revision, or failed (the store refused the commit). The unit's own runtime reported
  * everything before; its commit into its in-memory store is no landing.
  */
-async function reportLanding(watch: UnitWatch, outcome: SessionOutcome, result: UnitResult): Promise<void> {
+async function reportLanding(watch: UnitWatch, outcome: SessionOutcome, result: UnitResult, at: number): Promise<void> {
   if (!watch.events || result.status === 'failed') return;
   const where = { ...(watch.placement.worker !== undefined ? { worker: watch.placement.worker } : {}), unit: watch.placement.unitId };
   const { sessionId, path } = outcome;
-  const at = Date.now();
   if (outcome.status === 'committed') {
     const ops = result.entries.reduce((n, e) => n + e.ops.length, 0);
     watch.events.push({
@@ -122,27 +121,23 @@ export async function appendOnceRetried(
   {
     clock,
     tries = RECONNECT_TRIES,
-    sleep = pause,
+    sleep,
   }: { readonly clock?: Clock | undefined; readonly tries?: number; readonly sleep?: (ms: number) => Promise<void> } = {},
 ): Promise<Appended> {
-  for (let i = 1; ; i++) {
-    const appended = await appendOnce(store, base, result, clock);
-    if (!('unavailable' in appended)) return appended;
-    if (i >= tries) {
-      const message = `the store could not take the root commit (tried ${tries} times): ${appended.unavailable.message}`;
-      throw new DurableError('DURABLE_STORE_UNAVAILABLE', message, { cause: asError(appended.unavailable) });
-    }
-    await sleep(100 * 2 ** (i - 1));
-  }
+  const appended = await askAgainWhile(
+    () => appendOnce(store, base, result, clock),
+    (a) => 'unavailable' in a,
+    tries,
+    sleep,
+  );
+  if (!('unavailable' in appended)) return appended;
+  const message = `the store could not take the root commit (tried ${tries} times): ${appended.unavailable.message}`;
+  throw new DurableError('DURABLE_STORE_UNAVAILABLE', message, { cause: asError(appended.unavailable) });
 }
 
 /** A store's refusal as an error of the cause chain: its code and message, and what the store got (the driver's error). */
 function asError(e: StoreError): Error {
   return Object.assign(new Error(e.message, e.cause !== undefined ? { cause: e.cause } : {}), { code: e.code });
-}
-
-function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**
