@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Skillbook } from '@cohort/skillbook';
 import { resolveSharedOptions } from '@cohort/store/adapter';
+import type { ResolvedSharedOptions } from '@cohort/store/adapter';
 import type { StoreClock } from '@cohort/store';
 
 /** Options of {@link PostgresStore.open}; all but `url` have a default. */
@@ -34,18 +35,14 @@ export interface PostgresStoreOptions {
 }
 
 /** {@link PostgresStoreOptions} with every default filled in. */
-export interface ResolvedPostgresOptions {
+export interface ResolvedPostgresOptions extends ResolvedSharedOptions {
   readonly url: string;
   readonly schema: string;
-  readonly writerId: string;
-  readonly initialBook: Skillbook | null;
-  readonly create: boolean;
   readonly poolSize: number;
   readonly connectTimeoutMs: number;
   readonly statementTimeoutMs: number;
   readonly inDoubtTimeoutMs: number;
   readonly listen: boolean;
-  readonly clock: StoreClock;
   /** The URL as notices and errors show it: no password, the schema as `?schema=`. */
   readonly display: string;
 }

@@ -7,6 +7,7 @@ import type { StoreFs } from './StoreFs.ts';
 import type { ProcessIdentity } from './internal/disk/WriterLock.ts';
 import { isProcessAlive } from './internal/disk/WriterLock.ts';
 import { resolveSharedOptions } from './internal/resolveSharedOptions.ts';
+import type { ResolvedSharedOptions } from './internal/resolveSharedOptions.ts';
 
 /** Options of {@link FileStore.open}; every one has a default. */
 export interface FileStoreOptions {
@@ -51,17 +52,13 @@ export interface FileStoreOptions {
 }
 
 /** {@link FileStoreOptions} with every default filled in. */
-export interface ResolvedFileStoreOptions {
+export interface ResolvedFileStoreOptions extends ResolvedSharedOptions {
   readonly fs: StoreFs;
-  readonly clock: StoreClock;
-  readonly writerId: string;
   readonly checkpointEvery: number;
   readonly checkpointJournalRatio: number;
   readonly idleCheckpointMs: number;
   readonly lockLeaseMs: number;
   readonly lockWaitMs: number;
-  readonly initialBook: Skillbook | null;
-  readonly create: boolean;
   readonly process: ProcessIdentity;
   /** `null`: the document's own mode, else `0o644` (decided when the document is found). */
   readonly fileMode: number | null;

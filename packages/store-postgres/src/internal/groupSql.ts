@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { PoolClient } from 'pg';
 import { inSchema } from './migrations.ts';
 
-/** What one group transaction writes, as JSON records (see {$link writeGroupRows}). */
+/** What one group transaction writes, as JSON records (see {@link writeGroupRows}). */
 export interface GroupRows {
   readonly commits: readonly Record<string, unknown>[];
   readonly blocks: readonly Record<string, unknown>[];

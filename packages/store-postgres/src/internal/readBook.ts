@@ -1,6 +1,7 @@
 import type { PoolClient } from 'pg';
 import { Skillbook } from '@cohort/skillbook';
 import type { IdLease } from '@cohort/store';
+import { withLiterals } from './groupSql.ts';
 import { inSchema } from './migrations.ts';
 import { HISTORY_SQL, SKILL_COLUMNS, skillOfRow } from './rows.ts';
 import type { CommitRow, SkillRow } from './rows.ts';
@@ -82,12 +83,11 @@ export interface HeadQuery {
  * trip shorter per statement.
  */
 export async function readHead(client: PoolClient, schema: string, q: HeadQuery): Promise<HeadRead> {
-  for (const n of [q.revision, q.leaseNumber, q.page])
-    if (!Number.isSafeInteger(n) || n < 0) throw new Error(`readHead: ${n} is not a position to write into a query`);
+  for (const n of [q.revision, q.leaseNumber, q.page]) if (n < 0) throw new Error(`readHead: ${n} is not a position to write into a query`);
   const statements = [
     ...(q.lock ? ['BEGIN', `${BOOK_ROW_SQL} FOR UPDATE`] : [BOOK_ROW_SQL]),
-    LEASES_SQL.replace('$1', String(q.leaseNumber)),
-    HISTORY_SQL.replace('$1', String(q.revision)).replace('$2', String(q.page)),
+    withLiterals(LEASES_SQL, [q.leaseNumber]),
+    withLiterals(HISTORY_SQL, [q.revision, q.page]),
   ];
   const results = (await client.query(inSchema(statements.join(';\n'), schema))) as unknown as { rows: unknown[] }[];
   const [bookRows, leaseRows, commitRows] = results.slice(q.lock ? 1 : 0).map((r) => r.rows);
