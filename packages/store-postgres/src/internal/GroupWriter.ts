@@ -41,11 +41,11 @@ export class GroupWriter {
   private readonly queue = new GroupCommitQueue((group) => this.flush(group));
   private groups = 0;
   /**
-   * From the moment a group holds the book's lock until it is answered: the sequencer is the
-   * group's, and a catch-up beside it ({@link PostgresStore}'s, on a notification) must not
-   * move it.
+   * Where the group that holds the book's lock goes back to if it fails (null: no group holds
+   * it): what the sequencer held once the lock was its, or — once it took in the others' commits
+   * (committed, whatever becomes of the group) — that.
    */
-  deciding = false;
+  private restore: Restore | null = null;
 
   constructor(private readonly s: StoreState) {}
 
@@ -57,6 +57,15 @@ export class GroupWriter {
   /** Queues a lease of `count` ids for the next group. */
   lease(count: number): Promise<LeaseResult> {
     return this.queue.lease(count);
+  }
+
+  /**
+   * From the moment a group holds the book's lock until it is answered: the sequencer is the
+   * group's, and a catch-up beside it ({@link PostgresStore}'s, on a notification) must not
+   * move it.
+   */
+  get deciding(): boolean {
+    return this.restore !== null;
   }
 
   /** Runs `task` after everything queued before it (catch-ups share the writer's order). */
@@ -83,20 +92,16 @@ export class GroupWriter {
     const token = `${s.options.writerId}:${s.openedAt}:${(this.groups += 1)}`;
     let decided: DecidedGroup | null = null;
     let caught: CaughtUp | null = null;
-    // where to go back to if the group fails: what the sequencer held once the lock was ours,
-    // or — once it took in the others' commits (committed, whatever becomes of this group) — that
-    let restore: Restore | null = null;
     let failure: Failure | null = null;
     try {
       await s.db.with(async (client) => {
         const phase = { now: 'before' as Failure['phase'] };
         try {
           const head = await readHeadFrom(client, s.options.schema, s.sequencer, s.position, true);
-          this.deciding = true;
-          restore = this.here();
+          this.restore = this.here();
           if (!head.row) throw new Error("the store's book row is gone: another program dropped its tables");
           caught = await catchUp(client, s.options.schema, s.sequencer, s.position, head);
-          restore = this.here();
+          this.restore = this.here();
           decided = await this.decide(client, items, token);
           phase.now = 'commit';
           await this.writeAndCommit(client, decided);
@@ -111,9 +116,9 @@ export class GroupWriter {
     }
     try {
       if (failure === null && decided !== null) return this.acknowledged(decided, caught);
-      return await this.failed(items, failure ?? { phase: 'before', error: new Error('no decision') }, decided, caught, restore);
+      return await this.failed(items, failure ?? { phase: 'before', error: new Error('no decision') }, decided, caught, this.restore);
     } finally {
-      this.deciding = false;
+      this.restore = null;
     }
   }
 

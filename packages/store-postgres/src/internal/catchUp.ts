@@ -119,8 +119,9 @@ export async function catchUp(
     commits += taken.caught.commits;
     for (const w of [...taken.caught.writers].reverse()) if (!writers.includes(w)) writers.unshift(w);
   }
+  // a reload is due only past a book row that was read
   const reloaded = taken.rest === 'reload' && first.row !== null;
-  if (reloaded && first.row) await reload(client, schema, sequencer, first.row.revision);
+  if (reloaded) await reload(client, schema, sequencer, first.row.revision);
   return { from, to: sequencer.book.revision, commits, writers, reloaded, book: sequencer.book };
 }
 
