@@ -8,10 +8,9 @@ import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { now } from '../measure.ts';
 import type { DurableWorkerOptions } from './durableWorkerMain.ts';
-import { PG_URL } from './pgMerges.ts';
+import { PG_URL, sql } from './pgMerges.ts';
 
 /** A line a worker printed, with when it arrived here (`now()`). */
 export interface WorkerLine {
@@ -39,16 +38,6 @@ function entryArgs(): readonly string[] {
   const bundled = process.env['COHORT_BENCH_DURABLE_ENTRY'];
   if (bundled) return [bundled];
   return ['--import', 'tsx', fileURLToPath(new URL('./durableWorkerMain.ts', import.meta.url))];
-}
-
-async function sql(text: string, url = PG_URL): Promise<pg.QueryResult> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await client.query(text);
-  } finally {
-    await client.end();
-  }
 }
 
 /** The durable workers of one scenario run. */
