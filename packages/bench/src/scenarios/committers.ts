@@ -3,12 +3,11 @@
  * committing one small change after another, in this process or in processes of their own
  * sharing one store (a PostgreSQL schema, or one file).
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { createRuntime } from '@cohort/runtime';
 import type { Runtime } from '@cohort/runtime';
 import type { Store } from '@cohort/store';
 import { randomId } from '../books.ts';
+import { childLines, startChild } from '../children.ts';
 import { now } from '../measure.ts';
 import type { CommitterOptions, SharedStore } from './committerMain.ts';
 
@@ -62,13 +61,6 @@ export async function timedCommitters(
   return ms;
 }
 
-/** How to start a committer process: the bundle `./pnpmw bench` builds, or the source through tsx. */
-function entryArgs(): readonly string[] {
-  const bundled = process.env['COHORT_BENCH_COMMITTER_ENTRY'];
-  if (bundled) return [bundled];
-  return ['--import', 'tsx', fileURLToPath(new URL('./committerMain.ts', import.meta.url))];
-}
-
 /** Starts `processes` committer processes on `store`, lets them go together, and returns the ms until the last one's merges were all durable. */
 export async function manyProcesses(
   store: SharedStore,
@@ -77,26 +69,14 @@ export async function manyProcesses(
 ): Promise<number> {
   const children = Array.from({ length: processes }, (_, p) => {
     const args: CommitterOptions = { store, seed: 70 + p, tag: `p${p}`, ...options };
-    const child = spawn(process.execPath, [...entryArgs(), JSON.stringify(args)], {
-      cwd: fileURLToPath(new URL('../..', import.meta.url)),
-      stdio: ['pipe', 'pipe', 'inherit'],
-    });
-    const said = (type: string): Promise<void> =>
-      new Promise((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          if (out.includes(`"type":"${type}"`)) resolve();
-        });
-        child.on('exit', (code) => reject(new Error(`durable merges: a committer process exited with ${code} before "${type}"`)));
-      });
-    return { child, ready: said('ready'), done: said('done') };
+    const child = startChild('COHORT_BENCH_COMMITTER_ENTRY', 'committerMain.ts', args);
+    return { child, lines: childLines(child, `durable merges: committer process p${p}`) };
   });
   try {
-    await Promise.all(children.map((c) => c.ready));
+    await Promise.all(children.map((c) => c.lines.next('ready')));
     const t0 = now();
     for (const c of children) c.child.stdin.write('GO\n');
-    await Promise.all(children.map((c) => c.done));
+    await Promise.all(children.map((c) => c.lines.next('done')));
     return now() - t0;
   } finally {
     for (const c of children) c.child.kill('SIGKILL');

@@ -4,28 +4,20 @@
  * lines they print, read a run's status from DBOS's table; everything killed and dropped at
  * the end.
  */
-import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { childLines, startChild } from '../children.ts';
+import type { ChildLine } from '../children.ts';
 import { now } from '../measure.ts';
 import type { DurableWorkerOptions } from './durableWorkerMain.ts';
-import { PG_URL } from './pgMerges.ts';
-
-/** A line a worker printed, with when it arrived here (`now()`). */
-export interface WorkerLine {
-  readonly type: string;
-  readonly at: number;
-  readonly [key: string]: unknown;
-}
+import { PG_URL, sql } from './pgMerges.ts';
 
 /** One worker process. */
 export interface DurableWorker {
   readonly executorId: string;
-  readonly lines: readonly WorkerLine[];
+  readonly lines: readonly ChildLine[];
   /** The first line of `type` that arrived after `since` (a `now()` time). */
-  next(type: string, since?: number): Promise<WorkerLine>;
+  next(type: string, since?: number): Promise<ChildLine>;
   /** Starts run `id` of the tree of `children` here; resolves with its time in ms, as the worker measured it. */
   run(id: string, children: number): Promise<number>;
   kill(): Promise<void>;
@@ -33,23 +25,6 @@ export interface DurableWorker {
 
 /** What every worker of the fleet is opened with, beyond its databases and id. */
 export type FleetSettings = Omit<DurableWorkerOptions, 'storeUrl' | 'storeSchema' | 'systemDatabaseUrl' | 'executorId'>;
-
-/** How to start a worker process: the bundle `./pnpmw bench` builds, or the source through tsx. */
-function entryArgs(): readonly string[] {
-  const bundled = process.env['COHORT_BENCH_DURABLE_ENTRY'];
-  if (bundled) return [bundled];
-  return ['--import', 'tsx', fileURLToPath(new URL('./durableWorkerMain.ts', import.meta.url))];
-}
-
-async function sql(text: string, url = PG_URL): Promise<pg.QueryResult> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
 
 /** The durable workers of one scenario run. */
 export class DurableFleet {
@@ -68,10 +43,7 @@ export class DurableFleet {
       executorId,
       ...this.settings,
     };
-    const proc = spawn(process.execPath, [...entryArgs(), JSON.stringify(options)], {
-      cwd: fileURLToPath(new URL('../..', import.meta.url)),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const proc = startChild('COHORT_BENCH_DURABLE_ENTRY', 'durableWorkerMain.ts', options);
     const worker = watch(proc, executorId);
     this.workers.push(worker);
     await worker.next('ready');
@@ -108,38 +80,9 @@ export class DurableFleet {
   }
 }
 
-/** Reads a worker's JSON lines as they come. */
+/** A worker on `proc`, reading its JSON lines as they come. */
 function watch(proc: ChildProcessWithoutNullStreams, executorId: string): DurableWorker {
-  const lines: WorkerLine[] = [];
-  const waiters = new Set<() => void>();
-  let pending = '';
-  let errors = '';
-  proc.stdout.on('data', (chunk: Buffer) => {
-    pending += chunk.toString();
-    for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n')) {
-      const text = pending.slice(0, nl);
-      pending = pending.slice(nl + 1);
-      if (text.startsWith('{')) lines.push({ ...(JSON.parse(text) as { type: string }), at: now() });
-    }
-    for (const w of waiters) w();
-  });
-  proc.stderr.on('data', (chunk: Buffer) => void (errors = (errors + chunk.toString()).slice(-4_000)));
-  proc.on('exit', () => {
-    for (const w of waiters) w();
-  });
-  const next = (type: string, since = -1): Promise<WorkerLine> =>
-    new Promise((resolve, reject) => {
-      const check = (): void => {
-        const found = lines.find((l) => l.type === type && l.at > since);
-        if (found) resolve(found);
-        else if (proc.exitCode !== null || proc.signalCode !== null) {
-          reject(new Error(`durable trees: worker ${executorId} exited before printing ${type}:\n${errors}`));
-        } else return;
-        waiters.delete(check);
-      };
-      waiters.add(check);
-      check();
-    });
+  const { lines, next } = childLines(proc, `durable trees: worker ${executorId}`);
   return {
     executorId,
     lines,

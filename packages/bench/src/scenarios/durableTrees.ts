@@ -7,7 +7,6 @@
  * process start and DBOS's launch included) and on another worker that takes it over.
  */
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { createRuntime } from '@cohort/runtime';
 import { describeOpenError } from '@cohort/store';
 import { PostgresStore } from '@cohort/store-postgres';
@@ -17,7 +16,7 @@ import { absoluteRow, byMode, medianFigure, ratioRow } from '../Scenario.ts';
 import { fan } from './durableBodies.ts';
 import { DurableFleet } from './durableFleet.ts';
 import type { DurableWorker, FleetSettings } from './durableFleet.ts';
-import { PG_URL } from './pgMerges.ts';
+import { PG_URL, sql } from './pgMerges.ts';
 
 // few connections per worker: the PostgreSQL server's max_connections is shared with everything else on it
 const SETTINGS: FleetSettings = {
@@ -49,9 +48,7 @@ async function inProcess(children: number): Promise<number> {
     return ms;
   } finally {
     await opened.store.close();
-    const client = new pg.Client({ connectionString: PG_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => client.end());
+    await sql(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   }
 }
 

@@ -16,12 +16,12 @@ import { now } from '../measure.ts';
 /** The database: `COHORT_PG_URL`, or the machine's server. */
 export const PG_URL = process.env['COHORT_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-/** Runs `text` (one or more statements) on a connection of its own. */
-export async function sql(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_URL });
+/** Runs `text` (one or more statements) on a connection of its own to `url`. */
+export async function sql(text: string, url = PG_URL): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(text);
+    return await client.query(text);
   } finally {
     await client.end();
   }
