@@ -14,8 +14,6 @@ import { PG_URL, sql } from './pgMerges.ts';
 
 /** One worker process. */
 export interface DurableWorker {
-  readonly executorId: string;
-  readonly lines: readonly ChildLine[];
   /** The first line of `type` that arrived after `since` (a `now()` time). */
   next(type: string, since?: number): Promise<ChildLine>;
   /** Starts run `id` of the tree of `children` here; resolves with its time in ms, as the worker measured it. */
@@ -82,10 +80,8 @@ export class DurableFleet {
 
 /** A worker on `proc`, reading its JSON lines as they come. */
 function watch(proc: ChildProcessWithoutNullStreams, executorId: string): DurableWorker {
-  const { lines, next } = childLines(proc, `durable trees: worker ${executorId}`);
+  const { next } = childLines(proc, `durable trees: worker ${executorId}`);
   return {
-    executorId,
-    lines,
     next,
     async run(id, children) {
       const since = now();

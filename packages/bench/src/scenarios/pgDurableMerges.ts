@@ -92,7 +92,11 @@ export const pgDurableMerges: Scenario = {
     const f = rateFigure(file, merges, 'merges/s', `file store, ${COMMITTERS} committers, 1 process`);
     const f2 = rateFigure(files, merges, 'merges/s', `file store, ${COMMITTERS} committers, 2 processes on one file`);
     const detail = { committers: COMMITTERS, perCommitter, naiveCommitters, pgbenchClients, pgbenchPerClient, size, reps };
-    const at = (p: number): Figure => spread[CURVE.indexOf(p as (typeof CURVE)[number])] ?? a;
+    const at = (p: number): Figure => {
+      const figure = spread[CURVE.indexOf(p as (typeof CURVE)[number])];
+      if (!figure) throw new Error(`pg durable merges: ${p} processes are not on the curve`);
+      return figure;
+    };
     const info = { kind: 'info', text: 'info' } as const;
     const tenfold = { kind: 'at-least', value: 10, text: '≥ 10×' } as const;
     const half = { kind: 'at-least', value: 0.5, text: '≥ 0.5×' } as const;
