@@ -102,9 +102,14 @@ export class SimProcess {
   crash(where: string): void {
     if (this.crashed !== null) return;
     this.crashed = where;
-    this.recordedAtCrash = [...this.world.rows].filter(([, rows]) => rows.has('result')).map(([unit]) => unit);
+    this.recordedAtCrash = this.recordedUnits();
     this.onCrash(where);
     for (const stop of this.stops) stop();
+  }
+
+  /** The units whose outcome is recorded in the world now. */
+  recordedUnits(): string[] {
+    return [...this.world.rows].filter(([, rows]) => rows.has('result')).map(([unit]) => unit);
   }
 
   /** Fails when the process is gone. */
