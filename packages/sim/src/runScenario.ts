@@ -14,6 +14,7 @@ import type { Timeline } from './Timeline.ts';
 import { runWriters } from './runWriters.ts';
 import { runDurable } from './durable/runDurable.ts';
 import type { DurableObservation } from './durable/runDurable.ts';
+import type { DurablePlan } from './durable/DurablePlan.ts';
 import { conflictPolicy } from './runEpoch.ts';
 import type { WritersObservation } from './runWriters.ts';
 
@@ -145,7 +146,7 @@ export async function runScenario(scenario: Scenario, options: ResolvedSimOption
     previous = record;
   }
   const writers = scenario.writers && opens ? await manyWriters(scenario, options, timeline, { sim, initial, seedIds }, epochs) : null;
-  const durable = scenario.durable ? await durableTree(scenario, options, timeline, { initial, seedIds }) : null;
+  const durable = scenario.durable ? await durableTree(scenario.durable, scenario, options, timeline, { initial, seedIds }) : null;
   return { epochs, reopens, external: writer ? { saves: writer.saves, history, merges: [...notices.values()] } : null, writers, durable };
 }
 
@@ -175,12 +176,12 @@ async function manyWriters(
 
 /** Runs the scenario's durable tree after everything else, on a memory store of its own from the initial book. */
 function durableTree(
+  plan: DurablePlan,
   scenario: Scenario,
   options: ResolvedSimOptions,
   timeline: Timeline,
   on: { initial: Skillbook; seedIds: readonly string[] },
-): Promise<DurableObservation> | null {
-  if (!scenario.durable) return null;
+): Promise<DurableObservation> {
   timeline.epoch += 1;
   const mutation =
     options.mutation === 'durable-rerun-recorded'
@@ -188,7 +189,7 @@ function durableTree(
       : options.mutation === 'durable-forget-merge-order'
         ? 'forget-merge-order'
         : null;
-  return runDurable(scenario.durable, {
+  return runDurable(plan, {
     clock: timeline.clock,
     ...on,
     conflicts: conflictPolicy(scenario.policy),

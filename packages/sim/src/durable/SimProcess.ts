@@ -102,9 +102,14 @@ export class SimProcess {
   crash(where: string): void {
     if (this.crashed !== null) return;
     this.crashed = where;
-    this.recordedAtCrash = [...this.world.rows].filter(([, rows]) => rows.has('result')).map(([unit]) => unit);
+    this.recordedAtCrash = this.recordedUnits();
     this.onCrash(where);
     for (const stop of this.stops) stop();
+  }
+
+  /** The units whose outcome is recorded in the world now. */
+  recordedUnits(): string[] {
+    return [...this.world.rows].filter(([, rows]) => rows.has('result')).map(([unit]) => unit);
   }
 
   /** Fails when the process is gone. */
@@ -120,12 +125,12 @@ export class SimProcess {
 
   /** The engine's part: a child unit whose outcome is recorded is that outcome; one that is not runs, and its outcome is recorded. */
   private async runChild(spec: UnitSpec): Promise<UnitResult> {
-    const found = await this.journal().get(spec.unitId, 'result');
+    const found = await this.host.journal.get(spec.unitId, 'result');
     if (found !== undefined && this.mutation !== 'rerun-recorded-children') return found as UnitResult;
     this.alive();
     this.world.starts.push({ unitId: spec.unitId, process: this.index });
     const result = await runUnit(this.host, spec);
-    return (await this.journal().record(spec.unitId, 'result', result)) as UnitResult;
+    return (await this.host.journal.record(spec.unitId, 'result', result)) as UnitResult;
   }
 
   private rows(unit: string): Map<string, unknown> {

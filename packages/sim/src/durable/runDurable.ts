@@ -104,8 +104,7 @@ async function runTwice(plan: DurablePlan, crash: DurableCrash | null, ctx: Dura
     told.push(toldBy(record));
     if (index === 1) {
       crashed = proc.crashed;
-      recordedBefore =
-        proc.crashed !== null ? proc.recordedAtCrash : [...world.rows].flatMap(([u, rows]) => (rows.has('result') ? [u] : []));
+      recordedBefore = proc.crashed !== null ? proc.recordedAtCrash : proc.recordedUnits();
     }
   }
   const history = await clock.settle(readAllHistory(store), MAX_STEPS).catch(() => null);
