@@ -26,8 +26,6 @@ const tree = plan('d1', 1, [plan('d1.1', 20), plan('d1.2', 5, [plan('d1.2.1', 3)
 
 const run = (crash: DurableCrash, mutation: ProcessMutation = null): Promise<DurableObservation> => runTree(tree, crash, mutation);
 
-const check = checkTree;
-
 describe('runDurable', () => {
   it('runDurable - a crash after the root commit reached the store: resumed, the commit is there once and no child runs again', async () => {
     const observed = await run({ at: 'append', when: 'after' });
@@ -41,7 +39,7 @@ describe('runDurable', () => {
     const skills = (book: Skillbook) => [...book.skills()].map((s) => `${s.id} ${s.issue}`);
     expect(skills(crashed.book)).toEqual(skills(reference.book));
     expect(skills(crashed.book)).toHaveLength(5);
-    expect(check(observed)).toEqual({ resume: [], once: [] });
+    expect(checkTree(observed)).toEqual({ resume: [], once: [] });
   });
 
   it('runDurable - a crash after the first child outcome: that child is not run again, the others run again, the run ends as without the crash', async () => {
@@ -49,16 +47,16 @@ describe('runDurable', () => {
     const { crashed } = observed;
     expect(crashed.recordedBefore).toEqual(['durable-1/0.2/0.1']);
     expect(crashed.starts.filter((s) => s.process === 2).map((s) => s.unitId)).toEqual(['durable-1', 'durable-1/0.1', 'durable-1/0.2']);
-    expect(check(observed)).toEqual({ resume: [], once: [] });
+    expect(checkTree(observed)).toEqual({ resume: [], once: [] });
   });
 
   it('runDurable - the checker fails: a resume that runs recorded children again breaks recorded-once', async () => {
-    const { once } = check(await run({ at: 'append', when: 'before' }, 'rerun-recorded-children'));
+    const { once } = checkTree(await run({ at: 'append', when: 'before' }, 'rerun-recorded-children'));
     expect(once.join('\n')).toMatch(/child unit durable-1\/0\.1 was recorded before the resume and ran again/);
   });
 
   it('runDurable - the checker fails: a resume that forgets the merge order of recorded children breaks durable-resume', async () => {
-    const { resume } = check(await run({ at: 'append', when: 'before' }, 'forget-merge-order'));
+    const { resume } = checkTree(await run({ at: 'append', when: 'before' }, 'forget-merge-order'));
     expect(resume.length).toBeGreaterThan(0);
   });
 });

@@ -72,7 +72,12 @@ export class SimProcess {
       record: how.record,
       clock: how.clock,
       seedIds: how.seedIds,
-      bodyOf: (plan) => registered.get(plan.name) ?? scriptBody(plan, env),
+      bodyOf: (plan) => {
+        // every session of a durable tree is a registered body (registered just below)
+        const body = registered.get(plan.name);
+        if (!body) throw new Error(`the durable tree's session ${plan.name} is not registered`);
+        return body;
+      },
     };
     for (const plan of plansOf(how.plan.root)) registered.set(plan.name, scriptBody(plan, env));
     const store = new ProcessStore(world.store, this);
