@@ -59,12 +59,13 @@ export class PostgresStore implements Store {
   private catchUpQueued = false;
   private alongside: Promise<void> | null = null;
   private heardAgain = false;
+  private heardWhileBusy = false;
   private closing: Promise<void> | null = null;
 
   private constructor(private readonly s: StoreState) {
     this.notices$ = s.notices.asObservable();
     this.external$ = s.external.asObservable();
-    this.writer = new GroupWriter(s);
+    this.writer = new GroupWriter(s, () => this.idle());
     this.refusals = new RefusalLog(s, (task) => this.writer.run(task));
     this.resync = new ResyncWindow(s.options.clock, s.sequencer);
     this.listener = s.options.listen
@@ -186,12 +187,18 @@ export class PostgresStore implements Store {
 
   /**
    * A notification (or a reconnection of the listener): catch up, unless we have that revision
-   * already — at once, beside a group waiting for the book's lock, so that the commits of the
-   * writers ahead of it are taken in while it waits rather than once it holds the lock.
+   * already. Not while the writer is busy: its group's read under the book's lock takes in the
+   * same commits, and a second read beside it would only take processor time from the writer
+   * that holds the lock (every other writer waits on that one). What was heard meanwhile is
+   * taken in once the writer is idle.
    */
   private heard(revision: number | null): void {
     if (this.closing) return;
     if (revision !== null && revision <= this.s.sequencer.book.revision) return;
+    if (this.writer.busy) {
+      this.heardWhileBusy = true;
+      return;
+    }
     if (this.alongside) {
       this.heardAgain = true;
       return;
@@ -203,6 +210,13 @@ export class PostgresStore implements Store {
         this.heard(null);
       }
     });
+  }
+
+  /** The writer has nothing left to write: take in what was heard meanwhile. */
+  private idle(): void {
+    if (!this.heardWhileBusy) return;
+    this.heardWhileBusy = false;
+    this.heard(null);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { firstValueFrom } from 'rxjs';
 import { filter } from 'rxjs/operators';
 import { Skillbook, createIdAllocator } from '@cohort/skillbook';
@@ -7,7 +8,7 @@ import type { StoreSnapshot } from '@cohort/store';
 import { addOp, makeCommit, readHistory } from '@cohort/store/testing';
 import type { PostgresStore } from '@cohort/store-postgres';
 import { PgProxy } from './utils/PgProxy.ts';
-import { PgStores, backendsOf } from './utils/openPg.ts';
+import { PgStores, backendsOf, until } from './utils/openPg.ts';
 import { PG_URL, sql } from './utils/pgSchema.ts';
 
 const stores = new PgStores();
@@ -60,6 +61,40 @@ describe('PostgresStore with several writers on one database', () => {
     const seen = await externalAt(a, 3);
     expect(seen.book.toJSON()).toBe(book.toJSON());
     expect(a.current().revision).toBe(3);
+  });
+
+  it('notify - a notification heard while a group waits for the lock starts no read beside it; the store catches up once idle', async () => {
+    const proxy = await PgProxy.start({ host: '127.0.0.1', port: Number(new URL(PG_URL).port || 5432) });
+    // reads of the commits past a revision without the book's lock: a catch-up's, not a group's
+    const unlockedReads = (): number => proxy.sent.filter((q) => q.includes('c.revision >') && !q.includes('FOR UPDATE')).length;
+    try {
+      const schema = stores.schema('busy');
+      const a = await stores.open({ schema, writerId: 'busy', url: proxy.urlFor(PG_URL) });
+      const b = await stores.open({ schema, writerId: 'other', listen: false });
+      const first = await b.append(makeCommit(b.book, [addOp('from b')]).commit);
+      if (!first.ok) throw new Error(first.error.message);
+      await externalAt(a, 1);
+      const before = unlockedReads();
+      const holder = new pg.Client({ connectionString: PG_URL });
+      await holder.connect();
+      try {
+        await holder.query(`BEGIN; SELECT 1 FROM "${schema}".book FOR UPDATE`);
+        const appended = a.append(makeCommit(a.book, [addOp('from a')]).commit);
+        await until(async () => (await backendsOf('busy')).some((x) => x.wait === 'Lock'));
+        await sql(`SELECT pg_notify('cohort_${schema}', '7')`);
+        await until(async () => proxy.received.some((m) => m.includes(`cohort_${schema}\u00007`)));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(unlockedReads()).toBe(before);
+        await holder.query('COMMIT');
+        const r = await appended;
+        expect(r.ok && r.revision).toBe(2);
+        await until(async () => unlockedReads() === before + 1);
+      } finally {
+        await holder.end();
+      }
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('notify - notifications missed while the listening connection was down are caught up from the commits table', async () => {

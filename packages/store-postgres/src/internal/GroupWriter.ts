@@ -46,8 +46,18 @@ export class GroupWriter {
    * (committed, whatever becomes of the group) — that.
    */
   private restore: Restore | null = null;
+  private writing = false;
 
-  constructor(private readonly s: StoreState) {}
+  /** `onIdle`: called when a group was answered and no other waits. */
+  constructor(
+    private readonly s: StoreState,
+    private readonly onIdle: () => void = () => undefined,
+  ) {}
+
+  /** Whether a group is being written or waits to be: its read under the book's lock will take in what others committed. */
+  get busy(): boolean {
+    return this.writing || this.queue.waiting > 0;
+  }
 
   /** Queues an append for the next group. */
   append(commit: CommitRecord): Promise<AppendResult> {
@@ -79,11 +89,17 @@ export class GroupWriter {
   }
 
   private async flush(group: readonly QueuedItem[]): Promise<void> {
-    const results = await this.write(group.map((q) => q.item));
-    group.forEach((q, i) => {
-      const result = results[i];
-      if (result) q.answer(result);
-    });
+    this.writing = true;
+    try {
+      const results = await this.write(group.map((q) => q.item));
+      group.forEach((q, i) => {
+        const result = results[i];
+        if (result) q.answer(result);
+      });
+    } finally {
+      this.writing = false;
+      if (this.queue.waiting === 0) this.onIdle();
+    }
   }
 
   private async write(items: readonly GroupItem[]): Promise<readonly ItemResult[]> {

@@ -19,6 +19,9 @@ export class PgProxy {
   private outageAfterCut = false;
   /** How many COMMITs were let through and then cut. */
   cutCommits = 0;
+  /** What went through, each way, as text (for tests that count what a client asked and heard). */
+  readonly sent: string[] = [];
+  readonly received: string[] = [];
 
   private constructor(private readonly target: { host: string; port: number }) {
     this.server = createServer((client) => this.accept(client));
@@ -59,8 +62,12 @@ export class PgProxy {
     };
     client.on('error', drop).on('close', drop);
     upstream.on('error', drop).on('close', drop);
-    upstream.on('data', (chunk: Buffer) => client.write(chunk));
+    upstream.on('data', (chunk: Buffer) => {
+      this.received.push(chunk.toString('latin1'));
+      client.write(chunk);
+    });
     client.on('data', (chunk: Buffer) => {
+      this.sent.push(chunk.toString('latin1'));
       if (this.cutAtCommit > 0 && endsWith(chunk, ENDS_WITH_COMMIT)) {
         this.cutAtCommit -= 1;
         this.cutCommits += 1;
