@@ -4,12 +4,18 @@
  * committing `perCommitter` changes each. Prints `{"type":"ready"}` once open, starts on a
  * `GO` line on stdin, prints `{"type":"done","ms":…}` when every merge is durable. Arguments:
  * one JSON object (see {@link CommitterOptions}).
+ *
+ * Before it reports ready, the process warms up as a long-running replica is warm: the same
+ * workload on a book of the same size in memory, then one merge per committer on the shared
+ * store (every process count adds the same 64 skills to it). A cold process would otherwise
+ * spend its first merges compiling, and more processes would mean more of them cold.
  */
 import { createInterface } from 'node:readline';
 import { createRuntime } from '@cohort/runtime';
-import { FileStore, describeOpenError } from '@cohort/store';
+import { FileStore, MemoryStore, describeOpenError } from '@cohort/store';
 import type { Store } from '@cohort/store';
 import { PostgresStore } from '@cohort/store-postgres';
+import { buildBook } from '../books.ts';
 import { random } from '../measure.ts';
 import { committers } from './committers.ts';
 
@@ -28,6 +34,9 @@ export interface CommitterOptions {
   readonly tag: string;
 }
 
+/** Merges per committer in memory before the shared store is touched. */
+const WARM_UP_MERGES = 20;
+
 const options = JSON.parse(process.argv[2] ?? '{}') as CommitterOptions;
 const shared = options.store;
 const opened =
@@ -39,8 +48,12 @@ if (!opened.ok) {
   process.exit(2);
 }
 const store: Store = opened.store;
+const warm = createRuntime({ store: new MemoryStore(buildBook(options.size)) });
+await committers(warm, options.committers, WARM_UP_MERGES, options.size, random(options.seed), `${options.tag}.warm`);
+await warm.close();
 const rt = createRuntime({ store });
 await rt.ready;
+await committers(rt, options.committers, 1, options.size, random(options.seed), `${options.tag}.shared`);
 process.stdout.write(`${JSON.stringify({ type: 'ready' })}\n`);
 const lines = createInterface({ input: process.stdin });
 for await (const line of lines) if (line.trim() === 'GO') break;

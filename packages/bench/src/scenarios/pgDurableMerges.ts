@@ -9,15 +9,12 @@
  */
 import { join } from 'node:path';
 import type { Skillbook } from '@cohort/skillbook';
-import { describeOpenError } from '@cohort/store';
-import { PostgresStore } from '@cohort/store-postgres';
 import { buildBook } from '../books.ts';
 import { openFileStore, withTempDir } from '../files.ts';
 import { interleave, random } from '../measure.ts';
 import type { BenchOptions, Figure, Scenario, ScenarioReport } from '../Scenario.ts';
 import { byMode, rateFigure, ratioRow, unrankedRow } from '../Scenario.ts';
-import { manyProcesses, timedCommitters } from './committers.ts';
-import { fileStoreRun } from './durableMerges.ts';
+import { manyProcesses } from './committers.ts';
 import { withPgbench } from './pgbench.ts';
 import { PG_URL, naiveRun, withPgStore } from './pgMerges.ts';
 
@@ -27,15 +24,6 @@ const CURVE = [2, 4, 8] as const;
 const TARGET_PROCESSES = 4;
 const CURVE_ROWS = { 2: '7d', 4: '7e', 8: '7f' } as const;
 
-/** `COMMITTERS` root sessions of one runtime, `perCommitter` merges each; the ms until all are durable. */
-function oneProcess(book: Skillbook, size: number, perCommitter: number, rand: () => number): Promise<number> {
-  return withPgStore(book, async (schema) => {
-    const opened = await PostgresStore.open({ url: PG_URL, schema });
-    if (!opened.ok) throw new Error(`pg durable merges: ${describeOpenError(opened.error)}`);
-    return timedCommitters(opened.store, COMMITTERS, perCommitter, size, rand, 'one');
-  });
-}
-
 /** `COMMITTERS` spread over `processes` processes on one PostgreSQL schema. */
 function pgProcesses(book: Skillbook, processes: number, size: number, perCommitter: number): Promise<number> {
   return withPgStore(book, (schema) =>
@@ -43,13 +31,13 @@ function pgProcesses(book: Skillbook, processes: number, size: number, perCommit
   );
 }
 
-/** `COMMITTERS` spread over two processes sharing one file store. */
-function fileProcesses(book: Skillbook, size: number, perCommitter: number): Promise<number> {
+/** `COMMITTERS` spread over `processes` processes sharing one file store. */
+function fileProcesses(book: Skillbook, processes: number, size: number, perCommitter: number): Promise<number> {
   return withTempDir('shared', async (dir) => {
     const path = join(dir, 'skillbook.json');
     const store = await openFileStore(path, { initialBook: book, idleCheckpointMs: 0 }, 'file durable merges');
     await store.close();
-    return manyProcesses({ kind: 'file', path }, 2, { committers: COMMITTERS / 2, perCommitter, size });
+    return manyProcesses({ kind: 'file', path }, processes, { committers: COMMITTERS / processes, perCommitter, size });
   });
 }
 
@@ -72,11 +60,11 @@ export const pgDurableMerges: Scenario = {
     const rand = random(70);
     const { samples, missing } = await withPgbench(pgbenchClients, async (pgbench) => {
       const runs = [
-        () => oneProcess(book, size, perCommitter, rand),
+        () => pgProcesses(book, 1, size, perCommitter),
         ...CURVE.map((p) => () => pgProcesses(book, p, size, perCommitter)),
         () => naiveRun(book, size, naiveCommitters, 1, rand),
-        () => fileStoreRun(book, size, perCommitter, rand),
-        () => fileProcesses(book, size, perCommitter),
+        () => fileProcesses(book, 1, size, perCommitter),
+        () => fileProcesses(book, 2, size, perCommitter),
         ...(pgbench.ok ? [() => pgbench.run(pgbenchClients, pgbenchPerClient)] : []),
       ];
       const samples = await interleave(runs, { warmup: options.mode === 'smoke' ? 0 : 1, reps });
