@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
 import { now } from './measure.ts';
 
 /** Starts `source` (a file of `src/scenarios`), or the bundle named by `$bundleEnv`, with `args` as its one JSON argument. */
@@ -15,6 +16,26 @@ export function startChild(bundleEnv: string, source: string, args: object): Chi
     cwd: fileURLToPath(new URL('..', import.meta.url)),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
+}
+
+/**
+ * What a child process was given, checked by `schema`: its one JSON argument (the default), or
+ * a line its parent wrote. A child given something else says what on stderr and exits with code 2.
+ */
+export function childInput<T>(schema: z.ZodType<T>, what: string, text = process.argv[2] ?? ''): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return refuse(what, `not JSON: ${text.slice(0, 200)}`);
+  }
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : refuse(what, z.prettifyError(parsed.error));
+}
+
+function refuse(what: string, why: string): never {
+  process.stderr.write(`${what}: bad input: ${why}\n`);
+  process.exit(2);
 }
 
 /** A line a child printed, with when it arrived here (`now()`). */

@@ -15,29 +15,36 @@ import { createRuntime } from '@cohort/runtime';
 import { FileStore, MemoryStore, describeOpenError } from '@cohort/store';
 import type { Store } from '@cohort/store';
 import { PostgresStore } from '@cohort/store-postgres';
+import { z } from 'zod';
 import { buildBook } from '../books.ts';
+import { childInput } from '../children.ts';
 import { random } from '../measure.ts';
 import { committers } from './committers.ts';
 
 /** The store the processes share: a PostgreSQL schema, or one file on this machine. */
-export type SharedStore =
-  | { readonly kind: 'pg'; readonly url: string; readonly schema: string }
-  | { readonly kind: 'file'; readonly path: string };
+const SharedStoreSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('pg'), url: z.string(), schema: z.string() }).readonly(),
+  z.object({ kind: z.literal('file'), path: z.string() }).readonly(),
+]);
+export type SharedStore = z.infer<typeof SharedStoreSchema>;
 
 /** What the parent passes. */
-export interface CommitterOptions {
-  readonly store: SharedStore;
-  readonly committers: number;
-  readonly perCommitter: number;
-  readonly size: number;
-  readonly seed: number;
-  readonly tag: string;
-}
+const CommitterOptionsSchema = z
+  .object({
+    store: SharedStoreSchema,
+    committers: z.number().int().positive(),
+    perCommitter: z.number().int().nonnegative(),
+    size: z.number().int().positive(),
+    seed: z.number().int(),
+    tag: z.string(),
+  })
+  .readonly();
+export type CommitterOptions = z.infer<typeof CommitterOptionsSchema>;
 
 /** Merges per committer in memory before the shared store is touched. */
 const WARM_UP_MERGES = 20;
 
-const options = JSON.parse(process.argv[2] ?? '{}') as CommitterOptions;
+const options = childInput(CommitterOptionsSchema, 'committer process');
 const shared = options.store;
 const opened =
   shared.kind === 'pg'

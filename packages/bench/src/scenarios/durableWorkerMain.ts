@@ -10,24 +10,32 @@ import { createInterface } from 'node:readline';
 import { openDurable } from '@cohort/durable';
 import { describeOpenError } from '@cohort/store';
 import { PostgresStore } from '@cohort/store-postgres';
+import { z } from 'zod';
+import { childInput } from '../children.ts';
 import { rootStarted, treeBodies } from './durableBodies.ts';
 import type { FanOutput } from './durableBodies.ts';
 
 /** What the parent passes. */
-export interface DurableWorkerOptions {
-  readonly storeUrl: string;
-  readonly storeSchema: string;
-  readonly systemDatabaseUrl: string;
-  readonly executorId: string;
-  readonly workerConcurrency: number;
-  readonly pollingIntervalMs: number;
-  readonly systemDatabasePoolSize: number;
-  readonly heartbeatMs: number;
-  /** 0: no takeover (a killed worker's units wait for it to start again). */
-  readonly takeoverAfterMs: number;
-}
+const DurableWorkerOptionsSchema = z
+  .object({
+    storeUrl: z.string(),
+    storeSchema: z.string(),
+    systemDatabaseUrl: z.string(),
+    executorId: z.string(),
+    workerConcurrency: z.number().int().positive(),
+    pollingIntervalMs: z.number().int().positive(),
+    systemDatabasePoolSize: z.number().int().positive(),
+    heartbeatMs: z.number().int().positive(),
+    /** 0: no takeover (a killed worker's units wait for it to start again). */
+    takeoverAfterMs: z.number().int().nonnegative(),
+  })
+  .readonly();
+export type DurableWorkerOptions = z.infer<typeof DurableWorkerOptionsSchema>;
 
-const options = JSON.parse(process.argv[2] ?? '{}') as DurableWorkerOptions;
+/** A run the parent asks for. */
+const RunLineSchema = z.object({ type: z.literal('run'), id: z.string(), children: z.number().int().nonnegative() });
+
+const options = childInput(DurableWorkerOptionsSchema, 'durable worker');
 const say = (line: object): void => void process.stdout.write(`${JSON.stringify(line)}\n`);
 
 const opened = await PostgresStore.open({ url: options.storeUrl, schema: options.storeSchema, poolSize: 2 });
@@ -52,7 +60,7 @@ say({ type: 'ready' });
 
 const lines = createInterface({ input: process.stdin });
 for await (const line of lines) {
-  const asked = JSON.parse(line) as { type: 'run'; id: string; children: number };
+  const asked = childInput(RunLineSchema, 'durable worker', line);
   const t0 = performance.now();
   void durable.run<FanOutput>('fan', { children: asked.children }, { id: asked.id }).then((outcome) => {
     const ms = performance.now() - t0;
