@@ -6,7 +6,7 @@
  * one JSON object (see {@link CommitterOptions}).
  *
  * Before it reports ready, the process warms up as a long-running replica is warm: the same
- * workload on a book of the same size in memory, then one merge per committer on the shared
+ * workload on a book of the same size in memory (`warmUp` merges per committer), then one merge per committer on the shared
  * store (every process count adds the same 64 skills to it). A cold process would otherwise
  * spend its first merges compiling, and more processes would mean more of them cold.
  */
@@ -37,12 +37,11 @@ const CommitterOptionsSchema = z
     size: z.number().int().positive(),
     seed: z.number().int(),
     tag: z.string(),
+    /** Merges per committer in memory before the shared store is touched. */
+    warmUp: z.number().int().nonnegative(),
   })
   .readonly();
 export type CommitterOptions = z.infer<typeof CommitterOptionsSchema>;
-
-/** Merges per committer in memory before the shared store is touched. */
-const WARM_UP_MERGES = 20;
 
 const options = childInput(CommitterOptionsSchema, 'committer process');
 const shared = options.store;
@@ -55,9 +54,11 @@ if (!opened.ok) {
   process.exit(2);
 }
 const store: Store = opened.store;
-const warm = createRuntime({ store: new MemoryStore(buildBook(options.size)) });
-await committers(warm, options.committers, WARM_UP_MERGES, options.size, random(options.seed), `${options.tag}.warm`);
-await warm.close();
+if (options.warmUp > 0) {
+  const warm = createRuntime({ store: new MemoryStore(buildBook(options.size)) });
+  await committers(warm, options.committers, options.warmUp, options.size, random(options.seed), `${options.tag}.warm`);
+  await warm.close();
+}
 const rt = createRuntime({ store });
 await rt.ready;
 await committers(rt, options.committers, 1, options.size, random(options.seed), `${options.tag}.shared`);

@@ -14,6 +14,7 @@ import { openFileStore, withTempDir } from '../files.ts';
 import { interleave, random } from '../measure.ts';
 import type { BenchOptions, Figure, Scenario, ScenarioReport } from '../Scenario.ts';
 import { byMode, rateFigure, ratioRow, unrankedRow } from '../Scenario.ts';
+import type { CommitterOptions } from './committerMain.ts';
 import { manyProcesses } from './committers.ts';
 import { withPgbench } from './pgbench.ts';
 import { PG_URL, naiveRun, withPgStore } from './pgMerges.ts';
@@ -24,20 +25,23 @@ const CURVE = [2, 4, 8] as const;
 const TARGET_PROCESSES = 4;
 const CURVE_ROWS = { 2: '7d', 4: '7e', 8: '7f' } as const;
 
+/** What each committer does: its merges, on a book of `size` skills, after `warmUp` in memory. */
+type Work = Omit<CommitterOptions, 'store' | 'committers' | 'seed' | 'tag'>;
+
 /** `COMMITTERS` spread over `processes` processes on one PostgreSQL schema. */
-function pgProcesses(book: Skillbook, processes: number, size: number, perCommitter: number): Promise<number> {
+function pgProcesses(book: Skillbook, processes: number, work: Work): Promise<number> {
   return withPgStore(book, (schema) =>
-    manyProcesses({ kind: 'pg', url: PG_URL, schema }, processes, { committers: COMMITTERS / processes, perCommitter, size }),
+    manyProcesses({ kind: 'pg', url: PG_URL, schema }, processes, { committers: COMMITTERS / processes, ...work }),
   );
 }
 
 /** `COMMITTERS` spread over `processes` processes sharing one file store. */
-function fileProcesses(book: Skillbook, processes: number, size: number, perCommitter: number): Promise<number> {
+function fileProcesses(book: Skillbook, processes: number, work: Work): Promise<number> {
   return withTempDir('shared', async (dir) => {
     const path = join(dir, 'skillbook.json');
     const store = await openFileStore(path, { initialBook: book, idleCheckpointMs: 0 }, 'file durable merges');
     await store.close();
-    return manyProcesses({ kind: 'file', path }, processes, { committers: COMMITTERS / processes, perCommitter, size });
+    return manyProcesses({ kind: 'file', path }, processes, { committers: COMMITTERS / processes, ...work });
   });
 }
 
@@ -47,11 +51,14 @@ export const pgDurableMerges: Scenario = {
   name: 'durable merges on PostgreSQL',
   async run(options: BenchOptions): Promise<ScenarioReport> {
     const size = byMode(options.mode, { full: 10_000, quick: 10_000, smoke: 300 });
-    const perCommitter = byMode(options.mode, { full: 10, quick: 3, smoke: 1 });
+    // as many merges per committer as pgbench's transactions per client: a run long enough that
+    // the first group and the processes' start do not weigh in it
+    const perCommitter = byMode(options.mode, { full: 40, quick: 3, smoke: 1 });
+    const work: Work = { perCommitter, size, warmUp: byMode(options.mode, { full: 20, quick: 0, smoke: 0 }) };
     // each naive merge rewrites the 10k-skill document (a few a second): --quick times fewer of them
     const naiveCommitters = byMode(options.mode, { full: COMMITTERS, quick: 8, smoke: 2 });
     const pgbenchClients = byMode(options.mode, { full: COMMITTERS, quick: COMMITTERS, smoke: 4 });
-    const pgbenchPerClient = byMode(options.mode, { full: 40, quick: 10, smoke: 5 });
+    const pgbenchPerClient = byMode(options.mode, { full: perCommitter, quick: 10, smoke: 5 });
     const reps = byMode(options.mode, { full: 3, quick: 2, smoke: 1 });
     options.log(
       `7 durable merges on PostgreSQL: ${COMMITTERS} committers × ${perCommitter} merges on ${size} skills, in 1, ${CURVE.join(', ')} processes; naive: ${naiveCommitters} document rewrites; pgbench: ${pgbenchClients} clients × ${pgbenchPerClient}`,
@@ -60,11 +67,11 @@ export const pgDurableMerges: Scenario = {
     const rand = random(70);
     const { samples, missing } = await withPgbench(pgbenchClients, async (pgbench) => {
       const runs = [
-        () => pgProcesses(book, 1, size, perCommitter),
-        ...CURVE.map((p) => () => pgProcesses(book, p, size, perCommitter)),
+        () => pgProcesses(book, 1, work),
+        ...CURVE.map((p) => () => pgProcesses(book, p, work)),
         () => naiveRun(book, size, naiveCommitters, 1, rand),
-        () => fileProcesses(book, 1, size, perCommitter),
-        () => fileProcesses(book, 2, size, perCommitter),
+        () => fileProcesses(book, 1, work),
+        () => fileProcesses(book, 2, work),
         ...(pgbench.ok ? [() => pgbench.run(pgbenchClients, pgbenchPerClient)] : []),
       ];
       const samples = await interleave(runs, { warmup: options.mode === 'smoke' ? 0 : 1, reps });
