@@ -190,6 +190,29 @@ describe('FileStore sharing its document with other writers', () => {
     await store.close();
   });
 
+  it('a writer that reloads - its removal of a skill Cohort added after its last save comes in: it loaded a document with it', async () => {
+    const { sim, store, ace } = await aceCopyOfStore(8, addOp('shared'));
+    const seen = collect(store);
+    ace.addSkill('context', 'ace, first save', { insight: 'x' });
+    sim.write(DOC, ace.dumps());
+    await store.load();
+    await commit(store, addOp('cohort, after that save'));
+    await store.checkpoint();
+    // it reloads Cohort's document, retires Cohort's new skill, tags one and adds one
+    const reloaded = AceSkillbook.loads(sim.readText(DOC) ?? '');
+    const added = store.book.get('context-00003');
+    expect(added?.issue).toBe('cohort, after that save');
+    reloaded.removeSkill('context-00003');
+    reloaded.tagSkill('context-00001', 1);
+    reloaded.addSkill('context', 'ace, second save', { insight: 'y' });
+    sim.write(DOC, reloaded.dumps());
+    await store.load();
+    expect(store.book.get('context-00003')?.active).toBe(false);
+    expect(reconciliations(seen).at(-1)).toMatchObject({ type: 'store.rebased', base: { source: 'cohort' }, conflicts: [] });
+    expect(sim.list('/db').filter((f) => f.includes('.recovery-'))).toEqual([]);
+    await store.close();
+  });
+
   it('a removal is never undone - a writer saving its older copy, where the skill Cohort removed is still active, leaves it removed', async () => {
     const { sim, store: first, ace } = await aceCopyOfStore(7, addOp('keep'), addOp('retire me'));
     ace.tagSkill('context-00001', 1);

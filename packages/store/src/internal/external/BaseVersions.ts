@@ -1,6 +1,7 @@
 import type { Skillbook } from '@cohort/skillbook';
 import { isBase, rank, scoreBase } from './scoreBase.ts';
 import type { BaseScore } from './scoreBase.ts';
+import { sameSkill } from '../sequencing/contentConflicts.ts';
 
 /** A version of the document that was on disk: one Cohort wrote (a checkpoint) or one another writer saved. */
 export interface DocumentVersion {
@@ -97,10 +98,12 @@ export class BaseVersions {
    * The best of `candidates` (oldest first) as the base of `disk`: the highest {@link rank}
    * among those that qualify ({@link isBase}). On a tie: one whose id counter the document's can
    * have come from ({@link explainsCounter}); then not one written after the document's newest
-   * change (the writer cannot have loaded it); then the other writer's own save over a version
-   * Cohort wrote — they differ only in skills the writer changed too, and taking the writer's
-   * save keeps Cohort's changes of them (a conflict at worst), where taking Cohort's version
-   * would let a writer that never saw it overwrite them; then the newest.
+   * change (the writer cannot have loaded it); then one that holds a skill of the document the
+   * other counts as the writer's addition ({@link sawMore}: the writer cannot have made that
+   * skill itself, so it loaded a version holding it); then the other writer's own save over a
+   * version Cohort wrote — they differ only in skills the writer changed too, and taking the
+   * writer's save keeps Cohort's changes of them (a conflict at worst), where taking Cohort's
+   * version would let a writer that never saw it overwrite them; then the newest.
    */
   static best(candidates: readonly DocumentVersion[], disk: Skillbook): BaseMatch | null {
     const scored = candidates
@@ -115,7 +118,7 @@ export class BaseVersions {
         late: isLate(version, score),
         counter: explainsCounter(version, score, disk),
       };
-      if (!best || next.rank > best.rank || (next.rank === best.rank && tieBreak(next, best))) best = next;
+      if (!best || next.rank > best.rank || (next.rank === best.rank && tieBreak(next, best, disk))) best = next;
     }
     if (best?.match.version.source !== 'external') return best?.match ?? null;
     const top = best.rank;
@@ -157,9 +160,27 @@ function explainsCounter(version: DocumentVersion, score: BaseScore, disk: Skill
   return disk.nextId - version.book.nextId <= score.added;
 }
 
+/**
+ * Whether `match` holds, as the document does, a skill of the document that `other` counts as
+ * added on top of it. Such a skill (one Cohort added, say, that the writer then retired) is not
+ * the writer's own: it came from a version that held it. Without this, a document saved from
+ * Cohort's version ties with the writer's own older save that lacks the skill — one change on
+ * top of either — and the tie would go to the writer's save, which never had the skill: its
+ * change of the skill would be a conflict with no base instead of a change to take in.
+ */
+function sawMore(match: BaseMatch, other: BaseScore, disk: Skillbook): boolean {
+  return other.addedIds.some((id) => {
+    const held = match.version.book.get(id);
+    const d = disk.get(id);
+    return held !== undefined && d !== undefined && sameSkill(held, d);
+  });
+}
+
 /** Whether a candidate of equal rank beats the best so far (see {@link BaseVersions.best}). */
-function tieBreak(next: Ranked, best: Ranked): boolean {
+function tieBreak(next: Ranked, best: Ranked, disk: Skillbook): boolean {
   if (next.counter !== best.counter) return next.counter;
   if (next.late !== best.late) return !next.late;
+  const nextSaw = sawMore(next.match, best.match.score, disk);
+  if (nextSaw !== sawMore(best.match, next.match.score, disk)) return nextSaw;
   return next.match.version.source === 'external' && best.match.version.source === 'cohort';
 }

@@ -14,6 +14,8 @@ export interface BaseScore {
   readonly identical: number;
   readonly descended: number;
   readonly added: number;
+  /** The ids of the skills counted as `added`: the document's skills the version lacks, or holds as another skill. */
+  readonly addedIds: readonly string[];
   readonly missing: number;
   readonly inconsistent: number;
   /**
@@ -36,7 +38,7 @@ function descends(from: Skill, to: Skill): boolean {
 export function scoreBase(version: Skillbook, disk: Skillbook): BaseScore {
   let identical = 0;
   let descended = 0;
-  let added = 0;
+  const addedIds: string[] = [];
   let inconsistent = 0;
   let ambiguous = 0;
   let newestChange = '';
@@ -46,7 +48,7 @@ export function scoreBase(version: Skillbook, disk: Skillbook): BaseScore {
       identical += 1;
       continue;
     }
-    if (!v || !sameSkill(v, d)) added += 1;
+    if (!v || !sameSkill(v, d)) addedIds.push(d.id);
     else if (descends(v, d)) {
       descended += 1;
       if (d.updated_at === v.updated_at) ambiguous += 1;
@@ -61,7 +63,7 @@ export function scoreBase(version: Skillbook, disk: Skillbook): BaseScore {
     const d = disk.get(v.id);
     if (!d || !sameSkill(v, d)) missing += 1;
   }
-  return { identical, descended, added, missing, inconsistent, ambiguous, newestChange };
+  return { identical, descended, added: addedIds.length, addedIds, missing, inconsistent, ambiguous, newestChange };
 }
 
 /**

@@ -8,7 +8,7 @@ import { REVISIONS_REBUILT, rebuildVersions } from '../../../src/internal/extern
 import { RENUMBERINGS_IN_MEMORY, RenumberMemory } from '../../../src/internal/external/RenumberMemory.ts';
 import { REMEMBERED_CHECKPOINTS } from '../../../src/internal/disk/Ledger.ts';
 import { AceSkillbook } from '../../utils/aceSkillbook.ts';
-import { add, day, edit, tag, update } from '../../utils/externalBooks.ts';
+import { add, day, edit, remove, tag, update } from '../../utils/externalBooks.ts';
 import { DOC, openSim } from '../../utils/simStore.ts';
 import { openContext } from '../../utils/storeContext.ts';
 
@@ -81,6 +81,28 @@ describe('BaseVersions', () => {
     // from its own last save, its next id would have been 21: then that save stays the better base
     const fromMemory = edit(v1, day(3), update('context-00001', 'theirs'), add('context-00021', 'theirs 21'));
     expect(versions.find(fromMemory, 'unknown')?.version.source).toBe('external');
+  });
+
+  it('find - of two versions that explain a save equally, one holding a skill of the save that the other counts as added wins', () => {
+    // the writer saved a skill of its own; Cohort then wrote its document with a skill of Cohort's as well
+    const own = edit(v1, day(2), add('context-00021', 'theirs 21'));
+    const cohort = edit(own, day(3), add('context-00022', 'cohort 22'));
+    const versions = new BaseVersions();
+    versions.keep(version('cohort', 2, cohort, day(3)));
+    versions.keep(version('external', 2, own, day(3)));
+    // the writer loaded Cohort's document, retired Cohort's skill, tagged one and added one: from its own
+    // save, Cohort's skill would count as one it added, which ties the two
+    const saved = edit(cohort, day(4), remove('context-00022'), tag('context-00003'), add('context-00023', 'theirs 23'));
+    const found = versions.find(saved, 'unknown');
+    expect(found?.version.source).toBe('cohort');
+    expect(found?.tied).toBeUndefined();
+    // where Cohort only changed a skill the writer changed too, nothing tells: the writer's own save decides content
+    const changed = edit(own, day(3), update('context-00005', 'cohort, day 3'));
+    const tiedVersions = new BaseVersions();
+    tiedVersions.keep(version('cohort', 2, changed, day(3)));
+    tiedVersions.keep(version('external', 2, own, day(3)));
+    const tie = tiedVersions.find(edit(own, day(4), update('context-00005', 'theirs')), 'unknown');
+    expect([tie?.version.source, tie?.tied?.source]).toEqual(['external', 'cohort']);
   });
 
   it('RenumberMemory - keeps the newest 65,536; older ones read back from the journal go first', () => {
