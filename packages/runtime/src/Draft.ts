@@ -7,7 +7,7 @@ import type { MergeResult } from './mergeCommit.ts';
 import { mergeCommit } from './mergeCommit.ts';
 import type { SessionBatchResult, SessionOperationResult } from './Session.ts';
 import type { SessionId } from './SessionId.ts';
-import { textBytes, textLength } from './internal/textBytes.ts';
+import { opTextLength, textBytes, textLength } from './internal/textBytes.ts';
 
 interface OpenEntry {
   revision: number;
@@ -101,29 +101,28 @@ export class Draft {
   write(raw: unknown, options: ApplyOptions): SessionBatchResult {
     const result = this.editor.applyBatch(raw, options);
     if (!result.ok) return { ok: false, error: result.error };
-    this.keepOwn(result.applied);
+    for (const applied of result.applied) this.keepOwn(applied);
     return { ok: true, applied: result.applied, skipped: result.skipped };
   }
 
   /** Applies one op as {@link Draft.write} applies a batch of it (a tool call's write). */
   writeOperation(op: OperationFields, options: ApplyOptions): SessionOperationResult {
     const result = this.editor.applyOperation(op, options);
-    if (result.ok && result.applied) this.keepOwn([result.applied]);
+    if (result.ok && result.applied) this.keepOwn(result.applied);
     return result;
   }
 
-  /** Keeps the ops of an own write in the open entry (opened if none is), at the draft's revision. */
-  private keepOwn(ops: readonly AppliedOp[]): void {
-    if (ops.length === 0) return;
-    if (this.open) for (const op of ops) this.open.ops.push(op);
+  /** Keeps an op of an own write in the open entry (opened if none is), at the draft's revision. */
+  private keepOwn(op: AppliedOp): void {
+    if (this.open) this.open.ops.push(op);
     else {
       const { sessionId, path, name } = this.owner;
-      this.open = { revision: 0, sessionId, path, name, ops: [...ops] };
+      this.open = { revision: 0, sessionId, path, name, ops: [op] };
       this.log.push(this.open);
     }
     this.open.revision = this.editor.revision;
-    this.ops += ops.length;
-    this.chars += textLength(ops);
+    this.ops += 1;
+    this.chars += opTextLength(op);
   }
 
   /** Merges a child's commit; on success its entries follow as one contiguous block. */

@@ -5,7 +5,7 @@ import { changedAfter } from './internal/ChangeLog.ts';
 import type { ChangedAfter } from './internal/ChangeLog.ts';
 import { listValues } from './internal/ChunkedList.ts';
 import { shardedGet } from './internal/ShardedMap.ts';
-import { applyOps } from './internal/engine/applyOps.ts';
+import { applyOne, applyOps } from './internal/engine/applyOps.ts';
 import type { RunResult, Write } from './internal/engine/applyOps.ts';
 import { parseBatch, parseOnlyOperation } from './parseBatch.ts';
 import type { OperationFields } from './parseOperation.ts';
@@ -86,9 +86,10 @@ export class SkillbookDraft implements BookReader {
   applyOperation(op: OperationFields, options: ApplyOptions = {}): DraftOperationResult {
     const parsed = parseOnlyOperation(op, options.limits);
     if (!parsed.ok) return parsed;
-    const result = this.run({ ops: [parsed.op], options });
-    if (!result.ok) return { ok: false, error: result.error };
-    return { ok: true, applied: result.applied[0] ?? null, skipped: result.skipped[0] ?? null };
+    const run = applyOne(this, parsed.op, options, this.journal);
+    if (!run.ok) return run;
+    if (run.changes) this.take(run.changes);
+    return { ok: true, applied: run.applied, skipped: run.skipped };
   }
 
   /** Like {@link Skillbook.replay}, on the draft. */

@@ -1,25 +1,8 @@
 import type { Section, SkillId } from './types.ts';
 import { die } from './errors.ts';
+import { formatSkillId, idSuffix } from './internal/engine/skillIdText.ts';
 
-/**
- * The numeric suffix of an id like `context-00012` (12), or `undefined` when the id does not
- * look like that or its suffix is beyond 2^53 (no counter can reach it).
- */
-export function idSuffix(id: string): number | undefined {
-  const match = ID_PATTERN.exec(id);
-  if (!match) return undefined;
-  const n = Number(match[1]);
-  return n <= Number.MAX_SAFE_INTEGER ? n : undefined;
-}
-
-/** Ids whose numeric suffix keeps a counter ahead: letters or `_`, a dash, digits. */
-const ID_PATTERN = /^[A-Za-z_]+-([0-9]+)$/;
-
-/** ACE's id for counter value `n`: `<section>-<n, zero-padded to 5>` (Python `{:05d}`, sign included). */
-export function formatSkillId(section: Section, n: number): SkillId {
-  const digits = n < 0 ? `-${String(-n).padStart(4, '0')}` : String(n).padStart(5, '0');
-  return `${section}-${digits}` as SkillId;
-}
+export { formatSkillId, idSuffix };
 
 /** A shared id counter; see {@link createIdAllocator}. */
 export interface IdAllocatorHandle {

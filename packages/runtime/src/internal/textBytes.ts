@@ -46,6 +46,11 @@ export function textLength(ops: readonly AppliedOp[]): number {
   return total;
 }
 
+/** {@link textLength} of one op. */
+export function opTextLength(op: AppliedOp): number {
+  return measure(op, lengthOf);
+}
+
 /** The UTF-8 bytes of the text `ops` carry: what `limits.maxCommitBytes` bounds, about what they add to the journal and the document. */
 export function textBytes(ops: readonly AppliedOp[]): number {
   let total = 0;

@@ -1,11 +1,11 @@
 /**
- * The engine room's one entry: every Skillbook write — `applyBatch`, `applyOperation` and
- * `replay`, on a book or on a draft — is applied here. Ops run in order with ACE's semantics
- * (the rules in `operationRules.ts`) without touching the book: every change lands in an
- * overlay (`RunScope.ts`), and the caller commits the overlay in one step only if every op
- * succeeded. That makes a batch all-or-nothing and each UPDATE atomic, and costs O(k) for k
- * operations. A replayed op this package made reuses what it did the first time
- * (`replayCache.ts`).
+ * The engine room's entry: every Skillbook write — `applyBatch`, `applyOperation` and
+ * `replay`, on a book or on a draft — is applied here (a draft's one op by `applyOne`). Ops
+ * run in order with ACE's semantics (the rules in `operationRules.ts`) without touching the
+ * book: every change lands in an overlay (`RunScope.ts`), and the caller commits the overlay
+ * in one step only if every op succeeded. That makes a batch all-or-nothing and each UPDATE
+ * atomic, and costs O(k) for k operations. A replayed op this package made reuses what it did
+ * the first time (`replayCache.ts`).
  */
 import { systemClock } from '../../formatAceTimestamp.ts';
 import { allProduced, parseAppliedOps, producedOperation } from './parseAppliedOps.ts';
@@ -48,6 +48,37 @@ export function applyOps(base: BookReader, write: Write, journal: Journal | null
   }
 }
 
+/** The outcome of {@link applyOne}: the op applied or skipped, with what to commit (`null` when it did not apply); or refused. */
+export type OneResult =
+  | { readonly ok: true; readonly changes: Changes | null; readonly applied: AppliedOp | null; readonly skipped: SkippedOp | null }
+  | { readonly ok: false; readonly error: SkillbookErrorInfo };
+
+/**
+ * The one-op lane (a tool call's write): applies `op` as {@link applyOps} applies a batch of
+ * it — the same scope, rules and results, into `journal` in place when given — and answers the
+ * op rather than lists of it.
+ */
+export function applyOne(base: BookReader, op: ParsedOperation, options: ApplyOptions, journal: Journal | null = null): OneResult {
+  const scope = new RunScope(base, runOptions(base.revision + 1, options), journal);
+  try {
+    const outcome = scope.run(op);
+    if ('error' in outcome) {
+      scope.undo();
+      return { ok: false, error: outcome.error };
+    }
+    if ('skipped' in outcome) return { ok: true, changes: null, applied: null, skipped: skippedOp(op, outcome) };
+    return { ok: true, changes: scope.changes(), applied: outcome.applied, skipped: null };
+  } catch (e) {
+    scope.undo();
+    throw e;
+  }
+}
+
+/** How parsed ops that would make revision `revision` run: their time from the clock, their new ids from the allocator or the book. */
+function runOptions(revision: number, options: ApplyOptions): RunOptions {
+  return { revision, time: { clock: options.clock ?? systemClock }, allocate: options.allocateId ?? 'own' };
+}
+
 /**
  * How a write runs: each op as parsed, or — a replay of ops this package made — read as it
  * is (`null`: see `producedOperation`), and what each op's time and new ids come from.
@@ -65,14 +96,7 @@ interface Plan {
  * applied from the replay cache without being parsed at all.
  */
 function planOf(revision: number, write: Write): Plan | { readonly ok: false; readonly error: SkillbookErrorInfo } {
-  if ('ops' in write) {
-    const options: RunOptions = {
-      revision,
-      time: { clock: write.options.clock ?? systemClock },
-      allocate: write.options.allocateId ?? 'own',
-    };
-    return { count: write.ops.length, parsed: write.ops, replayed: null, options };
-  }
+  if ('ops' in write) return { count: write.ops.length, parsed: write.ops, replayed: null, options: runOptions(revision, write.options) };
   const ops = write.replay;
   if (allProduced(ops))
     return { count: ops.length, parsed: null, replayed: ops, options: { revision, time: { at: null, inputs: ops }, allocate: null } };
