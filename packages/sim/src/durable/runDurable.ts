@@ -144,19 +144,21 @@ async function runTwice(
     outcome,
     book: store.current().book,
     history,
-    told: landing(lastExecutions(told, recordedBefore), world.rows),
+    told: landing(lastExecutions(told, recordedBefore), world.rows, outcome?.status === 'committed'),
     hangs,
   };
   return { run, rows: world.rows, atCrash };
 }
 
 /**
- * The told ids of sessions whose unit's work can land: not those of a unit below one recorded as
- * failed, or never recorded (a child still running when its parent gave up on it). Their ids
- * never land, and whether such a session got as far as being told one is a matter of timing —
- * in the run without the crash it goes on until it ends; cut off by the crash, it never runs again.
+ * The told ids of sessions whose unit's work can land: none when the root did not commit, and
+ * not those of a unit below one recorded as failed, or not recorded (a child still running when
+ * its parent gave up on it). Their ids never land, and whether such a session got as far as
+ * being told one is a matter of timing — in the run without the crash it goes on until it ends
+ * (or until the run is looked at); cut off by the crash, it never runs again.
  */
-function landing(told: ReadonlyMap<string, readonly ToldId[]>, rows: Rows): Map<string, readonly ToldId[]> {
+function landing(told: ReadonlyMap<string, readonly ToldId[]>, rows: Rows, rootCommitted: boolean): Map<string, readonly ToldId[]> {
+  if (!rootCommitted) return new Map();
   const lost = new Set([...rows.keys()].filter((unit) => !lands(unit, rows)).map(unitRuntimeId));
   return new Map([...told].filter(([id]) => !lost.has(id.split('.')[0] ?? '')));
 }
