@@ -99,6 +99,7 @@ async function runTwice(
 ): Promise<{ run: DurableRun; rows: Rows; atCrash: Rows | null }> {
   const { clock } = ctx;
   const store = new MemoryStore(ctx.initial, { clock });
+  const detail = places.size > 0 ? FASTER_DETAIL : DURABLE_DETAIL;
   const world: DurableWorld = { rows: places, store, starts: [], appended: 0 };
   const hangs: string[] = [];
   const told: Map<string, ToldId[]>[] = [];
@@ -118,7 +119,7 @@ async function runTwice(
       mutation: index === 2 ? ctx.mutation : null,
       onCrash: (where) => ctx.push({ type: 'sim.durable', what: 'crash', detail: where }),
     });
-    ctx.push({ type: 'sim.durable', what: index === 1 ? (crash ? 'run' : 'reference run') : 'resume', detail: DURABLE_DETAIL });
+    ctx.push({ type: 'sim.durable', what: index === 1 ? (crash ? 'run' : 'reference run') : 'resume', detail });
     const timer = index === 1 && crash?.at === 'time' ? clock.setTimeout(() => proc.crash(`at ${crash.ms} ms`), crash.ms) : null;
     try {
       const o = await clock.settle(proc.run(plan.root.name), MAX_STEPS);
@@ -184,6 +185,7 @@ function lastExecutions(told: readonly Map<string, ToldId[]>[], recordedBefore: 
 }
 
 const DURABLE_DETAIL = 'durable tree';
+const FASTER_DETAIL = 'durable tree, each merge where the resumed run made it';
 
 /** The ids each session of a process was told, with the issue it wrote. */
 function toldBy(record: EpochRecord): Map<string, ToldId[]> {
