@@ -13,6 +13,16 @@ function takenIn(report: SimReport) {
   );
 }
 
+/** What invariant 11 said of the seed's durable tree. */
+function durableResume(report: SimReport): string {
+  return report.invariants.find((i) => i.name === 'durable-resume')?.detail.join('\n') ?? '';
+}
+
+/** Where the seed's durable tree crashed. */
+function durableCrash(report: SimReport): string[] {
+  return report.timeline.flatMap(({ event }) => (event.type === 'sim.durable' && event.what === 'crash' ? [event.detail] : []));
+}
+
 /** Seeds past the range the many-seeds test runs, each of which once broke an invariant. */
 describe('seeds that once broke an invariant', () => {
   it("regressions - seed 361: ACE, reloading, retires a skill Cohort added after ACE's last save; the removal comes in", async () => {
@@ -22,5 +32,27 @@ describe('seeds that once broke an invariant', () => {
     const saves = report.timeline.flatMap(({ event }) => (event.type === 'sim.external' ? [event.ops] : []));
     expect(saves).toContainEqual(['TAG context-00004', 'REMOVE context-00138', 'ADD harness-00267']);
     expect(takenIn(report).at(-1)).toMatchObject({ revision: 6, base: { source: 'cohort' }, external: { removed: ['context-00138'] } });
+  });
+
+  it('regressions - seed 1491: a resumed session merges a recorded child after the sibling spawned before it', async () => {
+    const report = await simulate({ seed: 1491 });
+    expect(violations(report)).toEqual([]);
+    // the later sibling's removal is refused again: its draft did not hold the earlier child's merge
+    expect(durableCrash(report)).toEqual(['after record 20']);
+    expect(durableResume(report)).toMatch(/^after record 20: the resumed run ends with the same outcome, book, 4 audit blocks/);
+  });
+
+  it("regressions - seed 2661: a child recorded, not placed, at the crash merges before its parent's last writes (faster)", async () => {
+    const report = await simulate({ seed: 2661 });
+    expect(violations(report)).toEqual([]);
+    expect(durableCrash(report)).toEqual(['after child outcome 1']);
+    expect(durableResume(report)).toMatch(/1 merge\(s\) of outcomes recorded but not placed at the crash, none earlier than/);
+  });
+
+  it('regressions - seed 699: a child left running by its aborted parent, cut off by the crash, is told no id that counts', async () => {
+    const report = await simulate({ seed: 699 });
+    expect(violations(report)).toEqual([]);
+    expect(durableCrash(report)).toEqual(['after child outcome 1']);
+    expect(durableResume(report)).toMatch(/the resumed run ends with the same outcome, book, 2 audit blocks and 2 told ids/);
   });
 });

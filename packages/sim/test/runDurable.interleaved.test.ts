@@ -55,3 +55,34 @@ describe('runDurable, children spawned among their parent’s writes', () => {
     expect({ resume, once }).toEqual({ resume: [], once: [] });
   });
 });
+
+/** The root spawns a child that adds a skill after 5 ms, and updates the seed skill itself after 2 ms: the child merges after it. */
+const slowChild = session('d1', [spawn(session('d1.1', [think(5), add('d1.1')])), think(2), updateSeed('d1')]);
+
+const blocks = (o: DurableObservation['reference']): (string | undefined)[] =>
+  (o.history ?? []).flatMap((c) => (c.kind === 'commit' ? c.entries.map((e) => e.name) : []));
+
+describe('runDurable, a child recorded but not placed at the crash', () => {
+  it('runDurable - resumed, it merges before its parent’s write, as in a run without the crash in which it was faster', async () => {
+    const observed = await runTree(slowChild, { at: 'child-result', after: 1 });
+    expect(blocks(observed.reference)).toEqual(['d1', 'd1.1']);
+    expect(blocks(observed.crashed)).toEqual(['d1.1', 'd1']);
+    expect(observed.free).toMatchObject([{ unit: 'durable-1', session: '0', child: '0.1', floor: { writes: 0, spawns: 1 } }]);
+    expect(observed.faster && blocks(observed.faster)).toEqual(['d1.1', 'd1']);
+    expect(checkTree(observed)).toEqual({ resume: [], once: [] });
+  });
+
+  it('runDurable - the checker fails: a free merge before where the records show its parent had got to breaks durable-resume', async () => {
+    const observed = await runTree(slowChild, { at: 'child-result', after: 1 });
+    const [free] = observed.free;
+    if (!free) throw new Error('no free merge');
+    const { resume } = checkTree({ ...observed, free: [{ ...free, floor: { writes: 1, spawns: 1 } }] });
+    expect(resume.join('\n')).toMatch(/child 0\.1 merged into session 0 of durable-1 after 0 writes and 1 spawns, before the 1 writes/);
+  });
+
+  it('runDurable - the checker fails: without the run in which the child was faster, the resumed run differs', async () => {
+    const observed = await runTree(slowChild, { at: 'child-result', after: 1 });
+    const { resume } = checkTree({ ...observed, faster: null });
+    expect(resume.join('\n')).toMatch(/the audit differs at 1/);
+  });
+});

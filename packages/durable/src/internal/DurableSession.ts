@@ -24,6 +24,8 @@ export interface SessionUnit {
   recordStep<T>(key: string, name: string, run: () => Promise<T>): Promise<T>;
   /** Session `key` made its `writes`-th own write (a tool's write or a batch). */
   wrote(key: string, writes: number): void;
+  /** Session `key` made its `spawns`-th spawn (of any body). */
+  spawning(key: string, spawns: number): void;
   /** Resolves when session `key`'s body may go on: no merge an earlier run made at this point of its writes is still to come. */
   settled(key: string): Promise<void>;
 }
@@ -58,12 +60,17 @@ export class DurableSession<I> implements Session<I> {
     private readonly attemptOfSpawn?: number,
   ) {}
 
-  /** The ops from the unit's view book to this session's draft now: what a child spawned now starts on. */
   /** The session's own writes so far (its tools' writes and its batches, applied or not): where its children's merges fall. */
   get ownWrites(): number {
     return this.writes;
   }
 
+  /** The session's spawns so far (of any body): where its children's merges fall, with `ownWrites`. */
+  get spawns(): number {
+    return this.spawned;
+  }
+
+  /** The ops from the unit's view book to this session's draft now: what a child spawned now starts on. */
   viewOps(): readonly AppliedOp[] {
     const own = draftView(this.inner)?.ops ?? [];
     return own.length === 0 ? this.prefix : this.prefix.concat(own);
@@ -71,6 +78,7 @@ export class DurableSession<I> implements Session<I> {
 
   spawn<CI, CO>(body: SessionBody<CI, CO>, options: SpawnOptions<CI> = {}): Promise<SessionOutcome<CO>> {
     const key = `${this.key}.${++this.spawned}`;
+    this.unit.spawning(this.key, this.spawned);
     const name = this.unit.nameOf(body);
     if (name !== undefined) {
       return this.delivered(this.unit.spawnRemote(this as DurableSession<unknown>, name, key, options) as Promise<SessionOutcome<CO>>);

@@ -1,15 +1,28 @@
 import type { Records } from './Records.ts';
 
+/**
+ * Where a session had got when one of its children was merged: its own writes and its spawns so
+ * far. Both: a later spawn starts on the draft (and checks its commit against the revision) it
+ * had then, so a merge replayed at the right write but before a spawn it followed gives that
+ * sibling another draft, and its commit may be refused where it was merged (or the reverse).
+ */
+export interface MergePlace {
+  readonly writes: number;
+  readonly spawns: number;
+}
+
 /** One session's remote children, in the order their outcomes are delivered. */
 interface Line {
   /** Child keys in merge order: those recorded by an earlier run first, then those recorded by this one. */
   readonly order: string[];
-  /** By index in `order`: the session's own writes before that child's merge, where a run recorded it. */
-  readonly after: (number | undefined)[];
+  /** By index in `order`: where the session had got before that child's merge, where a run recorded it. */
+  readonly after: (MergePlace | undefined)[];
   /** Index in `order` of the child whose turn it is. */
   next: number;
   /** The session's own writes so far in this run. */
   writes: number;
+  /** The session's spawns so far in this run (remote or not: each starts on the draft as it is). */
+  spawns: number;
   /** Children this run has spawned. */
   readonly spawned: Set<string>;
   /** Records of this run's arrivals, one at a time, so that the recorded order has no gaps. */
@@ -28,9 +41,9 @@ interface Line {
  * each merge fell among the session's own writes, recorded so that a resumed run merges them in
  * the same order at the same points and rebuilds the same draft — the same revisions, the same
  * audit, the same conflicts, the same views for later spawns. A child's place in the order is
- * recorded before its merge; the count of own writes before it, at the merge (`merged`). On a
- * resumed run, a child recorded by an earlier run waits for the children recorded before it and
- * for the session's own writes to reach that count; a child no run recorded yet comes after all
+ * recorded before its merge; the count of own writes and spawns before it, at the merge (`merged`).
+ * On a resumed run, a child recorded by an earlier run waits for the children recorded before it
+ * and for the session's own writes and spawns to reach those counts; a child no run recorded yet comes after all
  * of those, in arrival order, once the session is back where the records show an earlier run
  * had got to (its spawns, recorded with the own writes made at each): without the crash, it
  * would have come after that point.
@@ -60,7 +73,7 @@ export class MergeOrder {
       reached.writes = Math.max(reached.writes, value);
     }
     const order = new Map<string, { seq: number; child: string }[]>();
-    const after = new Map<string, Map<number, number>>();
+    const after = new Map<string, Map<number, MergePlace>>();
     for (const { key, value } of rows) {
       const m = /^(order|after):(.+):(\d+)$/.exec(key);
       if (!m) continue;
@@ -69,9 +82,11 @@ export class MergeOrder {
         const list = order.get(session) ?? [];
         list.push({ seq: Number(m[3]), child: value });
         order.set(session, list);
-      } else if (m[1] === 'after' && typeof value === 'number') {
-        const counts = after.get(session) ?? new Map<number, number>();
-        counts.set(Number(m[3]), value);
+      } else if (m[1] === 'after') {
+        const place = placeOf(value);
+        if (!place) continue;
+        const counts = after.get(session) ?? new Map<number, MergePlace>();
+        counts.set(Number(m[3]), place);
         after.set(session, counts);
       }
     }
@@ -80,9 +95,9 @@ export class MergeOrder {
       const line = this.line(session);
       for (const { seq, child } of list) if (seq === line.order.length) line.order.push(child);
       for (let i = 0; i < line.order.length; i++) {
-        const writes = after.get(session)?.get(i);
-        line.after.push(writes);
-        if (writes !== undefined) line.reached.writes = Math.max(line.reached.writes, writes);
+        const place = after.get(session)?.get(i);
+        line.after.push(place);
+        if (place !== undefined) line.reached.writes = Math.max(line.reached.writes, place.writes);
       }
     }
   }
@@ -105,11 +120,18 @@ export class MergeOrder {
     this.wake(line);
   }
 
+  /** Session `session` made its `spawns`-th spawn (of any body), on its draft as it is now. */
+  spawning(session: string, spawns: number): void {
+    const line = this.line(session);
+    line.spawns = spawns;
+    this.wake(line);
+  }
+
   /**
    * Resolves when nothing `session`'s body waits for may overtake a merge an earlier run made
-   * before the session's next own write: no child recorded as merged at or before the writes
-   * made so far, and spawned, waits for its merge. A resumed body given its outcomes at once
-   * would otherwise write before such a merge.
+   * before the session's next own write or spawn: no child recorded as merged at or before the
+   * writes and spawns made so far, and spawned, waits for its merge. A resumed body given its
+   * outcomes at once would otherwise write (or spawn) before such a merge.
    */
   settled(session: string): Promise<void> {
     const line = this.lines.get(session);
@@ -142,13 +164,14 @@ export class MergeOrder {
     await new Promise<void>((resolve) => line.waiting.set(child, resolve));
   }
 
-  /** The merge of child `child` into `session` was decided (merged or refused) after `writes` own writes: recorded. */
-  merged(session: string, child: string, writes: number): void {
+  /** The merge of child `child` into `session` was decided (merged or refused) at `place`: recorded. */
+  merged(session: string, child: string, place: MergePlace): void {
     const line = this.line(session);
     const index = line.order.indexOf(child);
     if (index < 0 || line.after[index] !== undefined) return;
-    line.after[index] = writes;
-    this.keep(this.journal.record(this.unitId, `after:${session}:${index}`, writes));
+    const at = { writes: place.writes, spawns: place.spawns };
+    line.after[index] = at;
+    this.keep(this.journal.record(this.unitId, `after:${session}:${index}`, at));
   }
 
   /** Child `child` of `session` was merged (or failed): the next one's turn. */
@@ -193,6 +216,7 @@ export class MergeOrder {
         after: [],
         next: 0,
         writes: 0,
+        spawns: 0,
         spawned: new Set(),
         appending: Promise.resolve(),
         waiting: new Map(),
@@ -213,15 +237,30 @@ function caughtUp(line: Line): boolean {
   return true;
 }
 
-/** Has the session made the own writes an earlier run made before the merge whose turn it is? */
+/** Has the session made the own writes and spawns an earlier run made before the merge whose turn it is? */
 function ready(line: Line): boolean {
   const after = line.after[line.next];
-  return after === undefined || line.writes >= after;
+  return after === undefined || reachedPlace(line, after);
 }
 
-/** Is a merge an earlier run made at this point of the session's writes still to come? */
+/** Is a merge an earlier run made at this point of the session's writes and spawns still to come? */
 function due(line: Line): boolean {
   const child = line.order[line.next];
   const after = line.after[line.next];
-  return child !== undefined && after !== undefined && line.spawned.has(child) && after <= line.writes;
+  return child !== undefined && after !== undefined && line.spawned.has(child) && reachedPlace(line, after);
+}
+
+function reachedPlace(line: Line, place: MergePlace): boolean {
+  return line.writes >= place.writes && line.spawns >= place.spawns;
+}
+
+/**
+ * A recorded merge's place: `{ writes, spawns }`, or a bare count of own writes (a unit recorded
+ * before spawns were counted, whose merges are placed by writes alone, as then).
+ */
+function placeOf(value: unknown): MergePlace | null {
+  if (typeof value === 'number') return { writes: value, spawns: 0 };
+  if (typeof value !== 'object' || value === null) return null;
+  const { writes, spawns } = value as Record<string, unknown>;
+  return typeof writes === 'number' && typeof spawns === 'number' ? { writes, spawns } : null;
 }

@@ -41,15 +41,19 @@ export class UnitSessions implements SessionUnit {
     this.order.wrote(key, writes);
   }
 
+  spawning(key: string, spawns: number): void {
+    this.order.spawning(key, spawns);
+  }
+
   settled(key: string): Promise<void> {
     return this.order.settled(key);
   }
 
-  /** A merge of a proxy's commit into its parent was decided: its place among the parent's own writes is recorded. */
+  /** A merge of a proxy's commit into its parent was decided: its place among the parent's own writes and spawns is recorded. */
   observed(event: RuntimeEvent): void {
     if (event.type !== 'session.merged' && event.type !== 'session.rejected') return;
     const proxy = this.proxies.get(event.sessionId);
-    if (proxy) this.order.merged(proxy.parent.key, proxy.key, proxy.parent.ownWrites);
+    if (proxy) this.order.merged(proxy.parent.key, proxy.key, { writes: proxy.parent.ownWrites, spawns: proxy.parent.spawns });
   }
 
   async recordStep<T>(key: string, name: string, run: () => Promise<T>): Promise<T> {

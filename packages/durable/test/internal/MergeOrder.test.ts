@@ -64,16 +64,21 @@ describe('MergeOrder', () => {
     const journal = new MemoryJournal();
     const order = await orderOn(journal);
     await order.turn('0', '0.1');
-    order.merged('0', '0.1', 0);
+    order.merged('0', '0.1', { writes: 0, spawns: 2 });
     order.done('0', '0.1');
     order.wrote('0', 1);
     order.wrote('0', 2);
     await order.turn('0', '0.2');
-    order.merged('0', '0.2', 2);
+    order.merged('0', '0.2', { writes: 2, spawns: 2 });
     // a merge's place is recorded once
-    order.merged('0', '0.2', 3);
+    order.merged('0', '0.2', { writes: 3, spawns: 2 });
     await order.recorded();
-    expect(journal.rows('u')).toEqual({ 'order:0:0': '0.1', 'after:0:0': 0, 'order:0:1': '0.2', 'after:0:1': 2 });
+    expect(journal.rows('u')).toEqual({
+      'order:0:0': '0.1',
+      'after:0:0': { writes: 0, spawns: 2 },
+      'order:0:1': '0.2',
+      'after:0:1': { writes: 2, spawns: 2 },
+    });
   });
 
   it('a resumed run holds a recorded merge until its session made as many own writes as before, and its body while it is due', async () => {
@@ -101,6 +106,42 @@ describe('MergeOrder', () => {
     await second;
     expect(await body).toBe(2);
     expect(merged).toEqual(['0.1', '0.2']);
+  });
+
+  it('a resumed run holds a recorded merge until its session made the spawns it had made before it, not only the writes', async () => {
+    const journal = new MemoryJournal();
+    // before the crash: 0.1 merged after one own write and both spawns
+    await journal.record('u', 'order:0:0', '0.1');
+    await journal.record('u', 'after:0:0', { writes: 1, spawns: 2 });
+    const order = await orderOn(journal);
+    const merged: string[] = [];
+    order.wrote('0', 1);
+    order.spawning('0', 1);
+    order.spawned('0', '0.1', 1);
+    const first = merger(order, merged)('0.1');
+    // the body goes on to its second spawn: the merge is not due before it
+    await order.settled('0');
+    await settle();
+    expect(merged, 'the second spawn starts on the draft without 0.1, as before').toEqual([]);
+    order.spawning('0', 2);
+    await first;
+    expect(merged).toEqual(['0.1']);
+  });
+
+  it('a resumed run reads a merge recorded as a bare count of own writes as placed by those writes alone', async () => {
+    const journal = new MemoryJournal();
+    await journal.record('u', 'order:0:0', '0.1');
+    await journal.record('u', 'after:0:0', 1);
+    const order = await orderOn(journal);
+    const merged: string[] = [];
+    order.spawning('0', 1);
+    order.spawned('0', '0.1', 0);
+    const first = merger(order, merged)('0.1');
+    await settle();
+    expect(merged).toEqual([]);
+    order.wrote('0', 1);
+    await first;
+    expect(merged).toEqual(['0.1']);
   });
 
   it('a body is not held by a recorded merge of a child it has not spawned again yet', async () => {

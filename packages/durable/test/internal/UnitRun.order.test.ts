@@ -85,4 +85,38 @@ describe('runUnit: where a recorded child merges among its parent’s own writes
     expect(again).toMatchObject({ status: 'committed', output: 'committed' });
     expect(audit(again)).toEqual(audit(first));
   });
+
+  it('a unit run again merges a recorded child after the same spawns as before: a later sibling starts on the same draft', async () => {
+    // the first child ends only once its sibling is spawned; the sibling's update waits for the first child's merge
+    const siblingSpawned = latch();
+    const firstMerged = latch();
+    const first = async (s: Session<string>) => {
+      await siblingSpawned.opened;
+      return s.tools.update_skill({ skill_id: s.input, insight: 'by the first child' });
+    };
+    const second = async (s: Session<string>) => {
+      await firstMerged.opened;
+      return s.tools.update_skill({ skill_id: s.input, insight: 'by the second child' });
+    };
+    const root = async (s: Session) => {
+      const added = await s.tools.add_skill({ section: 'harness', issue: 'shared', insight: 'by the root' });
+      if (!('ok' in added)) throw new Error(added.error);
+      const a = s.spawn(first, { input: added.skill_id, name: 'first' });
+      await s.sleep(1);
+      const b = s.spawn(second, { input: added.skill_id, name: 'second' });
+      siblingSpawned.open();
+      const statuses = [status(await a)];
+      firstMerged.open();
+      return statuses.concat(status(await b));
+    };
+    const host = recordingHost(new Bodies({ root, first, second }));
+    const once = await runUnit(host, spec('run-spawns'));
+    // the second child started on the draft before the first one's merge: its update of the same skill conflicts
+    expect(once).toMatchObject({ status: 'committed', output: ['committed', 'failed (conflict)'] });
+    expect(audit(once)).toEqual(['root: ADD by the root', 'first: UPDATE by the first child']);
+    // run again: both outcomes are there at once; the first merges only after the second's spawn, as before
+    const again = await runUnit(host, spec('run-spawns'));
+    expect(again).toMatchObject({ status: 'committed', output: ['committed', 'failed (conflict)'] });
+    expect(audit(again)).toEqual(audit(once));
+  });
 });

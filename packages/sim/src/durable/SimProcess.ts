@@ -42,6 +42,8 @@ export class SimProcess {
   crashed: string | null = null;
   /** The units whose outcome was recorded when the process crashed. */
   recordedAtCrash: string[] = [];
+  /** The records as they were when the process crashed (null: it did not). */
+  rowsAtCrash: Map<string, Map<string, unknown>> | null = null;
   private readonly stops = new Set<() => void>();
   private readonly crashAt: DurableCrash | null;
   private readonly onCrash: (where: string) => void;
@@ -108,6 +110,7 @@ export class SimProcess {
     if (this.crashed !== null) return;
     this.crashed = where;
     this.recordedAtCrash = this.recordedUnits();
+    this.rowsAtCrash = new Map([...this.world.rows].map(([unit, rows]) => [unit, new Map(rows)]));
     this.onCrash(where);
     for (const stop of this.stops) stop();
   }

@@ -1,5 +1,6 @@
 import type { Skillbook } from '@cohort/skillbook';
 import type { DurableRun } from '../durable/runDurable.ts';
+import { fromFloor } from '../durable/freeMerges.ts';
 import { DURABLE_RUN_ID } from '../durable/SimProcess.ts';
 import type { InvariantResult } from '../SimReport.ts';
 import type { CheckInput } from './verdict.ts';
@@ -13,6 +14,13 @@ import { verdict } from './verdict.ts';
  * and not recorded before the crash leaves a gap, never a reuse); an id that never landed must
  * be absent from both books.
  *
+ * A child whose outcome was recorded, but not where it merged, before the crash may merge
+ * earlier among its parent's writes than it did without the crash — never before the point the
+ * records show the parent had got to (the engine's documented limit: as if that child had been
+ * faster). Where the crash left such merges, the resumed run may instead end as the tree run
+ * without the crash with every merge where the resumed run made it (`faster`), and each of those
+ * merges must be at or past that point; anything else is a violation.
+ *
  * @example
  * checkDurableResume({ observations, references, unhandled: [] }).ok;
  */
@@ -22,19 +30,43 @@ export function checkDurableResume(input: CheckInput): InvariantResult {
   const violations: string[] = [];
   const say = (m: string): number => violations.push(m);
   for (const run of [d.reference, d.crashed]) for (const h of run.hangs) say(`${run === d.reference ? 'reference' : 'crashed'} run: ${h}`);
-  const ref = normalised(d.reference, d.initial);
-  const got = normalised(d.crashed, d.initial);
-  const outcome = (r: DurableRun): string => (r.outcome ? `${r.outcome.status}${r.outcome.kind ? ` (${r.outcome.kind})` : ''}` : 'none');
-  if (outcome(d.crashed) !== outcome(d.reference)) say(`the root ended ${outcome(d.crashed)}; without the crash, ${outcome(d.reference)}`);
-  compare('the book', got.book, ref.book, say);
-  compare('the audit', got.audit, ref.audit, say);
-  compare('the ids told', got.told, ref.told, say);
+  const plain = differences(d.crashed, d.reference, d.initial, 'without the crash');
   const where = d.crashed.crashed ?? 'no crash (the crash point never came; the same id ran again)';
-  return verdict(
-    11,
-    violations,
-    `${where}: the resumed run ends with the same outcome, book, ${ref.audit.length} audit blocks and ${ref.told.length} told ids`,
-  );
+  const ref = normalised(d.reference, d.initial);
+  const same = `the same outcome, book, ${ref.audit.length} audit blocks and ${ref.told.length} told ids`;
+  if (violations.length > 0 || plain.length === 0) {
+    return verdict(11, violations.concat(plain), `${where}: the resumed run ends with ${same}`);
+  }
+  const early = d.free.filter((m) => !fromFloor(m));
+  const faster = d.faster ? d.faster.hangs.map((h) => `run with the faster children: ${h}`) : [];
+  if (d.faster) faster.push(...differences(d.crashed, d.faster, d.initial, 'with those children faster'));
+  if (d.faster && early.length === 0 && faster.length === 0) {
+    return verdict(
+      11,
+      [],
+      `${where}: ${d.free.length} merge(s) of outcomes recorded but not placed at the crash, none earlier than the records allow; ` +
+        'the resumed run ends as the run without the crash with those children that fast',
+    );
+  }
+  for (const m of early) {
+    const at = (p: { writes: number; spawns: number } | null) => (p ? `${p.writes} writes and ${p.spawns} spawns` : 'nowhere');
+    say(`child ${m.child} merged into session ${m.session} of ${m.unit} after ${at(m.place)}, before the ${at(m.floor)} recorded`);
+  }
+  return verdict(11, violations.concat(plain, faster), where);
+}
+
+/** How `got` ends otherwise than `want` (its outcome, book, audit, told ids), `how` naming `want`. */
+function differences(got: DurableRun, want: DurableRun, initial: Skillbook, how: string): string[] {
+  const out: string[] = [];
+  const say = (m: string): number => out.push(m);
+  const a = normalised(got, initial);
+  const b = normalised(want, initial);
+  const outcome = (r: DurableRun): string => (r.outcome ? `${r.outcome.status}${r.outcome.kind ? ` (${r.outcome.kind})` : ''}` : 'none');
+  if (outcome(got) !== outcome(want)) say(`the root ended ${outcome(got)}; ${how}, ${outcome(want)}`);
+  compare('the book', a.book, b.book, how, say);
+  compare('the audit', a.audit, b.audit, how, say);
+  compare('the ids told', a.told, b.told, how, say);
+  return out;
 }
 
 /**
@@ -97,11 +129,11 @@ function normalised(run: DurableRun, initial: Skillbook): { book: string[]; audi
   return { book: book.sort(), audit, told: told.sort() };
 }
 
-function compare(what: string, got: readonly string[], want: readonly string[], say: (m: string) => void): void {
+function compare(what: string, got: readonly string[], want: readonly string[], how: string, say: (m: string) => void): void {
   const n = Math.max(got.length, want.length);
   for (let i = 0; i < n; i++) {
     if (got[i] === want[i]) continue;
-    say(`${what} differs at ${i + 1}: ${got[i] ?? '(nothing)'}; without the crash: ${want[i] ?? '(nothing)'}`);
+    say(`${what} differs at ${i + 1}: ${got[i] ?? '(nothing)'}; ${how}: ${want[i] ?? '(nothing)'}`);
     return;
   }
 }
