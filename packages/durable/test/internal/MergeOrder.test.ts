@@ -13,6 +13,16 @@ async function orderOn(journal: MemoryJournal): Promise<MergeOrder> {
   return order;
 }
 
+/** The merge order of a resumed unit whose journal recorded `merges` of session `0`'s children, in order, each with its place. */
+async function resumedWith(...merges: readonly (readonly [child: string, after: unknown])[]): Promise<MergeOrder> {
+  const journal = new MemoryJournal();
+  for (const [i, [child, after]] of merges.entries()) {
+    await journal.record('u', `order:0:${i}`, child);
+    await journal.record('u', `after:0:${i}`, after);
+  }
+  return orderOn(journal);
+}
+
 /** A child of session `0` that waits for its turn, merges (into `merged`), and ends its turn (unless `hold`). */
 function merger(order: MergeOrder, merged: string[], options: { readonly hold?: boolean } = {}) {
   return async (child: string): Promise<void> => {
@@ -82,12 +92,7 @@ describe('MergeOrder', () => {
   });
 
   it('a resumed run holds a recorded merge until its session made as many own writes as before, and its body while it is due', async () => {
-    const journal = new MemoryJournal();
-    await journal.record('u', 'order:0:0', '0.1');
-    await journal.record('u', 'after:0:0', 0);
-    await journal.record('u', 'order:0:1', '0.2');
-    await journal.record('u', 'after:0:1', 2);
-    const order = await orderOn(journal);
+    const order = await resumedWith(['0.1', 0], ['0.2', 2]);
     const merged: string[] = [];
     const take = merger(order, merged);
     order.spawned('0', '0.1', 0);
@@ -109,11 +114,8 @@ describe('MergeOrder', () => {
   });
 
   it('a resumed run holds a recorded merge until its session made the spawns it had made before it, not only the writes', async () => {
-    const journal = new MemoryJournal();
     // before the crash: 0.1 merged after one own write and both spawns
-    await journal.record('u', 'order:0:0', '0.1');
-    await journal.record('u', 'after:0:0', { writes: 1, spawns: 2 });
-    const order = await orderOn(journal);
+    const order = await resumedWith(['0.1', { writes: 1, spawns: 2 }]);
     const merged: string[] = [];
     order.wrote('0', 1);
     order.spawning('0', 1);
@@ -129,10 +131,7 @@ describe('MergeOrder', () => {
   });
 
   it('a resumed run reads a merge recorded as a bare count of own writes as placed by those writes alone', async () => {
-    const journal = new MemoryJournal();
-    await journal.record('u', 'order:0:0', '0.1');
-    await journal.record('u', 'after:0:0', 1);
-    const order = await orderOn(journal);
+    const order = await resumedWith(['0.1', 1]);
     const merged: string[] = [];
     order.spawning('0', 1);
     order.spawned('0', '0.1', 0);
@@ -145,10 +144,7 @@ describe('MergeOrder', () => {
   });
 
   it('a body is not held by a recorded merge of a child it has not spawned again yet', async () => {
-    const journal = new MemoryJournal();
-    await journal.record('u', 'order:0:0', '0.2');
-    await journal.record('u', 'after:0:0', 0);
-    const order = await orderOn(journal);
+    const order = await resumedWith(['0.2', 0]);
     // the body spawns 0.2 only after what it waits for now: holding it would never end
     await order.settled('0');
     order.spawned('0', '0.2', 0);
