@@ -208,7 +208,10 @@ describe('FileStore sharing its document with other writers', () => {
     sim.write(DOC, reloaded.dumps());
     await store.load();
     expect(store.book.get('context-00003')?.active).toBe(false);
-    expect(reconciliations(seen).at(-1)).toMatchObject({ type: 'store.rebased', base: { source: 'cohort' }, conflicts: [] });
+    // taken in against Cohort's version with nothing lost; reported as adopted or as rebased, as the run's timing falls
+    const last = reconciliations(seen).at(-1);
+    expect(last).toMatchObject({ base: { source: 'cohort' }, conflicts: [] });
+    expect(['store.adopted', 'store.rebased']).toContain(last?.type);
     expect(sim.list('/db').filter((f) => f.includes('.recovery-'))).toEqual([]);
     await store.close();
   });
