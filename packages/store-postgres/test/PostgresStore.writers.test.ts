@@ -64,7 +64,7 @@ describe('PostgresStore with several writers on one database', () => {
   });
 
   it('notify - a notification heard while a group waits for the lock starts no read beside it; the store catches up once idle', async () => {
-    const proxy = await PgProxy.start({ host: '127.0.0.1', port: Number(new URL(PG_URL).port || 5432) });
+    const proxy = await PgProxy.start({ host: '127.0.0.1', port: Number(new URL(PG_URL).port || 5432) }, { record: true });
     // reads of the commits past a revision without the book's lock: a catch-up's, not a group's
     const unlockedReads = (): number => proxy.sent.filter((q) => q.includes('c.revision >') && !q.includes('FOR UPDATE')).length;
     try {

@@ -19,17 +19,20 @@ export class PgProxy {
   private outageAfterCut = false;
   /** How many COMMITs were let through and then cut. */
   cutCommits = 0;
-  /** What went through, each way, as text (for tests that count what a client asked and heard). */
+  /** With `record`: what went through, each way, as text (for tests that count what a client asked and heard). */
   readonly sent: string[] = [];
   readonly received: string[] = [];
 
-  private constructor(private readonly target: { host: string; port: number }) {
+  private constructor(
+    private readonly target: { host: string; port: number },
+    private readonly record: boolean,
+  ) {
     this.server = createServer((client) => this.accept(client));
   }
 
   /** Starts a proxy to `host:port` on a free port of 127.0.0.1. */
-  static async start(target: { host: string; port: number }): Promise<PgProxy> {
-    const proxy = new PgProxy(target);
+  static async start(target: { host: string; port: number }, options: { readonly record?: boolean } = {}): Promise<PgProxy> {
+    const proxy = new PgProxy(target, options.record === true);
     await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
     return proxy;
   }
@@ -63,11 +66,11 @@ export class PgProxy {
     client.on('error', drop).on('close', drop);
     upstream.on('error', drop).on('close', drop);
     upstream.on('data', (chunk: Buffer) => {
-      this.received.push(chunk.toString('latin1'));
+      if (this.record) this.received.push(chunk.toString('latin1'));
       client.write(chunk);
     });
     client.on('data', (chunk: Buffer) => {
-      this.sent.push(chunk.toString('latin1'));
+      if (this.record) this.sent.push(chunk.toString('latin1'));
       if (this.cutAtCommit > 0 && endsWith(chunk, ENDS_WITH_COMMIT)) {
         this.cutAtCommit -= 1;
         this.cutCommits += 1;
