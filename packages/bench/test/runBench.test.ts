@@ -63,6 +63,7 @@ describe('bench - the harness', () => {
           '7f',
           '7g',
           '7h',
+          '7i',
           '8a',
           '8b',
           '8c',

@@ -2,8 +2,10 @@
  * One committer process of the durable-merge scenarios: a runtime on a store shared with the
  * other processes (a PostgreSQL schema, or one file), `committers` root sessions in parallel
  * committing `perCommitter` changes each. Prints `{"type":"ready"}` once open, starts on a
- * `GO` line on stdin, prints `{"type":"done","ms":…}` when every merge is durable. Arguments:
- * one JSON object (see {@link CommitterOptions}).
+ * `GO` line on stdin, prints `{"type":"done","ms":…,"cpuMs":…}` when every merge is durable
+ * (`cpuMs`: the processor time this process spent meanwhile). With `follow`, it commits
+ * nothing: a replica that only follows the book, done once its store took in the revision
+ * that its `GO <revision>` line names. Arguments: one JSON object (see {@link CommitterOptions}).
  *
  * Before it reports ready, the process warms up as a long-running replica is warm: the same
  * workload on a book of the same size in memory (`warmUp` merges per committer), then one merge per committer on the shared
@@ -39,6 +41,8 @@ const CommitterOptionsSchema = z
     tag: z.string(),
     /** Merges per committer in memory before the shared store is touched. */
     warmUp: z.number().int().nonnegative(),
+    /** Commit nothing: follow the book, up to the revision the `GO` line names. */
+    follow: z.literal(true).optional(),
   })
   .readonly();
 export type CommitterOptions = z.infer<typeof CommitterOptionsSchema>;
@@ -61,13 +65,37 @@ if (options.warmUp > 0) {
 }
 const rt = createRuntime({ store });
 await rt.ready;
-await committers(rt, options.committers, 1, options.size, random(options.seed), `${options.tag}.shared`);
+if (!options.follow) await committers(rt, options.committers, 1, options.size, random(options.seed), `${options.tag}.shared`);
 process.stdout.write(`${JSON.stringify({ type: 'ready' })}\n`);
 const lines = createInterface({ input: process.stdin });
-for await (const line of lines) if (line.trim() === 'GO') break;
+let go = '';
+for await (const line of lines) {
+  go = line.trim();
+  if (go.startsWith('GO')) break;
+}
 const t0 = performance.now();
-await committers(rt, options.committers, options.perCommitter, options.size, random(options.seed), options.tag);
+const cpu0 = process.cpuUsage();
+if (!options.follow) {
+  await committers(rt, options.committers, options.perCommitter, options.size, random(options.seed), options.tag);
+} else {
+  await followed(Number(go.slice(2)));
+}
 const ms = performance.now() - t0;
+const cpu = process.cpuUsage(cpu0);
 await rt.close();
-process.stdout.write(`${JSON.stringify({ type: 'done', ms })}\n`);
+process.stdout.write(`${JSON.stringify({ type: 'done', ms, cpuMs: (cpu.user + cpu.system) / 1000 })}\n`);
 process.exit(0);
+
+/** Resolves once the store (a PostgreSQL one, which tells of other writers' commits) took in revision `until`. */
+function followed(until: number): Promise<void> {
+  if (!(store instanceof PostgresStore)) throw new Error('committer process: only a PostgreSQL store is followed');
+  if (!Number.isSafeInteger(until)) throw new Error(`committer process: no revision to follow to in its GO line (${go})`);
+  const pg = store;
+  return new Promise((resolve) => {
+    const subscription = pg.external$.subscribe((snapshot) => {
+      if (snapshot.revision < until) return;
+      resolve();
+      queueMicrotask(() => subscription.unsubscribe());
+    });
+  });
+}

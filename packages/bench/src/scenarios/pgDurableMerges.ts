@@ -5,7 +5,10 @@
  * same database (the replicas' curve). Against the naive way (one transaction per merge
  * rewriting the whole JSON document), against the ceiling of a durable commit per transaction
  * here (`pgbench`, 64 clients each updating one row), and beside the file store, in one
- * process and in two sharing one file. Every run is timed in the same interleave.
+ * process and in two sharing one file. Every run is timed in the same interleave. And what
+ * each replica costs beside the one that commits: the processor time per merge of processes
+ * that only follow the book, against the committing process's (why more processes on one
+ * machine's cores do not make more merges).
  */
 import { join } from 'node:path';
 import type { Skillbook } from '@cohort/skillbook';
@@ -13,9 +16,10 @@ import { buildBook } from '../books.ts';
 import { openFileStore, withTempDir } from '../files.ts';
 import { interleave, random } from '../measure.ts';
 import type { BenchOptions, Figure, Scenario, ScenarioReport } from '../Scenario.ts';
-import { byMode, rateFigure, ratioRow, unrankedRow } from '../Scenario.ts';
+import { byMode, medianFigure, rateFigure, ratioRow, unrankedRow } from '../Scenario.ts';
 import type { CommitterOptions } from './committerMain.ts';
-import { manyProcesses } from './committers.ts';
+import { followedProcesses, manyProcesses } from './committers.ts';
+import type { FollowerCost } from './committers.ts';
 import { withPgbench } from './pgbench.ts';
 import { PG_URL, naiveRun, withPgStore } from './pgMerges.ts';
 
@@ -23,6 +27,8 @@ const COMMITTERS = 64;
 /** The processes of the replicas' curve; the target is on `TARGET_PROCESSES`. */
 const CURVE = [2, 4, 8] as const;
 const TARGET_PROCESSES = 4;
+/** The replicas beside the committing process when a follower's cost is measured (as many as its peers at `TARGET_PROCESSES`). */
+const FOLLOWERS = TARGET_PROCESSES - 1;
 const CURVE_ROWS = { 2: '7d', 4: '7e', 8: '7f' } as const;
 
 /** What each committer does: its merges, on a book of `size` skills, after `warmUp` in memory. */
@@ -43,6 +49,13 @@ function fileProcesses(book: Skillbook, processes: number, work: Work): Promise<
     await store.close();
     return manyProcesses({ kind: 'file', path }, processes, { committers: COMMITTERS / processes, ...work });
   });
+}
+
+/** One committing process (`COMMITTERS` committers) and `FOLLOWERS` processes following the book, on one PostgreSQL schema. */
+function followedCost(book: Skillbook, work: Work): Promise<FollowerCost> {
+  return withPgStore(book, (schema) =>
+    followedProcesses({ kind: 'pg', url: PG_URL, schema }, FOLLOWERS, { committers: COMMITTERS, ...work }),
+  );
 }
 
 /** Scenario 7. */
@@ -77,6 +90,8 @@ export const pgDurableMerges: Scenario = {
       const samples = await interleave(runs, { warmup: options.mode === 'smoke' ? 0 : 1, reps });
       return { samples, missing: pgbench.ok ? null : pgbench.reason };
     });
+    const costs: FollowerCost[] = [];
+    for (let i = 0; i < reps; i++) costs.push(await followedCost(book, work));
     const [one = [], ...rest] = samples;
     const curve = CURVE.map((_, i) => rest[i] ?? []);
     const [naive = [], file = [], files = [], bench] = rest.slice(CURVE.length);
@@ -98,6 +113,20 @@ export const pgDurableMerges: Scenario = {
     const on = `on ${size / 1000}k skills`;
     const vsPgbench = `PostgreSQL durable merges ${on}, 1 process, vs pgbench's one-row UPDATE per transaction (${pgbenchClients} clients)`;
     const p = rateFigure(bench ?? [], pgbenchClients * pgbenchPerClient, 'commits/s', 'pgbench, one-row UPDATE per transaction');
+    const perMerge = (pick: (c: FollowerCost) => number, label: string): Figure =>
+      medianFigure(
+        costs.map((c) => pick(c) * 1000),
+        'µs/op',
+        label,
+      );
+    const follower = perMerge(
+      (c) => c.followerCpuMsPerMerge,
+      `processor time per merge, a process following the book (${FOLLOWERS} of them)`,
+    );
+    const committing = perMerge(
+      (c) => c.committerCpuMsPerMerge,
+      `processor time per merge, the process committing (${COMMITTERS} committers)`,
+    );
     return {
       rows: [
         ratioRow(
@@ -128,6 +157,15 @@ export const pgDurableMerges: Scenario = {
           ? ratioRow('7g', vsPgbench, a, p, a.value / p.value, half, detail)
           : unrankedRow('7g', vsPgbench, a, null, half, missing),
         ratioRow('7h', 'file store durable merges, 2 processes on one file, vs 1 process', f2, f, f2.value / f.value, info, detail),
+        ratioRow(
+          '7i',
+          `PostgreSQL ${on}: what a process that only follows the book spends per merge, vs the process that commits`,
+          follower,
+          committing,
+          follower.value / committing.value,
+          info,
+          detail,
+        ),
       ],
     };
   },
