@@ -121,13 +121,18 @@ export async function catchUp(
   }
   // a reload is due only past a book row that was read
   const reloaded = taken.rest === 'reload' && first.row !== null;
-  if (reloaded) await reload(client, schema, sequencer, first.row.revision);
+  // a read given was made under the group's lock: the book is read again in its transaction
+  if (reloaded) await reload(client, schema, sequencer, first.row.revision, read !== undefined);
   return { from, to: sequencer.book.revision, commits, writers, reloaded, book: sequencer.book };
 }
 
-/** Reads the whole book again and absorbs it (later commits based before it are checked by content). */
-async function reload(client: PoolClient, schema: string, sequencer: CommitSequencer, revision: number): Promise<void> {
-  const read = await readBook(client, schema, true);
+/**
+ * Reads the whole book again and absorbs it (later commits based before it are checked by
+ * content): in the transaction that holds the book's lock (`locked`), else in a snapshot of
+ * its own, so that a commit landing between the reads is not half in it.
+ */
+async function reload(client: PoolClient, schema: string, sequencer: CommitSequencer, revision: number, locked: boolean): Promise<void> {
+  const read = await readBook(client, schema, locked);
   if (!read) return;
   sequencer.takeLeases({ through: 0, ranges: [] }, read.leases);
   // a catch-up beside this one may have taken the sequencer past what was read: never back
