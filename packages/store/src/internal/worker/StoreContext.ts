@@ -61,6 +61,19 @@ export async function appendJournal(ctx: StoreContext, records: readonly RecordL
   return bytes.length;
 }
 
+/**
+ * Makes what the journal holds durable: the last group a crashed writer wrote may not have
+ * been synced yet, and what a store takes up at open must not vanish at a power failure after.
+ */
+export async function syncJournal(ctx: StoreContext): Promise<void> {
+  const handle = await ctx.fs.openAppend(ctx.paths.journal);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
 /** Creates the journal if it does not exist, durably. */
 export async function ensureJournal(ctx: StoreContext): Promise<void> {
   if (await ctx.fs.stat(ctx.paths.journal)) return;

@@ -17,7 +17,7 @@ import { BaseVersions } from '../external/BaseVersions.ts';
 import { RenumberMemory } from '../external/RenumberMemory.ts';
 import { faithfulSeams } from '../external/StoreSeams.ts';
 import type { StoreSeams } from '../external/StoreSeams.ts';
-import { ensureJournal, noticeBase } from './StoreContext.ts';
+import { ensureJournal, noticeBase, syncJournal } from './StoreContext.ts';
 import type { StoreContext } from './StoreContext.ts';
 import type { StorePaths } from '../disk/StorePaths.ts';
 import { isTemporary, tempPath } from '../disk/StorePaths.ts';
@@ -125,6 +125,7 @@ async function resume(ctx: StoreContext, view: DiskView, read: Extract<DiskRead,
   }
   await cutTornTail(ctx, read.journal, view.ledger.chain);
   await cutInterrupted(ctx, read.interrupted, read.chain);
+  if (read.journal.end > 0) await syncJournal(ctx);
   const journalEnd = read.interrupted?.offset ?? read.journal.end;
   const journalLines = read.journal.lines - (read.interrupted ? 2 : 0);
   return { ...view, since: [...read.since], chain: read.chain, journalEnd, journalLines, docFingerprint: null };
