@@ -88,10 +88,10 @@ export async function followedProcesses(
   followers: number,
   options: Omit<CommitterOptions, 'store' | 'seed' | 'tag'>,
 ): Promise<FollowerCost> {
+  if (store.kind !== 'pg') throw new Error('durable merges: only a PostgreSQL store is followed');
   const merges = options.committers * options.perCommitter;
   const committer = { seed: 70, tag: 'p0', ...options };
   const following = Array.from({ length: followers }, (_, p) => ({ ...committer, seed: 71 + p, tag: `f${p}`, follow: true as const }));
-  if (store.kind !== 'pg') throw new Error('durable merges: only a PostgreSQL store is followed');
   // every process is ready: the book is at its revision before the run, and the followers follow it to `merges` past it
   const go = async () => `GO ${Number((await sql(`SELECT revision FROM "${store.schema}".book`, store.url)).rows[0]?.revision) + merges}`;
   const [first, ...rest] = (await runProcesses(store, [committer, ...following], go)).cpuMs;
