@@ -54,7 +54,10 @@ describe('seeds that once broke an invariant', () => {
     expect(violations(report)).toEqual([]);
     // the seed still reaches the case: a process crash before the journal's sync, then a power failure in the next epoch
     const crashes = report.timeline.flatMap(({ event }) => (event.type === 'sim.crash' ? [`${event.mode} before ${event.before}`] : []));
-    expect(crashes.slice(0, 2)).toEqual(['process before sync /db/skillbook.json.journal', 'power before unlink /db/skillbook.json.lock.w2.tmp']);
+    expect(crashes.slice(0, 2)).toEqual([
+      'process before sync /db/skillbook.json.journal',
+      'power before unlink /db/skillbook.json.lock.w2.tmp',
+    ]);
   });
 
   it('regressions - seed 699: a child left running by its aborted parent, cut off by the crash, is told no id that counts', async () => {
