@@ -60,6 +60,15 @@ describe('seeds that once broke an invariant', () => {
     ]);
   });
 
+  it("regressions - seed 3169: a long-running ACE's save counts from its own last save, not from the version Cohort renumbered its skills in", async () => {
+    const report = await simulate({ seed: 3169 });
+    expect(violations(report)).toEqual([]);
+    // the seed still reaches the case: the open renumbered ACE's new skills, and ACE, not having loaded that version, saved under its own ids
+    const remapped = report.timeline.flatMap(({ event }) => (event.type === 'store.ids_remapped' ? [event.idMap] : []));
+    expect(remapped[0]).toMatchObject({ 'context-00005': 'context-00133' });
+    expect(takenIn(report)[1]).toMatchObject({ type: 'store.forked', revision: 6, base: { source: 'external', revision: 3 } });
+  });
+
   it('regressions - seed 699: a child left running by its aborted parent, cut off by the crash, is told no id that counts', async () => {
     const report = await simulate({ seed: 699 });
     expect(violations(report)).toEqual([]);

@@ -87,11 +87,15 @@ export class BaseVersions {
     return this.versions.some((v) => v.digest === digest);
   }
 
-  /** The version `disk` (saved by another writer, with sha256 `digest`; in Cohort's ids as far as known) most likely started from, or `null` when none qualifies. */
-  find(disk: Skillbook, digest: string): BaseMatch | null {
+  /**
+   * The version `disk` (saved by another writer, with sha256 `digest`; in Cohort's ids as far
+   * as known, `stillOld` the skills it holds under the writer's own) most likely started from,
+   * or `null` when none qualifies.
+   */
+  find(disk: Skillbook, digest: string, stillOld: ReadonlyMap<string, string> = NONE): BaseMatch | null {
     const same = this.versions.find((v) => v.digest === digest);
     if (same) return { version: same, score: scoreBase(same.book, disk) };
-    return BaseVersions.best(this.versions, disk);
+    return BaseVersions.best(this.versions, disk, stillOld);
   }
 
   /**
@@ -103,9 +107,11 @@ export class BaseVersions {
    * skill itself, so it loaded a version holding it); then the other writer's own save over a
    * version Cohort wrote — they differ only in skills the writer changed too, and taking the
    * writer's save keeps Cohort's changes of them (a conflict at worst), where taking Cohort's
-   * version would let a writer that never saw it overwrite them; then the newest.
+   * version would let a writer that never saw it overwrite them; then the newest. A version
+   * Cohort wrote never ties with the writer's save when it holds, under the ids Cohort gave
+   * them, skills the writer still holds under its own: the writer did not load it.
    */
-  static best(candidates: readonly DocumentVersion[], disk: Skillbook): BaseMatch | null {
+  static best(candidates: readonly DocumentVersion[], disk: Skillbook, stillOld: ReadonlyMap<string, string> = NONE): BaseMatch | null {
     const scored = candidates
       .map((version) => ({ version, score: scoreBase(version.book, disk) }))
       .filter((c) => isBase(c.score, c.version.book.size));
@@ -130,10 +136,20 @@ export class BaseVersions {
           c.version.source === 'cohort' &&
           rank(c.score) === top &&
           !isLate(c.version, c.score) &&
-          explainsCounter(c.version, c.score, disk),
+          explainsCounter(c.version, c.score, disk) &&
+          !renamedSince(c.version, stillOld),
       );
     return tied ? { ...best.match, tied: tied.version } : best.match;
   }
+}
+
+/** No skill held under the writer's own id (see {@link BaseVersions.best}). */
+const NONE: ReadonlyMap<string, string> = new Map();
+
+/** Whether `version` holds under Cohort's id a skill the document still holds under the writer's own. */
+function renamedSince(version: DocumentVersion, stillOld: ReadonlyMap<string, string>): boolean {
+  for (const [old, renamed] of stillOld) if (version.book.has(renamed) && !version.book.has(old)) return true;
+  return false;
 }
 
 /** Whether `version` was written after the document's newest change on top of it (so the writer cannot have loaded it). */

@@ -49,8 +49,20 @@ function renameRemembered(book: Skillbook, ids: IdKnowledge): { renamed: PlainSk
  * in Cohort's ids as far as they are known, for comparing it with versions the store keeps.
  */
 export function applyRemembered(book: Skillbook, ids: IdKnowledge): Skillbook {
-  const { renamed, purged } = renameRemembered(book, ids);
-  return rebuilt(book, renamed, purged, book.nextId);
+  return inCohortIds(book, ids).book;
+}
+
+/**
+ * {@link applyRemembered}, and the ids it renamed: the skills the writer still holds under
+ * the ids it gave them (old id → the id Cohort gave it). A writer that had loaded a version
+ * holding them under Cohort's ids would hold them under those.
+ */
+export function inCohortIds(
+  book: Skillbook,
+  ids: IdKnowledge,
+): { readonly book: Skillbook; readonly stillOld: ReadonlyMap<string, string> } {
+  const { renamed, purged, map } = renameRemembered(book, ids);
+  return { book: rebuilt(book, renamed, purged, book.nextId), stillOld: map };
 }
 
 function rebuilt(book: Skillbook, renamed: readonly PlainSkill[], purged: readonly string[], nextId: number): Skillbook {
