@@ -69,6 +69,15 @@ describe('seeds that once broke an invariant', () => {
     expect(takenIn(report)[1]).toMatchObject({ type: 'store.forked', revision: 6, base: { source: 'external', revision: 3 } });
   });
 
+  it('regressions - seed 3199: a child whose turn was recorded but not its place merges as soon as its turn comes, as if it had been faster', async () => {
+    const report = await simulate({ seed: 3199 });
+    expect(violations(report)).toEqual([]);
+    expect(durableCrash(report)).toEqual(['after record 24']);
+    expect(durableResume(report)).toMatch(
+      /2 merge\(s\) of outcomes recorded but not placed at the crash, none earlier than the records allow/,
+    );
+  });
+
   it('regressions - seed 699: a child left running by its aborted parent, cut off by the crash, is told no id that counts', async () => {
     const report = await simulate({ seed: 699 });
     expect(violations(report)).toEqual([]);

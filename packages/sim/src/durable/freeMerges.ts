@@ -11,7 +11,10 @@ export interface Place {
  * A merge the records at the crash did not place: the child's outcome was recorded, where it
  * fell among its parent's writes and spawns was not. The resumed run may merge it anywhere from
  * `floor` on (where the records show the parent had got to), as a run without the crash in which
- * the child was faster would; `place` is where it did (null: it was not merged, a failure).
+ * the child was faster would; `place` is where it did (null: it was not merged, a failure). A
+ * merge whose turn was recorded (`order:`) but not its place may have been made before the
+ * crash, and the parent may have gone on past it: it merges as soon as its turn comes (the
+ * engine's documented limit), and its floor is the start.
  */
 export interface FreeMerge {
   /** The parent unit, the session merged into, and the child's turn key (`0.2`, `0.2#2`). */
@@ -41,7 +44,9 @@ export function freeMerges(atCrash: Rows, final: Rows): FreeMerge[] {
       const session = m[1] ?? '';
       const placedKey = `after:${session}:${m[2]}`;
       if (!atCrash.get(`${unit}/${child}`)?.has('result') || atCrash.get(unit)?.has(placedKey)) continue;
-      out.push({ unit, session, child, floor: floorOf(atCrash.get(unit), session), place: placeOf(rows.get(placedKey)) });
+      const turnRecorded = atCrash.get(unit)?.get(key) === child;
+      const floor = turnRecorded ? { writes: 0, spawns: 0 } : floorOf(atCrash.get(unit), session);
+      out.push({ unit, session, child, floor, place: placeOf(rows.get(placedKey)) });
     }
   }
   return out;
