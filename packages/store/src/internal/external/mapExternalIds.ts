@@ -46,16 +46,10 @@ function renameRemembered(book: Skillbook, ids: IdKnowledge): { renamed: PlainSk
 
 /**
  * `book` (the other writer's) with the renumberings remembered from its earlier saves applied:
- * in Cohort's ids as far as they are known, for comparing it with versions the store keeps.
- */
-export function applyRemembered(book: Skillbook, ids: IdKnowledge): Skillbook {
-  return inCohortIds(book, ids).book;
-}
-
-/**
- * {@link applyRemembered}, and the ids it renamed: the skills the writer still holds under
- * the ids it gave them (old id → the id Cohort gave it). A writer that had loaded a version
- * holding them under Cohort's ids would hold them under those.
+ * in Cohort's ids as far as they are known, for comparing it with versions the store keeps;
+ * and the ids it renamed: the skills the writer still holds under the ids it gave them (old id
+ * → the id Cohort gave it). A writer that had loaded a version holding them under Cohort's ids
+ * would hold them under those.
  */
 export function inCohortIds(
   book: Skillbook,

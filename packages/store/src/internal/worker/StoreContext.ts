@@ -77,9 +77,7 @@ export async function syncJournal(ctx: StoreContext): Promise<void> {
 /** Creates the journal if it does not exist, durably. */
 export async function ensureJournal(ctx: StoreContext): Promise<void> {
   if (await ctx.fs.stat(ctx.paths.journal)) return;
-  const handle = await ctx.fs.openAppend(ctx.paths.journal);
-  await handle.sync();
-  await handle.close();
+  await syncJournal(ctx);
   await ctx.fs.syncDir(dirname(ctx.paths.journal));
 }
 
