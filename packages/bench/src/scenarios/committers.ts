@@ -6,6 +6,7 @@
 import { createRuntime } from '@cohort/runtime';
 import type { Runtime } from '@cohort/runtime';
 import type { Store } from '@cohort/store';
+import { z } from 'zod';
 import { randomId } from '../books.ts';
 import { childLines, startChild } from '../children.ts';
 import { now } from '../measure.ts';
@@ -116,7 +117,7 @@ async function runProcesses(
     const t0 = now();
     for (const c of children) c.child.stdin.write(`${line}\n`);
     const done = await Promise.all(children.map((c) => c.lines.next('done')));
-    return { ms: now() - t0, cpuMs: done.map((d) => Number(d['cpuMs'])) };
+    return { ms: now() - t0, cpuMs: done.map((d) => z.number().nonnegative().parse(d['cpuMs'])) };
   } finally {
     for (const c of children) c.child.kill('SIGKILL');
   }
