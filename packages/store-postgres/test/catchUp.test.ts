@@ -11,9 +11,8 @@ import type { PoolClient } from 'pg';
 import { CommitSequencer } from '@cohort/store/adapter';
 import { addOp, makeCommit } from '@cohort/store/testing';
 import { catchUp, readHeadFrom, takeIn } from '../src/internal/catchUp.ts';
-import { sql } from './utils/pgSchema.ts';
 import { PgStores } from './utils/openPg.ts';
-import { PG_URL } from './utils/pgSchema.ts';
+import { PG_URL, sql } from './utils/pgSchema.ts';
 
 const stores = new PgStores();
 afterEach(() => stores.cleanup());

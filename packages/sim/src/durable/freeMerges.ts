@@ -38,14 +38,14 @@ export interface FreeMerge {
 export function freeMerges(atCrash: Rows, final: Rows): FreeMerge[] {
   const out: FreeMerge[] = [];
   for (const [unit, rows] of final) {
+    const crashed = atCrash.get(unit);
     for (const [key, child] of rows) {
       const m = /^order:(.+):(\d+)$/.exec(key);
       if (!m || typeof child !== 'string') continue;
       const session = m[1] ?? '';
       const placedKey = `after:${session}:${m[2]}`;
-      if (!atCrash.get(`${unit}/${child}`)?.has('result') || atCrash.get(unit)?.has(placedKey)) continue;
-      const turnRecorded = atCrash.get(unit)?.get(key) === child;
-      const floor = turnRecorded ? { writes: 0, spawns: 0 } : floorOf(atCrash.get(unit), session);
+      if (!atCrash.get(`${unit}/${child}`)?.has('result') || crashed?.has(placedKey)) continue;
+      const floor = crashed?.get(key) === child ? { writes: 0, spawns: 0 } : floorOf(crashed, session);
       out.push({ unit, session, child, floor, place: placeOf(rows.get(placedKey)) });
     }
   }

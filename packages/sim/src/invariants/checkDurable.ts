@@ -17,9 +17,10 @@ import { verdict } from './verdict.ts';
  * A child whose outcome was recorded, but not where it merged, before the crash may merge
  * earlier among its parent's writes than it did without the crash — never before the point the
  * records show the parent had got to, unless its turn was recorded (the engine's documented
- * limits: as if that child had been faster; see `freeMerges.ts`). Where the crash left such merges, the resumed run may instead end as the tree run
- * without the crash with every merge where the resumed run made it (`faster`), and each of those
- * merges must be at or past that point; anything else is a violation.
+ * limits: as if that child had been faster; see `freeMerges.ts`). Where the crash left such
+ * merges, the resumed run may instead end as the tree run without the crash with every merge
+ * where the resumed run made it (`faster`), and each of those merges must be at or past that
+ * point; anything else is a violation.
  *
  * @example
  * checkDurableResume({ observations, references, unhandled: [] }).ok;
