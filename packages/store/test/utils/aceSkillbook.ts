@@ -30,8 +30,22 @@ export interface AceSkill {
   updated_at: string;
 }
 
+/** The last time {@link wallClockMs} gave. */
+let lastMs = 0;
+
+/**
+ * The wall clock, as `datetime.now()` reads it and as the store's clock (`Date.now()`) does, to
+ * the microsecond and never going back: the store compares an ACE timestamp with the times it
+ * wrote its versions at (2 ms of slack), and `performance.timeOrigin + performance.now()` can
+ * be further than that from `Date.now()`.
+ */
+function wallClockMs(): number {
+  lastMs = Math.max(lastMs + 0.001, Date.now() + (performance.now() % 1));
+  return lastMs;
+}
+
 /** `datetime.now(timezone.utc).isoformat()`: microseconds, left out when they are zero. */
-export function nowIso(ms: number = performance.timeOrigin + performance.now()): string {
+export function nowIso(ms: number = wallClockMs()): string {
   const micros = Math.floor(ms * 1000);
   const d = new Date(Math.floor(micros / 1000));
   const fraction = micros % 1_000_000;
