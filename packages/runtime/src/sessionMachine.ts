@@ -253,15 +253,15 @@ function mergedInfoOf(event: SessionMachineEvent): MergedInfo | undefined {
   return event.type === 'MERGED' ? { revision: event.revision, ops: event.ops, added: event.added, dropped: event.dropped } : undefined;
 }
 
-/**
- * Whether a failed attempt runs again: attempts left, and a kind the rule lists. A
- * cancellation never does — it means the parent (or the runtime) is going away.
- */
 /** Whether the session has a timeout or a wall-clock budget for the deadline watcher to keep. */
 function hasDeadline(rules: SessionRules): boolean {
   return rules.timeoutMs !== undefined || rules.wallClockMs !== undefined;
 }
 
+/**
+ * Whether a failed attempt runs again: attempts left, and a kind the rule lists. A
+ * cancellation never does — it means the parent (or the runtime) is going away.
+ */
 function mayRetry(context: SessionContext): boolean {
   const { retry, attempt } = context.rules;
   const failure = context.failure;

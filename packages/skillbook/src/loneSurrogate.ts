@@ -32,7 +32,7 @@ function hasLoneSurrogate(value: unknown, depth: number): boolean {
   if (typeof value === 'string') return !isWellFormed(value);
   if (value === null || typeof value !== 'object' || depth > 64) return false;
   if (Array.isArray(value)) {
-    for (const item of value) if (hasLoneSurrogate(item, depth + 1)) return true;
+    for (let i = 0; i < value.length; i++) if (hasLoneSurrogate(value[i], depth + 1)) return true;
     return false;
   }
   for (const key in value) {
