@@ -99,16 +99,18 @@ export function takeIn(sequencer: CommitSequencer, position: Position, read: Hea
  * they were granted. Run on what {@link readHeadFrom} read with the book row locked (inside
  * the group's transaction), it is exact; run outside one (a notification, `load`), it takes in
  * what was committed so far. When what it reads does not follow from the sequencer's book, it
- * reads the whole book again.
+ * reads the whole book again. `lockedRead` is the group's read, made under the lock; without
+ * one, the catch-up reads for itself, unlocked.
  */
 export async function catchUp(
   client: PoolClient,
   schema: string,
   sequencer: CommitSequencer,
   position: Position,
-  read?: HeadRead,
+  lockedRead?: HeadRead,
 ): Promise<CaughtUp> {
-  const first = read ?? (await readHeadFrom(client, schema, sequencer, position, false));
+  const locked = lockedRead !== undefined;
+  const first = lockedRead ?? (await readHeadFrom(client, schema, sequencer, position, false));
   const from = sequencer.book.revision;
   let taken = takeIn(sequencer, position, first);
   let commits = taken.caught.commits;
@@ -121,8 +123,8 @@ export async function catchUp(
   }
   // a reload is due only past a book row that was read
   const reloaded = taken.rest === 'reload' && first.row !== null;
-  // a read given was made under the group's lock: the book is read again in its transaction
-  if (reloaded) await reload(client, schema, sequencer, first.row.revision, read !== undefined);
+  // under the lock, the book is read again in the group's transaction; else in a snapshot of its own
+  if (reloaded) await reload(client, schema, sequencer, first.row.revision, locked);
   return { from, to: sequencer.book.revision, commits, writers, reloaded, book: sequencer.book };
 }
 
