@@ -78,6 +78,12 @@ describe('seeds that once broke an invariant', () => {
     );
   });
 
+  it('regressions - seed 3764: a body resumed is held before its write by a recorded merge behind a failed child, as in the run it resumes', async () => {
+    const report = await simulate({ seed: 3764 });
+    expect(violations(report)).toEqual([]);
+    expect(durableCrash(report)).toEqual(['after child outcome 4']);
+  });
+
   it('regressions - seed 699: a child left running by its aborted parent, cut off by the crash, is told no id that counts', async () => {
     const report = await simulate({ seed: 699 });
     expect(violations(report)).toEqual([]);

@@ -243,11 +243,20 @@ function ready(line: Line): boolean {
   return after === undefined || reachedPlace(line, after);
 }
 
-/** Is a merge an earlier run made at this point of the session's writes and spawns still to come? */
+/**
+ * Is a merge an earlier run made at this point of the session's writes and spawns still to
+ * come? The first child in line with a recorded place decides, once it and every child before
+ * it are spawned: a child with none (one that failed, or whose place the crash cut off) comes
+ * first, but does not let the body past the merges recorded behind it.
+ */
 function due(line: Line): boolean {
-  const child = line.order[line.next];
-  const after = line.after[line.next];
-  return child !== undefined && after !== undefined && line.spawned.has(child) && reachedPlace(line, after);
+  for (let i = line.next; i < line.order.length; i++) {
+    const child = line.order[i];
+    if (child === undefined || !line.spawned.has(child)) return false;
+    const after = line.after[i];
+    if (after !== undefined) return reachedPlace(line, after);
+  }
+  return false;
 }
 
 function reachedPlace(line: Line, place: MergePlace): boolean {

@@ -160,6 +160,32 @@ describe('MergeOrder', () => {
     expect(released).toBe(true);
   });
 
+  it('a body is held by a recorded merge behind a child in line that has no place (it failed), until both are taken in', async () => {
+    // recorded: 0.2 failed first (no place), then 0.1 merged after both spawns and no own write
+    const journal = new MemoryJournal();
+    await journal.record('u', 'order:0:0', '0.2');
+    await journal.record('u', 'order:0:1', '0.1');
+    await journal.record('u', 'after:0:1', { writes: 0, spawns: 2 });
+    const order = await orderOn(journal);
+    const merged: string[] = [];
+    order.spawning('0', 1);
+    order.spawned('0', '0.1', 0);
+    order.spawning('0', 2);
+    order.spawned('0', '0.2', 0);
+    let released = false;
+    const held = order.settled('0').then(() => {
+      released = true;
+    });
+    const take = merger(order, merged);
+    const second = take('0.1');
+    await settle();
+    expect(released, 'the body would write before the merge of 0.1').toBe(false);
+    await take('0.2');
+    await Promise.all([second, held]);
+    expect(merged).toEqual(['0.2', '0.1']);
+    expect(released).toBe(true);
+  });
+
   it('a resumed run merges a child no run merged only once its session is back where it had got to', async () => {
     const journal = new MemoryJournal();
     // before the crash: 0.1 spawned after no own write, 0.2 after one; neither merged
