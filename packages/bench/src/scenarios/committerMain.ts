@@ -17,6 +17,7 @@ import { createRuntime } from '@cohort/runtime';
 import { FileStore, MemoryStore, describeOpenError } from '@cohort/store';
 import type { Store } from '@cohort/store';
 import { PostgresStore } from '@cohort/store-postgres';
+import { filter, firstValueFrom } from 'rxjs';
 import { z } from 'zod';
 import { buildBook } from '../books.ts';
 import { childInput } from '../children.ts';
@@ -87,15 +88,8 @@ process.stdout.write(`${JSON.stringify({ type: 'done', ms, cpuMs: (cpu.user + cp
 process.exit(0);
 
 /** Resolves once the store (a PostgreSQL one, which tells of other writers' commits) took in revision `until`. */
-function followed(until: number): Promise<void> {
+function followed(until: number): Promise<unknown> {
   if (!(store instanceof PostgresStore)) throw new Error('committer process: only a PostgreSQL store is followed');
   if (!Number.isSafeInteger(until)) throw new Error(`committer process: no revision to follow to in its GO line (${go})`);
-  const pg = store;
-  return new Promise((resolve) => {
-    const subscription = pg.external$.subscribe((snapshot) => {
-      if (snapshot.revision < until) return;
-      resolve();
-      queueMicrotask(() => subscription.unsubscribe());
-    });
-  });
+  return firstValueFrom(store.external$.pipe(filter((snapshot) => snapshot.revision >= until)));
 }
